@@ -1,0 +1,584 @@
+//! Board layouts as data (B1, X1): the format of `boards/*.json`, its validation, and the two
+//! layouts the project carries.
+
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::sync::{Arc, OnceLock};
+
+use serde::Deserialize;
+
+use super::cards::Color;
+
+/// Index of a space in `Board::spaces`.
+pub type SpaceIdx = u8;
+
+/// What a space holds at setup (B2, X2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Slot {
+    Empty,
+    /// A path tile is shuffled onto it.
+    Tile,
+    /// A pile of wish stones of this colour (X2).
+    Pile(Color),
+}
+
+/// A path tile (B2, X2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum TileKind {
+    /// Score this many points at once (B5, X6).
+    Points(u8),
+    /// A free step (K13).
+    Clover,
+    /// A wish stone: colourless in the base game, coloured in the expansion.
+    WishStone(Option<Color>),
+    /// X6: discard a card from hand or from the end of a row.
+    Discard,
+}
+
+impl TileKind {
+    pub fn name(self) -> String {
+        match self {
+            TileKind::Points(n) => format!("points_{n}"),
+            TileKind::Clover => "clover".into(),
+            TileKind::WishStone(None) => "wish_stone".into(),
+            TileKind::WishStone(Some(c)) => format!("wish_stone_{}", c.name()),
+            TileKind::Discard => "discard".into(),
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<TileKind> {
+        match s {
+            "clover" => Some(TileKind::Clover),
+            "wish_stone" => Some(TileKind::WishStone(None)),
+            "discard" => Some(TileKind::Discard),
+            _ => {
+                if let Some(n) = s.strip_prefix("points_") {
+                    let n: u8 = n.parse().ok()?;
+                    (1..=9).contains(&n).then_some(TileKind::Points(n))
+                } else {
+                    let c = Color::parse(s.strip_prefix("wish_stone_")?)?;
+                    (c != Color::Gray).then_some(TileKind::WishStone(Some(c)))
+                }
+            }
+        }
+    }
+}
+
+impl serde::Serialize for TileKind {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.name())
+    }
+}
+
+impl<'de> Deserialize<'de> for TileKind {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let name = String::deserialize(d)?;
+        TileKind::parse(&name)
+            .ok_or_else(|| serde::de::Error::custom(format!("unknown tile kind {name:?}")))
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Space {
+    pub id: String,
+    /// 1-based row.
+    pub row: u8,
+    pub value: i8,
+    /// `None` is a Joker space (X3).
+    pub color: Option<Color>,
+    pub is_final: bool,
+    pub goal: bool,
+    pub slot: Slot,
+    pub next: Vec<SpaceIdx>,
+}
+
+/// A validated layout.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Board {
+    pub id: String,
+    pub spaces: Vec<Space>,
+    pub start_next: Vec<SpaceIdx>,
+    /// Tile kinds and counts, in a fixed order (the setup shuffles them).
+    pub tiles: Vec<(TileKind, u8)>,
+    /// Wish stones on each pile space at the start (X2).
+    pub pile_stones: u8,
+}
+
+impl Board {
+    pub fn space(&self, idx: SpaceIdx) -> &Space {
+        &self.spaces[idx as usize]
+    }
+
+    pub fn index_of(&self, id: &str) -> Option<SpaceIdx> {
+        self.spaces
+            .iter()
+            .position(|s| s.id == id)
+            .map(|i| i as SpaceIdx)
+    }
+
+    /// The spaces that take a shuffled tile, in board order.
+    pub fn tile_slots(&self) -> impl Iterator<Item = SpaceIdx> + '_ {
+        self.spaces
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.slot == Slot::Tile)
+            .map(|(i, _)| i as SpaceIdx)
+    }
+
+    /// The tiles in their fixed order, one entry per tile.
+    pub fn tile_list(&self) -> Vec<TileKind> {
+        let mut list = Vec::new();
+        for (kind, n) in &self.tiles {
+            list.extend(std::iter::repeat_n(*kind, *n as usize));
+        }
+        list
+    }
+
+    /// Parse and validate a layout file.
+    pub fn from_json(text: &str) -> Result<Board, LayoutError> {
+        let file: LayoutFile =
+            serde_json::from_str(text).map_err(|e| LayoutError::Json(e.to_string()))?;
+        file.validate()
+    }
+
+    /// The base game's layout (B1), embedded in the binary.
+    pub fn keltis() -> Arc<Board> {
+        static BOARD: OnceLock<Arc<Board>> = OnceLock::new();
+        BOARD
+            .get_or_init(|| Arc::new(embedded(include_str!("boards/keltis-base.json"))))
+            .clone()
+    }
+
+    /// The expansion's layout (X1), embedded in the binary.
+    pub fn neue_wege() -> Arc<Board> {
+        static BOARD: OnceLock<Arc<Board>> = OnceLock::new();
+        BOARD
+            .get_or_init(|| Arc::new(embedded(include_str!("boards/neue-wege.json"))))
+            .clone()
+    }
+}
+
+fn embedded(text: &str) -> Board {
+    match Board::from_json(text) {
+        Ok(board) => board,
+        // The embedded files are checked by the tests below; this cannot happen in a build
+        // whose tests pass.
+        Err(e) => panic!("embedded board layout is invalid: {e}"),
+    }
+}
+
+/// Why a layout file was rejected.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LayoutError {
+    #[error("layout is not valid JSON for the format: {0}")]
+    Json(String),
+    #[error("layout has no spaces")]
+    NoSpaces,
+    #[error("layout has more than 250 spaces")]
+    TooManySpaces,
+    #[error("space id {0:?} appears twice")]
+    DuplicateId(String),
+    #[error("space {from:?} names an unknown successor {to:?}")]
+    UnknownSpace { from: String, to: String },
+    #[error("space {id:?} has colour {color:?}, which is neither a path colour nor \"joker\"")]
+    BadColor { id: String, color: String },
+    #[error("space {id:?} has row {row}, outside 1..={rows}")]
+    BadRow { id: String, row: u8, rows: u8 },
+    #[error("row skipped: {from:?} (row {from_row}) leads to {to:?} (row {to_row}); successors must be exactly one row up")]
+    RowSkipped {
+        from: String,
+        from_row: u8,
+        to: String,
+        to_row: u8,
+    },
+    #[error("start_next names {0:?}, which is not on row 1")]
+    StartNotRowOne(String),
+    #[error("space {0:?} cannot be reached from Start")]
+    Unreachable(String),
+    #[error("space {0:?} is final but has successors, or is not final and has none")]
+    FinalMismatch(String),
+    #[error("space {id:?} has value {value} but row {row} is worth {expected}")]
+    ValueMismatch {
+        id: String,
+        row: u8,
+        value: i8,
+        expected: i8,
+    },
+    #[error("space {id:?}: goal flag disagrees with goal_rows")]
+    GoalMismatch { id: String },
+    #[error("space {id:?} has an unknown slot {slot:?}")]
+    BadSlot { id: String, slot: String },
+    #[error("unknown tile kind {0:?}")]
+    UnknownTileKind(String),
+    #[error("tile count differs from slots: {tiles} tiles for {slots} tile slots")]
+    TileCount { tiles: usize, slots: usize },
+    #[error("pile spaces exist but piles.per_color is missing")]
+    MissingPiles,
+}
+
+#[derive(Deserialize)]
+struct LayoutFile {
+    id: String,
+    rows: u8,
+    row_values: Vec<i8>,
+    goal_rows: Vec<u8>,
+    start_next: Vec<String>,
+    spaces: Vec<SpaceFile>,
+    tiles: HashMap<String, u8>,
+    #[serde(default)]
+    piles: Option<PilesFile>,
+}
+
+#[derive(Deserialize)]
+struct SpaceFile {
+    id: String,
+    row: u8,
+    value: i8,
+    color: String,
+    #[serde(rename = "final")]
+    is_final: bool,
+    goal: bool,
+    slot: Option<String>,
+    next: Vec<String>,
+}
+
+#[derive(Deserialize)]
+struct PilesFile {
+    per_color: u8,
+}
+
+impl LayoutFile {
+    fn validate(self) -> Result<Board, LayoutError> {
+        if self.spaces.is_empty() {
+            return Err(LayoutError::NoSpaces);
+        }
+        if self.spaces.len() > 250 {
+            return Err(LayoutError::TooManySpaces);
+        }
+        let mut index: HashMap<&str, SpaceIdx> = HashMap::new();
+        for (i, s) in self.spaces.iter().enumerate() {
+            if index.insert(s.id.as_str(), i as SpaceIdx).is_some() {
+                return Err(LayoutError::DuplicateId(s.id.clone()));
+            }
+        }
+        let lookup = |from: &str, to: &str| {
+            index
+                .get(to)
+                .copied()
+                .ok_or_else(|| LayoutError::UnknownSpace {
+                    from: from.into(),
+                    to: to.into(),
+                })
+        };
+
+        let mut spaces = Vec::with_capacity(self.spaces.len());
+        for s in &self.spaces {
+            if s.row == 0 || s.row > self.rows {
+                return Err(LayoutError::BadRow {
+                    id: s.id.clone(),
+                    row: s.row,
+                    rows: self.rows,
+                });
+            }
+            let color = match s.color.as_str() {
+                "joker" => None,
+                name => match Color::parse(name) {
+                    Some(c) if c != Color::Gray => Some(c),
+                    _ => {
+                        return Err(LayoutError::BadColor {
+                            id: s.id.clone(),
+                            color: s.color.clone(),
+                        })
+                    }
+                },
+            };
+            let slot = match s.slot.as_deref() {
+                None => Slot::Empty,
+                Some("tile") => Slot::Tile,
+                Some(other) => match other.strip_prefix("pile:").and_then(Color::parse) {
+                    Some(c) if c != Color::Gray => Slot::Pile(c),
+                    _ => {
+                        return Err(LayoutError::BadSlot {
+                            id: s.id.clone(),
+                            slot: other.into(),
+                        })
+                    }
+                },
+            };
+            let mut next = Vec::with_capacity(s.next.len());
+            for n in &s.next {
+                let to = lookup(&s.id, n)?;
+                let to_row = self.spaces[to as usize].row;
+                if to_row != s.row + 1 {
+                    return Err(LayoutError::RowSkipped {
+                        from: s.id.clone(),
+                        from_row: s.row,
+                        to: n.clone(),
+                        to_row,
+                    });
+                }
+                next.push(to);
+            }
+            if s.is_final != next.is_empty() {
+                return Err(LayoutError::FinalMismatch(s.id.clone()));
+            }
+            if let Some(expected) = self.row_values.get(s.row as usize - 1) {
+                if *expected != s.value {
+                    return Err(LayoutError::ValueMismatch {
+                        id: s.id.clone(),
+                        row: s.row,
+                        value: s.value,
+                        expected: *expected,
+                    });
+                }
+            }
+            if s.goal != self.goal_rows.contains(&s.row) {
+                return Err(LayoutError::GoalMismatch { id: s.id.clone() });
+            }
+            spaces.push(Space {
+                id: s.id.clone(),
+                row: s.row,
+                value: s.value,
+                color,
+                is_final: s.is_final,
+                goal: s.goal,
+                slot,
+                next,
+            });
+        }
+
+        let mut start_next = Vec::new();
+        for id in &self.start_next {
+            let idx = lookup("Start", id)?;
+            if spaces[idx as usize].row != 1 {
+                return Err(LayoutError::StartNotRowOne(id.clone()));
+            }
+            start_next.push(idx);
+        }
+
+        // Every space must be reachable from Start.
+        let mut seen: HashSet<SpaceIdx> = start_next.iter().copied().collect();
+        let mut queue: VecDeque<SpaceIdx> = start_next.iter().copied().collect();
+        while let Some(i) = queue.pop_front() {
+            for n in &spaces[i as usize].next {
+                if seen.insert(*n) {
+                    queue.push_back(*n);
+                }
+            }
+        }
+        if let Some(s) = spaces
+            .iter()
+            .enumerate()
+            .find(|(i, _)| !seen.contains(&(*i as SpaceIdx)))
+        {
+            return Err(LayoutError::Unreachable(s.1.id.clone()));
+        }
+
+        let mut tiles = Vec::new();
+        for (name, n) in &self.tiles {
+            let kind =
+                TileKind::parse(name).ok_or_else(|| LayoutError::UnknownTileKind(name.clone()))?;
+            if *n > 0 {
+                tiles.push((kind, *n));
+            }
+        }
+        // A fixed order, whatever the order of the JSON object: the setup shuffles this list.
+        tiles.sort();
+        let tile_total: usize = tiles.iter().map(|(_, n)| *n as usize).sum();
+        let slots = spaces.iter().filter(|s| s.slot == Slot::Tile).count();
+        if tile_total != slots {
+            return Err(LayoutError::TileCount {
+                tiles: tile_total,
+                slots,
+            });
+        }
+        let has_piles = spaces.iter().any(|s| matches!(s.slot, Slot::Pile(_)));
+        let pile_stones = match (&self.piles, has_piles) {
+            (Some(p), _) => p.per_color,
+            (None, true) => return Err(LayoutError::MissingPiles),
+            (None, false) => 0,
+        };
+
+        Ok(Board {
+            id: self.id,
+            spaces,
+            start_next,
+            tiles,
+            pile_stones,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const BASE: &str = include_str!("boards/keltis-base.json");
+    const NEUE_WEGE: &str = include_str!("boards/neue-wege.json");
+
+    fn edit(text: &str, f: impl FnOnce(&mut serde_json::Value)) -> String {
+        let mut v: serde_json::Value = serde_json::from_str(text).unwrap();
+        f(&mut v);
+        v.to_string()
+    }
+
+    #[test]
+    fn b1_base_board_has_five_paths_of_nine_stones() {
+        let b = Board::keltis();
+        assert_eq!(b.spaces.len(), 45);
+        assert_eq!(b.start_next.len(), 5);
+        for first in &b.start_next {
+            let mut values = vec![];
+            let mut at = *first;
+            let color = b.space(at).color;
+            loop {
+                let s = b.space(at);
+                assert_eq!(s.color, color, "a path keeps its colour");
+                values.push(s.value);
+                assert_eq!(s.goal, s.row >= 7, "goal zone is stones 7..9");
+                match s.next.as_slice() {
+                    [] => break,
+                    [n] => at = *n,
+                    _ => panic!("base paths do not branch"),
+                }
+            }
+            assert_eq!(values, vec![-4, -3, -2, 1, 2, 3, 6, 7, 10]);
+            assert!(b.space(at).is_final, "stone 9 is the end stone");
+        }
+    }
+
+    #[test]
+    fn b2_base_board_has_25_tiles_on_20_dark_stones_and_5_end_stones() {
+        let b = Board::keltis();
+        let tiles = b.tile_list();
+        assert_eq!(tiles.len(), 25);
+        let count = |k: TileKind| tiles.iter().filter(|t| **t == k).count();
+        assert_eq!(count(TileKind::WishStone(None)), 9);
+        assert_eq!(count(TileKind::Clover), 9);
+        assert_eq!(count(TileKind::Points(1)), 2);
+        assert_eq!(count(TileKind::Points(2)), 3);
+        assert_eq!(count(TileKind::Points(3)), 2);
+        let slots: Vec<_> = b.tile_slots().collect();
+        assert_eq!(slots.len(), 25);
+        assert_eq!(slots.iter().filter(|s| b.space(**s).is_final).count(), 5);
+    }
+
+    #[test]
+    fn x1_expansion_board_rows_values_and_goal() {
+        let b = Board::neue_wege();
+        assert_eq!(b.start_next.len(), 4, "four spaces leave Start");
+        let mut row_values = [None; 10];
+        for s in &b.spaces {
+            row_values[s.row as usize - 1] = Some(s.value);
+            assert_eq!(s.goal, s.row >= 8, "goal zone is rows 8..10");
+            for n in &s.next {
+                assert_eq!(b.space(*n).row, s.row + 1);
+            }
+        }
+        let values: Vec<i8> = row_values.iter().map(|v| v.unwrap()).collect();
+        assert_eq!(values, vec![-4, -2, 0, 2, 3, 5, 8, 7, 6, 10]);
+        let finals: Vec<_> = b.spaces.iter().filter(|s| s.is_final).collect();
+        assert_eq!(finals.len(), 5);
+        let mut colors: Vec<_> = finals.iter().map(|s| s.color.unwrap()).collect();
+        colors.sort();
+        assert_eq!(colors, Color::PATHS.to_vec(), "one final space per colour");
+    }
+
+    #[test]
+    fn x2_expansion_has_22_tiles_and_five_piles_of_five() {
+        let b = Board::neue_wege();
+        let tiles = b.tile_list();
+        assert_eq!(tiles.len(), 22);
+        let count = |k: TileKind| tiles.iter().filter(|t| **t == k).count();
+        assert_eq!(count(TileKind::Clover), 5);
+        assert_eq!(count(TileKind::Points(2)), 5);
+        assert_eq!(count(TileKind::Points(3)), 2);
+        assert_eq!(count(TileKind::Discard), 5);
+        for c in Color::PATHS {
+            assert_eq!(count(TileKind::WishStone(Some(c))), 1);
+            let piles = b
+                .spaces
+                .iter()
+                .filter(|s| s.slot == Slot::Pile(c))
+                .count();
+            assert_eq!(piles, 1, "one pile space of {c:?}");
+        }
+        assert_eq!(b.pile_stones, 5);
+    }
+
+    #[test]
+    fn embedded_layouts_are_the_reference_copies() {
+        for (ours, name) in [(BASE, "keltis-base.json"), (NEUE_WEGE, "neue-wege.json")] {
+            let path = format!(
+                "{}/../shared/rules/boards/{name}",
+                env!("CARGO_MANIFEST_DIR")
+            );
+            let reference = std::fs::read_to_string(&path)
+                .unwrap_or_else(|e| panic!("reference layout {path}: {e}"));
+            let a: serde_json::Value = serde_json::from_str(ours).unwrap();
+            let b: serde_json::Value = serde_json::from_str(&reference).unwrap();
+            assert_eq!(a, b, "{name} differs from the reference in shared/rules/boards");
+        }
+    }
+
+    #[test]
+    fn layout_with_an_unreachable_space_is_rejected() {
+        let text = edit(NEUE_WEGE, |v| {
+            // r1c1 is the only way into nothing else; drop it from start_next and from every
+            // `next` so that nobody reaches it.
+            v["start_next"] = serde_json::json!(["r1c0", "r1c2", "r1c3"]);
+        });
+        assert_eq!(
+            Board::from_json(&text).unwrap_err(),
+            LayoutError::Unreachable("r1c1".into())
+        );
+    }
+
+    #[test]
+    fn layout_whose_next_skips_a_row_is_rejected() {
+        let text = edit(BASE, |v| {
+            v["spaces"][0]["next"] = serde_json::json!(["green-3"]);
+        });
+        let err = Board::from_json(&text).unwrap_err();
+        assert!(
+            matches!(err, LayoutError::RowSkipped { ref from, ref to, .. } if from == "green-1" && to == "green-3"),
+            "{err}"
+        );
+        assert!(err.to_string().contains("row skipped"));
+    }
+
+    #[test]
+    fn layout_whose_tile_count_differs_from_its_slots_is_rejected() {
+        let text = edit(BASE, |v| {
+            v["tiles"]["clover"] = serde_json::json!(8);
+        });
+        assert_eq!(
+            Board::from_json(&text).unwrap_err(),
+            LayoutError::TileCount {
+                tiles: 24,
+                slots: 25
+            }
+        );
+    }
+
+    #[test]
+    fn layout_with_unknown_successor_or_tile_kind_is_rejected() {
+        let text = edit(BASE, |v| {
+            v["spaces"][0]["next"] = serde_json::json!(["nowhere"]);
+        });
+        assert!(matches!(
+            Board::from_json(&text).unwrap_err(),
+            LayoutError::UnknownSpace { .. }
+        ));
+        let text = edit(BASE, |v| {
+            v["tiles"]["dragon"] = serde_json::json!(1);
+        });
+        assert_eq!(
+            Board::from_json(&text).unwrap_err(),
+            LayoutError::UnknownTileKind("dragon".into())
+        );
+        assert!(matches!(
+            Board::from_json("{}").unwrap_err(),
+            LayoutError::Json(_)
+        ));
+    }
+}

@@ -1,0 +1,83 @@
+//! Full records: the seed-free setup and every decision with its seat. A record replays to the
+//! identical state.
+
+use serde::{Deserialize, Serialize};
+
+use super::decision::{Decision, DecisionJson};
+use super::error::{RuleError, SetupError};
+use super::game::Game;
+use super::scoring::GameResult;
+use super::setup::Setup;
+use super::RULESET_VERSION;
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RecordedDecision {
+    pub seat: u8,
+    pub decision: DecisionJson,
+}
+
+/// A game from its deal to its end (or to where it stands).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Record {
+    /// The rules version the game was played under.
+    pub ruleset_version: u32,
+    pub setup: Setup,
+    pub decisions: Vec<RecordedDecision>,
+    /// Final scores, winners and end reason, once the game is over.
+    pub result: Option<GameResult>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ReplayError {
+    #[error("the record was played under ruleset {found}; this engine plays {RULESET_VERSION}")]
+    RulesetVersion { found: u32 },
+    #[error(transparent)]
+    Setup(#[from] SetupError),
+    #[error("decision {index} was refused: {error}")]
+    Decision { index: usize, error: RuleError },
+    #[error("the recorded result differs from the replayed one")]
+    ResultDiffers,
+}
+
+impl Record {
+    pub fn new(setup: Setup) -> Record {
+        Record {
+            ruleset_version: RULESET_VERSION,
+            setup,
+            decisions: Vec::new(),
+            result: None,
+        }
+    }
+
+    /// Note a decision that `game` accepted, and the result once the game is over.
+    pub fn push(&mut self, game: &Game, seat: u8, decision: Decision) {
+        self.decisions.push(RecordedDecision {
+            seat,
+            decision: decision.normalized().to_json(game.board()),
+        });
+        self.result = game.result();
+    }
+
+    /// Play the record again from its setup.
+    pub fn replay(&self) -> Result<Game, ReplayError> {
+        if self.ruleset_version != RULESET_VERSION {
+            return Err(ReplayError::RulesetVersion {
+                found: self.ruleset_version,
+            });
+        }
+        let mut game = Game::from_setup(&self.setup)?;
+        for (index, d) in self.decisions.iter().enumerate() {
+            let decision = d
+                .decision
+                .clone()
+                .resolve(game.board())
+                .map_err(|error| ReplayError::Decision { index, error })?;
+            game.apply(d.seat, decision)
+                .map_err(|error| ReplayError::Decision { index, error })?;
+        }
+        if self.result.is_some() && self.result != game.result() {
+            return Err(ReplayError::ResultDiffers);
+        }
+        Ok(game)
+    }
+}

@@ -1,0 +1,149 @@
+//! K5: a player's row of cards of one colour (and C3/C4/C5, the paths of Keltis Card).
+
+use serde::{Deserialize, Serialize};
+
+use super::cards::Card;
+
+/// The direction a row has taken (K5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Direction {
+    /// Every card so far equals the first: any value may follow.
+    Open,
+    Ascending,
+    Descending,
+}
+
+/// A row of laid cards. The direction is fixed by the first card that differs from the first
+/// card of the row (K5); equal values are always allowed.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Row {
+    cards: Vec<Card>,
+}
+
+impl Row {
+    pub fn cards(&self) -> &[Card] {
+        &self.cards
+    }
+
+    pub fn len(&self) -> usize {
+        self.cards.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.cards.is_empty()
+    }
+
+    pub fn last(&self) -> Option<Card> {
+        self.cards.last().copied()
+    }
+
+    /// Values of the cards that carry one (end cards have none).
+    fn values(&self) -> impl Iterator<Item = u8> + '_ {
+        self.cards.iter().filter_map(|c| c.value())
+    }
+
+    pub fn direction(&self) -> Direction {
+        let mut values = self.values();
+        let Some(first) = values.next() else {
+            return Direction::Open;
+        };
+        match values.find(|v| *v != first) {
+            None => Direction::Open,
+            Some(v) if v > first => Direction::Ascending,
+            Some(_) => Direction::Descending,
+        }
+    }
+
+    /// K5: may a card of this value be laid next?
+    pub fn accepts_value(&self, value: u8) -> bool {
+        let Some(last) = self.values().last() else {
+            return true;
+        };
+        match self.direction() {
+            Direction::Open => true,
+            Direction::Ascending => value >= last,
+            Direction::Descending => value <= last,
+        }
+    }
+
+    /// C5: the number of end cards on this path (a path with one is terminated).
+    pub fn end_cards(&self) -> usize {
+        self.cards.iter().filter(|c| c.is_end()).count()
+    }
+
+    pub fn push(&mut self, card: Card) {
+        self.cards.push(card);
+    }
+
+    /// X6: the last card leaves the row; the direction is recomputed from what remains.
+    pub fn pop(&mut self) -> Option<Card> {
+        self.cards.pop()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::cards::Color;
+
+    fn row(values: &[u8]) -> Row {
+        let mut r = Row::default();
+        for v in values {
+            r.push(Card::number(Color::Green, *v));
+        }
+        r
+    }
+
+    #[test]
+    fn k5_equal_first_cards_leave_the_row_open() {
+        let r = row(&[3, 3]);
+        assert_eq!(r.direction(), Direction::Open);
+        for v in 0..=10 {
+            assert!(r.accepts_value(v), "3,3 allows {v}");
+        }
+    }
+
+    #[test]
+    fn k5_first_differing_card_fixes_ascending() {
+        let r = row(&[3, 6]);
+        assert_eq!(r.direction(), Direction::Ascending);
+        assert!(!r.accepts_value(5));
+        assert!(r.accepts_value(6), "equal values are always allowed");
+        assert!(r.accepts_value(10));
+    }
+
+    #[test]
+    fn k5_first_differing_card_fixes_descending() {
+        let r = row(&[9, 8]);
+        assert_eq!(r.direction(), Direction::Descending);
+        assert!(r.accepts_value(8));
+        assert!(r.accepts_value(0));
+        assert!(!r.accepts_value(9));
+    }
+
+    #[test]
+    fn k5_direction_is_fixed_against_the_first_card_not_the_last() {
+        // 5,5,5 then 7: ascending; the row never turns.
+        let r = row(&[5, 5, 7, 7]);
+        assert_eq!(r.direction(), Direction::Ascending);
+        assert!(!r.accepts_value(6));
+    }
+
+    #[test]
+    fn x6_removing_the_last_card_recomputes_the_direction() {
+        let mut r = row(&[4, 2]);
+        assert_eq!(r.direction(), Direction::Descending);
+        assert_eq!(r.pop(), Some(Card::number(Color::Green, 2)));
+        assert_eq!(r.direction(), Direction::Open);
+        assert!(r.accepts_value(9));
+    }
+
+    #[test]
+    fn c5_end_cards_are_counted() {
+        let mut r = row(&[1]);
+        assert_eq!(r.end_cards(), 0);
+        r.push(Card::end(Color::Green));
+        assert_eq!(r.end_cards(), 1);
+    }
+}

@@ -1,0 +1,75 @@
+//! The `keltis` command.
+
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use keltis::engine::Variant;
+
+#[derive(Parser)]
+#[command(name = "keltis", version, about = "Keltis game server, rules engine and tools")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Play random legal games and print one JSON report.
+    Selfplay {
+        /// keltis, neue-wege or keltis-card
+        #[arg(long, value_parser = parse_variant)]
+        variant: Variant,
+        #[arg(long, default_value_t = 2)]
+        players: u8,
+        #[arg(long, default_value_t = 1000)]
+        games: u64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Write each game's full record to this file, one JSON line per game.
+        #[arg(long)]
+        records: Option<PathBuf>,
+    },
+}
+
+fn parse_variant(s: &str) -> Result<Variant, String> {
+    Variant::parse(s).ok_or_else(|| format!("unknown variant {s:?}: keltis, neue-wege or keltis-card"))
+}
+
+fn main() -> ExitCode {
+    match run(Cli::parse()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("keltis: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
+    match cli.command {
+        Command::Selfplay {
+            variant,
+            players,
+            games,
+            seed,
+            records,
+        } => {
+            let mut file = records.map(File::create).transpose()?.map(BufWriter::new);
+            let report = keltis::selfplay::run(
+                variant,
+                players,
+                games,
+                seed,
+                file.as_mut().map(|f| f as &mut dyn Write),
+            )?;
+            if let Some(f) = file.as_mut() {
+                f.flush()?;
+            }
+            println!("{}", serde_json::to_string(&report)?);
+            Ok(())
+        }
+    }
+}

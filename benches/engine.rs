@@ -28,7 +28,10 @@ fn full_games(c: &mut Criterion) {
         (Variant::KeltisCard, 2),
     ] {
         // Decisions per game vary with the seed: report throughput from a fixed sample.
-        let sample: u64 = (0..50).map(|s| play_random(variant, players, s)).sum::<u64>() / 50;
+        let sample: u64 = (0..50)
+            .map(|s| play_random(variant, players, s))
+            .sum::<u64>()
+            / 50;
         group.throughput(Throughput::Elements(sample));
         let mut seed = 0;
         group.bench_function(format!("{variant}-{players}p"), |b| {

@@ -9,7 +9,11 @@ use clap::{Parser, Subcommand};
 use keltis::engine::Variant;
 
 #[derive(Parser)]
-#[command(name = "keltis", version, about = "Keltis game server, rules engine and tools")]
+#[command(
+    name = "keltis",
+    version,
+    about = "Keltis game server, rules engine and tools"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -35,7 +39,8 @@ enum Command {
 }
 
 fn parse_variant(s: &str) -> Result<Variant, String> {
-    Variant::parse(s).ok_or_else(|| format!("unknown variant {s:?}: keltis, neue-wege or keltis-card"))
+    Variant::parse(s)
+        .ok_or_else(|| format!("unknown variant {s:?}: keltis, neue-wege or keltis-card"))
 }
 
 fn main() -> ExitCode {

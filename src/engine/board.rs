@@ -495,11 +495,7 @@ mod tests {
         assert_eq!(count(TileKind::Discard), 5);
         for c in Color::PATHS {
             assert_eq!(count(TileKind::WishStone(Some(c))), 1);
-            let piles = b
-                .spaces
-                .iter()
-                .filter(|s| s.slot == Slot::Pile(c))
-                .count();
+            let piles = b.spaces.iter().filter(|s| s.slot == Slot::Pile(c)).count();
             assert_eq!(piles, 1, "one pile space of {c:?}");
         }
         assert_eq!(b.pile_stones, 5);
@@ -516,7 +512,10 @@ mod tests {
                 .unwrap_or_else(|e| panic!("reference layout {path}: {e}"));
             let a: serde_json::Value = serde_json::from_str(ours).unwrap();
             let b: serde_json::Value = serde_json::from_str(&reference).unwrap();
-            assert_eq!(a, b, "{name} differs from the reference in shared/rules/boards");
+            assert_eq!(
+                a, b,
+                "{name} differs from the reference in shared/rules/boards"
+            );
         }
     }
 

@@ -110,12 +110,11 @@ impl<S> DecisionOf<S> {
 impl Decision {
     /// The wire form, naming spaces by id.
     pub fn to_json(self, board: Option<&Board>) -> DecisionJson {
-        let named: Result<DecisionJson, std::convert::Infallible> =
-            self.try_map_space(|idx| {
-                Ok(board
-                    .map(|b| b.space(idx).id.clone())
-                    .unwrap_or_else(|| idx.to_string()))
-            });
+        let named: Result<DecisionJson, std::convert::Infallible> = self.try_map_space(|idx| {
+            Ok(board
+                .map(|b| b.space(idx).id.clone())
+                .unwrap_or_else(|| idx.to_string()))
+        });
         match named {
             Ok(d) => d,
             Err(never) => match never {},
@@ -164,10 +163,18 @@ mod tests {
             serde_json::to_string(&DecisionJson::DrawPile { color: Color::Pink }).unwrap(),
             r#"{"type":"draw_pile","color":"pink"}"#
         );
-        let lay: DecisionJson =
-            serde_json::from_str(r#"{"type":"lay","card":{"color":"gray","value":4},"path":"gray"}"#)
-                .unwrap();
-        assert!(matches!(lay, DecisionOf::Lay { path: Some(Color::Gray), to: None, .. }));
+        let lay: DecisionJson = serde_json::from_str(
+            r#"{"type":"lay","card":{"color":"gray","value":4},"path":"gray"}"#,
+        )
+        .unwrap();
+        assert!(matches!(
+            lay,
+            DecisionOf::Lay {
+                path: Some(Color::Gray),
+                to: None,
+                ..
+            }
+        ));
     }
 
     #[test]

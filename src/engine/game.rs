@@ -100,8 +100,7 @@ impl Game {
             return Err(SetupError::PlayerCount { variant, players });
         }
         let inconsistent = |why: &str| Err(SetupError::Inconsistent(why.into()));
-        if setup.hands.len() != players as usize
-            || setup.hands.iter().any(|h| h.len() != HAND_SIZE)
+        if setup.hands.len() != players as usize || setup.hands.iter().any(|h| h.len() != HAND_SIZE)
         {
             return inconsistent("every seat starts with 8 cards");
         }
@@ -139,8 +138,7 @@ impl Game {
                 let Some(idx) = b.index_of(&t.space) else {
                     return inconsistent("a tile is on an unknown space");
                 };
-                if b.space(idx).slot != super::board::Slot::Tile || tiles[idx as usize].is_some()
-                {
+                if b.space(idx).slot != super::board::Slot::Tile || tiles[idx as usize].is_some() {
                     return inconsistent("a tile is not on a free tile slot");
                 }
                 tiles[idx as usize] = Some(t.tile);

@@ -193,7 +193,11 @@ impl Game {
             (Some(m), 1) => m,
             (Some(_), _) => {
                 return Err(RuleError::ChoiceRequired {
-                    what: if pawn.is_none() { "pawn" } else { "target space" },
+                    what: if pawn.is_none() {
+                        "pawn"
+                    } else {
+                        "target space"
+                    },
                 })
             }
             (None, _) if !any => return Err(RuleError::NoPawnCanMove { card }),
@@ -239,30 +243,26 @@ impl Game {
             }
         }
         let seat = seat as usize;
-        match slot {
-            Slot::Empty => Effect::Nothing,
-            Slot::Pile(color) => {
-                let stones = &mut self.pile_stones[to as usize];
-                if *stones > 0 {
-                    *stones -= 1;
-                    self.wish_stones[seat][color.index()] += 1;
-                }
+        if let Slot::Pile(color) = slot {
+            let stones = &mut self.pile_stones[to as usize];
+            if *stones > 0 {
+                *stones -= 1;
+                self.wish_stones[seat][color.index()] += 1;
+            }
+        }
+        match self.tiles[to as usize] {
+            None => Effect::Nothing,
+            Some(TileKind::Points(n)) => {
+                self.tile_points[seat] += n as u16;
                 Effect::Nothing
             }
-            Slot::Tile => match self.tiles[to as usize] {
-                None => Effect::Nothing,
-                Some(TileKind::Points(n)) => {
-                    self.tile_points[seat] += n as u16;
-                    Effect::Nothing
-                }
-                Some(TileKind::Clover) => Effect::FreeStep,
-                Some(TileKind::WishStone(color)) => {
-                    self.tiles[to as usize] = None;
-                    self.wish_stones[seat][color.map_or(PLAIN_STONE, Color::index)] += 1;
-                    Effect::Nothing
-                }
-                Some(TileKind::Discard) => Effect::DiscardTile,
-            },
+            Some(TileKind::Clover) => Effect::FreeStep,
+            Some(TileKind::WishStone(color)) => {
+                self.tiles[to as usize] = None;
+                self.wish_stones[seat][color.map_or(PLAIN_STONE, Color::index)] += 1;
+                Effect::Nothing
+            }
+            Some(TileKind::Discard) => Effect::DiscardTile,
         }
     }
 

@@ -133,7 +133,11 @@ impl Game {
                 for (p, &pos) in self.pawns[s].iter().enumerate() {
                     if pos != START {
                         let value = board.space(pos).value as i32;
-                        score.pawns += if p as u8 == BIG_PAWN { 2 * value } else { value };
+                        score.pawns += if p as u8 == BIG_PAWN {
+                            2 * value
+                        } else {
+                            value
+                        };
                     }
                 }
                 score.tile_points = self.tile_points[s] as i32;

@@ -56,7 +56,15 @@ impl Game {
         }
         let card_game = self.variant == Variant::KeltisCard;
         let effect = match (self.phase, decision.normalized()) {
-            (Phase::Play | Phase::FinalPlay { .. }, D::Lay { card, pawn, to, path }) => {
+            (
+                Phase::Play | Phase::FinalPlay { .. },
+                D::Lay {
+                    card,
+                    pawn,
+                    to,
+                    path,
+                },
+            ) => {
                 if card_game {
                     self.lay_on_path(seat, card, path)?
                 } else {
@@ -106,7 +114,9 @@ impl Game {
     fn proceed(&mut self, effect: Effect) {
         match effect {
             Effect::GameOver(reason) => self.finish(reason),
-            Effect::FinalPhase(reason) if self.phase == Phase::Play || self.phase == Phase::Draw => {
+            Effect::FinalPhase(reason)
+                if self.phase == Phase::Play || self.phase == Phase::Draw =>
+            {
                 // C9: the turn ends at once; the opponent of the player who ended it starts.
                 self.end = Some(reason);
                 self.phase = Phase::FinalPlay { left: FINAL_PLAYS };

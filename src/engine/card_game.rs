@@ -87,7 +87,8 @@ impl Game {
         let target = path.unwrap_or(card.color());
         let row = &self.rows[seat as usize][target.index()];
         let own_colour = target == card.color();
-        if !own_colour && !(card.color() == Color::Gray && card.value().is_some()) {
+        let gray_number = card.color() == Color::Gray && card.value().is_some();
+        if !own_colour && !gray_number {
             return RuleError::WrongPath { card, path: target };
         }
         if row.end_cards() > 0 {

@@ -1,4 +1,14 @@
-//! The Keltis server: rules engine, self-play and (coming) the HTTP API and bots.
+//! The Keltis server: the rules engine, the HTTP API over PostgreSQL or SQLite, and tools.
+//!
+//! Layers, each with its own error type: `engine` (rules, pure) -> `service` (what the server
+//! does) -> `api` (HTTP) ; `storage` holds all SQL. `config`, `telemetry` and `startup` set the
+//! server up.
 
+pub mod api;
+pub mod config;
 pub mod engine;
 pub mod selfplay;
+pub mod service;
+pub mod startup;
+pub mod storage;
+pub mod telemetry;

@@ -21,6 +21,12 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Run the HTTP server (SQLite under ./data by default; DATABASE_URL=postgres://... for PostgreSQL).
+    Serve(keltis::config::Config),
+    /// Apply pending database migrations and exit.
+    Migrate(keltis::config::Config),
+    /// Print the OpenAPI document.
+    Openapi,
     /// Play random legal games and print one JSON report.
     Selfplay {
         /// keltis, neue-wege or keltis-card
@@ -55,6 +61,26 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
     match cli.command {
+        Command::Serve(config) => {
+            keltis::telemetry::init(config.log_format);
+            actix_web::rt::System::new().block_on(async {
+                let running = keltis::startup::build(&config)?;
+                let backend = keltis::storage::Backend::of_url(&config.database_url());
+                tracing::info!(port = running.port, ?backend, "listening");
+                running.server.await?;
+                Ok(())
+            })
+        }
+        Command::Migrate(config) => {
+            keltis::telemetry::init(config.log_format);
+            let db = keltis::storage::Database::open(&config.database_url(), 1)?;
+            println!("migrations applied ({:?})", db.backend());
+            Ok(())
+        }
+        Command::Openapi => {
+            println!("{}", keltis::api::openapi_json());
+            Ok(())
+        }
         Command::Selfplay {
             variant,
             players,

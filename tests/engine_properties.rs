@@ -246,6 +246,8 @@ fn play_and_check(variant: Variant, players: u8, seed: u64) {
         assert!(g.apply(other, legal[0]).is_err());
         assert_eq!(g, game);
 
+        // A snapshot restores the identical state.
+        assert_eq!(Game::from_snapshot(&game.to_snapshot()).unwrap(), game);
         let d = legal[rng.below(legal.len() as u64) as usize];
         game.apply(seat, d).unwrap();
         record.push(&game, seat, d);

@@ -43,11 +43,18 @@ pub enum Phase {
     Over,
 }
 
-/// The whole state of a game, hidden parts included.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// The version of the snapshot format and the rules together: a stored snapshot whose tag differs
+/// is thrown away and the state rebuilt from the game's decisions.
+pub const ENGINE_VERSION: i32 = super::RULESET_VERSION as i32 * 1000 + 1;
+
+/// The whole state of a game, hidden parts included. Serialises as a snapshot (hidden parts
+/// included: never send it to a client).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Game {
     pub(super) variant: Variant,
     pub(super) players: u8,
+    /// Re-attached from `variant` when a snapshot is read.
+    #[serde(skip)]
     pub(super) board: Option<Arc<Board>>,
 
     /// Each seat's hand, kept sorted.
@@ -191,6 +198,19 @@ impl Game {
         })
     }
 
+    /// The state as JSON, for storage next to the event that produced it.
+    pub fn to_snapshot(&self) -> String {
+        // A derived Serialize of plain data into a String cannot fail.
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// A state from [`Game::to_snapshot`] of the same [`ENGINE_VERSION`].
+    pub fn from_snapshot(json: &str) -> Result<Game, serde_json::Error> {
+        let mut game: Game = serde_json::from_str(json)?;
+        game.board = game.variant.board();
+        Ok(game)
+    }
+
     pub fn variant(&self) -> Variant {
         self.variant
     }
@@ -222,6 +242,12 @@ impl Game {
 
     pub fn hand(&self, seat: u8) -> &[Card] {
         &self.hands[seat as usize]
+    }
+
+    /// The top card of the draw pile. Hidden information: for the server's own records (the
+    /// card a seat drew), never for a view.
+    pub fn draw_pile_top(&self) -> Option<Card> {
+        self.draw_pile.last().copied()
     }
 
     pub fn draw_pile_len(&self) -> usize {

@@ -31,7 +31,7 @@ pub use board::{Board, LayoutError, SpaceIdx, TileKind};
 pub use cards::{Card, Color};
 pub use decision::{Decision, DecisionJson, DecisionOf};
 pub use error::{RuleError, SetupError};
-pub use game::{Game, Phase};
+pub use game::{Game, Phase, ENGINE_VERSION};
 pub use record::{Record, RecordedDecision, ReplayError};
 pub use scoring::{EndReason, GameResult, Score};
 pub use setup::Setup;

@@ -16,7 +16,8 @@ pub enum Direction {
 
 /// A row of laid cards. The direction is fixed by the first card that differs from the first
 /// card of the row (K5); equal values are always allowed.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(transparent)]
 pub struct Row {
     cards: Vec<Card>,
 }

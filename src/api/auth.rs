@@ -1,0 +1,52 @@
+//! The caller of a request, from its `Authorization: Bearer` header.
+
+use std::future::Future;
+use std::pin::Pin;
+
+use actix_web::http::{header, StatusCode};
+use actix_web::{web, FromRequest, HttpRequest};
+
+use super::error::ApiError;
+use super::AppState;
+use crate::service::accounts::{self, Caller, API_TOKEN_PREFIX};
+
+/// An authenticated caller: a JWT access token or a personal API token.
+pub struct Authenticated(pub Caller);
+
+impl FromRequest for Authenticated {
+    type Error = ApiError;
+    type Future = Pin<Box<dyn Future<Output = Result<Self, ApiError>>>>;
+
+    fn from_request(req: &HttpRequest, _: &mut actix_web::dev::Payload) -> Self::Future {
+        let state = req.app_data::<web::Data<AppState>>().cloned();
+        let bearer = req
+            .headers()
+            .get(header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| {
+                v.strip_prefix("Bearer ")
+                    .or_else(|| v.strip_prefix("bearer "))
+            })
+            .map(|t| t.trim().to_string());
+        Box::pin(async move {
+            let state = state.ok_or_else(|| {
+                ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", "no state")
+            })?;
+            let bearer = bearer.ok_or_else(|| {
+                ApiError::new(
+                    StatusCode::UNAUTHORIZED,
+                    "unauthorized",
+                    "send Authorization: Bearer <access token or API token>",
+                )
+            })?;
+            let caller = if bearer.starts_with(API_TOKEN_PREFIX) {
+                // API tokens are looked up in the database: off the async threads.
+                web::block(move || accounts::authenticate(&state.db, &state.keys, &bearer))
+                    .await??
+            } else {
+                accounts::authenticate(&state.db, &state.keys, &bearer)?
+            };
+            Ok(Authenticated(caller))
+        })
+    }
+}

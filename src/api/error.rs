@@ -1,0 +1,182 @@
+//! Every failure becomes one JSON body shape, here and only here.
+
+use actix_web::http::{header, StatusCode};
+use actix_web::{HttpResponse, ResponseError};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::service::ServiceError;
+use crate::storage::StorageError;
+
+/// The body of every error response.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct Problem {
+    /// Stable, machine-readable: e.g. `stale_version`, `row_order`, `unauthorized`.
+    pub code: String,
+    /// For people; may change between versions.
+    pub message: String,
+    /// On `stale_version`: the game's current version.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub current_version: Option<i64>,
+}
+
+#[derive(Debug)]
+pub struct ApiError {
+    pub status: StatusCode,
+    pub problem: Problem,
+    pub retry_after: Option<u64>,
+}
+
+impl ApiError {
+    pub fn new(status: StatusCode, code: &str, message: impl Into<String>) -> ApiError {
+        ApiError {
+            status,
+            problem: Problem {
+                code: code.to_string(),
+                message: message.into(),
+                current_version: None,
+            },
+            retry_after: None,
+        }
+    }
+}
+
+impl std::fmt::Display for ApiError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.problem.code, self.problem.message)
+    }
+}
+
+impl ResponseError for ApiError {
+    fn status_code(&self) -> StatusCode {
+        self.status
+    }
+
+    fn error_response(&self) -> HttpResponse {
+        let mut response = HttpResponse::build(self.status);
+        if let Some(seconds) = self.retry_after {
+            response.insert_header((header::RETRY_AFTER, seconds.to_string()));
+        }
+        if self.status == StatusCode::UNAUTHORIZED {
+            response.insert_header((header::WWW_AUTHENTICATE, "Bearer"));
+        }
+        response.json(&self.problem)
+    }
+}
+
+impl From<ServiceError> for ApiError {
+    fn from(e: ServiceError) -> ApiError {
+        let message = e.to_string();
+        match e {
+            ServiceError::Invalid { code, .. } => {
+                ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, code, message)
+            }
+            ServiceError::Unauthorized(_) => {
+                ApiError::new(StatusCode::UNAUTHORIZED, "unauthorized", message)
+            }
+            ServiceError::Forbidden(_) => {
+                ApiError::new(StatusCode::FORBIDDEN, "forbidden", message)
+            }
+            ServiceError::NotFound(_) => ApiError::new(StatusCode::NOT_FOUND, "not_found", message),
+            ServiceError::Conflict { code, .. } => {
+                ApiError::new(StatusCode::CONFLICT, code, message)
+            }
+            ServiceError::StaleVersion { current } => {
+                let mut err = ApiError::new(StatusCode::CONFLICT, "stale_version", message);
+                err.problem.current_version = Some(current);
+                err
+            }
+            ServiceError::Rule(rule) => {
+                ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, rule.code(), message)
+            }
+            ServiceError::RateLimited { retry_after } => {
+                let mut err = ApiError::new(StatusCode::TOO_MANY_REQUESTS, "rate_limited", message);
+                err.retry_after = Some(retry_after);
+                err
+            }
+            ServiceError::Storage(StorageError::Unavailable(detail)) => {
+                tracing::error!(%detail, "database unavailable");
+                ApiError::new(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "database_unavailable",
+                    "the database is unavailable: try again shortly",
+                )
+            }
+            ServiceError::Storage(other) => {
+                tracing::error!(error = %other, "storage error");
+                ApiError::new(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "internal",
+                    "internal error",
+                )
+            }
+            ServiceError::Internal(detail) => {
+                tracing::error!(%detail, "internal error");
+                ApiError::new(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "internal",
+                    "internal error",
+                )
+            }
+        }
+    }
+}
+
+impl From<actix_web::error::BlockingError> for ApiError {
+    fn from(_: actix_web::error::BlockingError) -> ApiError {
+        ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "overloaded",
+            "the server is overloaded: try again shortly",
+        )
+    }
+}
+
+/// Malformed, oversized or wrongly typed JSON bodies.
+pub fn json_error(
+    err: actix_web::error::JsonPayloadError,
+    _: &actix_web::HttpRequest,
+) -> actix_web::Error {
+    use actix_web::error::JsonPayloadError as J;
+    let e = match &err {
+        J::OverflowKnownLength { .. } | J::Overflow { .. } => ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "body_too_large",
+            err.to_string(),
+        ),
+        J::ContentType => ApiError::new(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "unsupported_media_type",
+            "send the body as application/json",
+        ),
+        J::Deserialize(inner) if inner.is_data() => ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "invalid_body",
+            inner.to_string(),
+        ),
+        _ => ApiError::new(StatusCode::BAD_REQUEST, "malformed_json", err.to_string()),
+    };
+    e.into()
+}
+
+pub fn query_error(
+    err: actix_web::error::QueryPayloadError,
+    _: &actix_web::HttpRequest,
+) -> actix_web::Error {
+    ApiError::new(StatusCode::BAD_REQUEST, "invalid_query", err.to_string()).into()
+}
+
+pub fn path_error(
+    err: actix_web::error::PathError,
+    _: &actix_web::HttpRequest,
+) -> actix_web::Error {
+    ApiError::new(StatusCode::NOT_FOUND, "not_found", err.to_string()).into()
+}
+
+pub async fn not_found() -> Result<HttpResponse, ApiError> {
+    Err(ApiError::new(
+        StatusCode::NOT_FOUND,
+        "not_found",
+        "no such route",
+    ))
+}

@@ -1,0 +1,120 @@
+//! Configuration, from flags or environment variables.
+
+use std::path::PathBuf;
+
+use crate::storage::Backend;
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LogFormat {
+    Text,
+    Json,
+}
+
+#[derive(clap::Args, Clone, Debug)]
+pub struct Config {
+    /// Address to listen on.
+    #[arg(long, env = "KELTIS_BIND", default_value = "127.0.0.1:8080")]
+    pub bind: String,
+    /// `postgres://...` for PostgreSQL; otherwise a SQLite file. Default: `<data-dir>/keltis.sqlite3`.
+    #[arg(long, env = "DATABASE_URL")]
+    pub database_url: Option<String>,
+    /// Folder for the embedded SQLite database and its generated secret.
+    #[arg(long, env = "KELTIS_DATA_DIR", default_value = "data")]
+    pub data_dir: PathBuf,
+    /// Secret that signs access tokens (HS256). Required with PostgreSQL, so that every instance
+    /// shares it; with SQLite one is generated and kept in the data folder.
+    #[arg(long, env = "KELTIS_JWT_SECRET", hide_env_values = true)]
+    pub jwt_secret: Option<String>,
+    #[arg(long, env = "KELTIS_LOG_FORMAT", value_enum, default_value = "text")]
+    pub log_format: LogFormat,
+    /// Database connections in the pool.
+    #[arg(long, env = "KELTIS_POOL_SIZE", default_value_t = 16)]
+    pub pool_size: u32,
+    /// HTTP worker threads (default: one per core).
+    #[arg(long, env = "KELTIS_WORKERS")]
+    pub workers: Option<usize>,
+    /// Login and registration attempts allowed per client address and minute.
+    #[arg(long, env = "KELTIS_AUTH_RATE_LIMIT", default_value_t = 10)]
+    pub auth_rate_limit: u32,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("KELTIS_JWT_SECRET (or --jwt-secret) is required with PostgreSQL: every server instance must sign tokens with the same secret")]
+    MissingSecret,
+    #[error("KELTIS_JWT_SECRET must have at least 32 characters")]
+    ShortSecret,
+    #[error("the secret file {path}: {error}")]
+    SecretFile {
+        path: PathBuf,
+        error: std::io::Error,
+    },
+}
+
+impl Config {
+    /// Defaults for tests and tools: everything as `keltis serve` with no flags, but with the
+    /// given database.
+    pub fn for_database(url: &str, data_dir: PathBuf) -> Config {
+        Config {
+            bind: "127.0.0.1:0".into(),
+            database_url: Some(url.into()),
+            data_dir,
+            jwt_secret: None,
+            log_format: LogFormat::Text,
+            pool_size: 8,
+            workers: Some(2),
+            auth_rate_limit: 10,
+        }
+    }
+
+    pub fn database_url(&self) -> String {
+        match &self.database_url {
+            Some(url) => url.clone(),
+            None => self
+                .data_dir
+                .join("keltis.sqlite3")
+                .to_string_lossy()
+                .into_owned(),
+        }
+    }
+
+    /// The signing secret; generated and kept in the data folder for SQLite.
+    pub fn jwt_secret(&self) -> Result<Vec<u8>, ConfigError> {
+        if let Some(secret) = &self.jwt_secret {
+            if secret.len() < 32 {
+                return Err(ConfigError::ShortSecret);
+            }
+            return Ok(secret.as_bytes().to_vec());
+        }
+        if Backend::of_url(&self.database_url()) == Backend::Postgresql {
+            return Err(ConfigError::MissingSecret);
+        }
+        let path = self.data_dir.join("jwt-secret");
+        let io = |error| ConfigError::SecretFile {
+            path: path.clone(),
+            error,
+        };
+        match std::fs::read_to_string(&path) {
+            Ok(text) if text.trim().len() >= 32 => Ok(text.trim().as_bytes().to_vec()),
+            _ => {
+                std::fs::create_dir_all(&self.data_dir).map_err(io)?;
+                let secret = crate::service::random_hex(32)
+                    .map_err(|e| io(std::io::Error::other(e.to_string())))?;
+                write_private(&path, &secret).map_err(io)?;
+                Ok(secret.into_bytes())
+            }
+        }
+    }
+}
+
+fn write_private(path: &std::path::Path, text: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    options.open(path)?.write_all(text.as_bytes())
+}

@@ -1,0 +1,363 @@
+//! Accounts: registration, login (argon2id), JWT access tokens with refresh, personal API tokens.
+
+use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
+use argon2::{Algorithm, Argon2, Params, Version};
+use jsonwebtoken::{
+    decode, encode, Algorithm as JwtAlgorithm, DecodingKey, EncodingKey, Header, Validation,
+};
+use serde::{Deserialize, Serialize};
+
+use super::{random_hex, sha256_hex, ServiceError, ServiceResult};
+use crate::storage::{accounts as store, now_millis, Database, StorageError};
+
+/// Access tokens live 15 minutes; refresh tokens 30 days, each usable once.
+pub const ACCESS_TOKEN_SECONDS: i64 = 15 * 60;
+pub const REFRESH_TOKEN_SECONDS: i64 = 30 * 24 * 3600;
+/// Personal API tokens start with this, so a bearer token says what it is.
+pub const API_TOKEN_PREFIX: &str = "kt_";
+
+/// What a token lets its bearer do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Scope {
+    /// Read games, events, records and one's own account.
+    Read,
+    /// Create, join and leave games, and play in them.
+    Play,
+}
+
+impl Scope {
+    fn parse(s: &str) -> Option<Scope> {
+        match s {
+            "read" => Some(Scope::Read),
+            "play" => Some(Scope::Play),
+            _ => None,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Scope::Read => "read",
+            Scope::Play => "play",
+        }
+    }
+}
+
+/// The authenticated caller of a request.
+#[derive(Clone, Debug)]
+pub struct Caller {
+    pub user_id: i64,
+    pub name: String,
+    pub scopes: Vec<Scope>,
+}
+
+impl Caller {
+    pub fn require(&self, scope: Scope) -> ServiceResult<()> {
+        if self.scopes.contains(&scope) {
+            Ok(())
+        } else {
+            Err(ServiceError::Forbidden(
+                "this token lacks the scope for this request",
+            ))
+        }
+    }
+}
+
+#[derive(Serialize, Deserialize)]
+struct Claims {
+    sub: String,
+    name: String,
+    exp: i64,
+    iat: i64,
+}
+
+/// Signing keys for access tokens (HS256).
+#[derive(Clone)]
+pub struct TokenKeys {
+    encoding: EncodingKey,
+    decoding: DecodingKey,
+}
+
+impl TokenKeys {
+    pub fn new(secret: &[u8]) -> TokenKeys {
+        TokenKeys {
+            encoding: EncodingKey::from_secret(secret),
+            decoding: DecodingKey::from_secret(secret),
+        }
+    }
+}
+
+/// What login and refresh return.
+#[derive(Debug, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct Session {
+    pub user_id: i64,
+    pub name: String,
+    /// A JWT (HS256) for `Authorization: Bearer`.
+    pub access_token: String,
+    pub token_type: String,
+    /// Seconds until the access token expires.
+    pub expires_in: i64,
+    /// Exchange once for a new session at `/api/v1/auth/refresh`.
+    pub refresh_token: String,
+}
+
+/// A personal API token as listed (never the token itself after creation).
+#[derive(Debug, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct ApiTokenInfo {
+    pub id: i64,
+    pub name: String,
+    pub scopes: Vec<Scope>,
+    /// Milliseconds since the Unix epoch.
+    pub created_at: i64,
+    pub last_used_at: Option<i64>,
+    pub revoked_at: Option<i64>,
+}
+
+/// A newly created API token: the only time the token is shown.
+#[derive(Debug, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct NewApiToken {
+    pub token: String,
+    #[serde(flatten)]
+    pub info: ApiTokenInfo,
+}
+
+/// OWASP's recommended argon2id parameters: 19 MiB, 2 passes, 1 lane.
+fn hasher() -> Argon2<'static> {
+    let params = Params::new(19 * 1024, 2, 1, None).unwrap_or_default();
+    Argon2::new(Algorithm::Argon2id, Version::V0x13, params)
+}
+
+fn check_name(name: &str) -> ServiceResult<()> {
+    let ok_len = (3..=32).contains(&name.chars().count());
+    let ok_chars = name
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+    if ok_len && ok_chars {
+        Ok(())
+    } else {
+        Err(ServiceError::invalid(
+            "invalid_name",
+            "a user name has 3 to 32 characters: letters, digits, '_' or '-'",
+        ))
+    }
+}
+
+fn check_password(password: &str) -> ServiceResult<()> {
+    if (8..=128).contains(&password.chars().count()) {
+        Ok(())
+    } else {
+        Err(ServiceError::invalid(
+            "invalid_password",
+            "a password has 8 to 128 characters",
+        ))
+    }
+}
+
+pub fn register(
+    db: &Database,
+    keys: &TokenKeys,
+    name: &str,
+    password: &str,
+) -> ServiceResult<Session> {
+    check_name(name)?;
+    check_password(password)?;
+    let salt = SaltString::encode_b64(random_hex(16)?.as_bytes())
+        .map_err(|e| ServiceError::Internal(e.to_string()))?;
+    let hash = hasher()
+        .hash_password(password.as_bytes(), &salt)
+        .map_err(|e| ServiceError::Internal(e.to_string()))?
+        .to_string();
+    let user = db
+        .write(|c| store::insert_user(c, name, &hash, false, now_millis()))
+        .map_err(|e| match e {
+            StorageError::Conflict => {
+                ServiceError::conflict("name_taken", "that user name is taken")
+            }
+            e => e.into(),
+        })?;
+    issue_session(db, keys, user.id, &user.name)
+}
+
+pub fn login(
+    db: &Database,
+    keys: &TokenKeys,
+    name: &str,
+    password: &str,
+) -> ServiceResult<Session> {
+    let bad = ServiceError::Unauthorized("wrong user name or password");
+    let Some(user) = db.read(|c| store::user_by_name(c, name))? else {
+        return Err(bad);
+    };
+    let parsed = PasswordHash::new(&user.password_hash)
+        .map_err(|e| ServiceError::Internal(e.to_string()))?;
+    if user.is_bot
+        || hasher()
+            .verify_password(password.as_bytes(), &parsed)
+            .is_err()
+    {
+        return Err(bad);
+    }
+    issue_session(db, keys, user.id, &user.name)
+}
+
+pub fn refresh(db: &Database, keys: &TokenKeys, refresh_token: &str) -> ServiceResult<Session> {
+    let hash = sha256_hex(refresh_token);
+    let user_id = db
+        .write(|c| store::use_refresh_token(c, &hash, now_millis()))?
+        .ok_or(ServiceError::Unauthorized(
+            "refresh token unknown, used or expired",
+        ))?;
+    let user = db
+        .read(|c| store::user_by_id(c, user_id))?
+        .ok_or(ServiceError::Unauthorized(
+            "refresh token unknown, used or expired",
+        ))?;
+    issue_session(db, keys, user.id, &user.name)
+}
+
+fn issue_session(
+    db: &Database,
+    keys: &TokenKeys,
+    user_id: i64,
+    name: &str,
+) -> ServiceResult<Session> {
+    let now = now_millis() / 1000;
+    let claims = Claims {
+        sub: user_id.to_string(),
+        name: name.to_string(),
+        iat: now,
+        exp: now + ACCESS_TOKEN_SECONDS,
+    };
+    let access_token = encode(&Header::new(JwtAlgorithm::HS256), &claims, &keys.encoding)
+        .map_err(|e| ServiceError::Internal(e.to_string()))?;
+    let refresh_token = random_hex(32)?;
+    let hash = sha256_hex(&refresh_token);
+    db.write(|c| {
+        store::insert_refresh_token(c, &hash, user_id, (now + REFRESH_TOKEN_SECONDS) * 1000)
+    })?;
+    Ok(Session {
+        user_id,
+        name: name.to_string(),
+        access_token,
+        token_type: "Bearer".into(),
+        expires_in: ACCESS_TOKEN_SECONDS,
+        refresh_token,
+    })
+}
+
+/// Who sent a bearer token: a JWT access token (every scope) or a personal API token.
+pub fn authenticate(db: &Database, keys: &TokenKeys, bearer: &str) -> ServiceResult<Caller> {
+    if bearer.starts_with(API_TOKEN_PREFIX) {
+        let hash = sha256_hex(bearer);
+        let row = db
+            .read(|c| store::api_token_by_hash(c, &hash))?
+            .filter(|t| t.revoked_at.is_none())
+            .ok_or(ServiceError::Unauthorized("API token unknown or revoked"))?;
+        let user = db
+            .read(|c| store::user_by_id(c, row.user_id))?
+            .ok_or(ServiceError::Unauthorized("API token unknown or revoked"))?;
+        let now = now_millis();
+        // Written at most once a minute per token: a busy bot should not write on every read.
+        if row.last_used_at.is_none_or(|t| now - t > 60_000) {
+            db.write(|c| store::touch_api_token(c, row.id, now))?;
+        }
+        return Ok(Caller {
+            user_id: user.id,
+            name: user.name,
+            scopes: parse_scopes(&row.scopes),
+        });
+    }
+    let mut validation = Validation::new(JwtAlgorithm::HS256);
+    validation.leeway = 5;
+    let data =
+        decode::<Claims>(bearer, &keys.decoding, &validation).map_err(|e| match e.kind() {
+            jsonwebtoken::errors::ErrorKind::ExpiredSignature => {
+                ServiceError::Unauthorized("access token expired: refresh it")
+            }
+            _ => ServiceError::Unauthorized("access token invalid"),
+        })?;
+    let user_id: i64 = data
+        .claims
+        .sub
+        .parse()
+        .map_err(|_| ServiceError::Unauthorized("access token invalid"))?;
+    Ok(Caller {
+        user_id,
+        name: data.claims.name,
+        scopes: vec![Scope::Read, Scope::Play],
+    })
+}
+
+fn parse_scopes(text: &str) -> Vec<Scope> {
+    text.split(',').filter_map(Scope::parse).collect()
+}
+
+fn token_info(row: store::ApiTokenRow) -> ApiTokenInfo {
+    ApiTokenInfo {
+        id: row.id,
+        name: row.name,
+        scopes: parse_scopes(&row.scopes),
+        created_at: row.created_at,
+        last_used_at: row.last_used_at,
+        revoked_at: row.revoked_at,
+    }
+}
+
+pub fn create_api_token(
+    db: &Database,
+    caller: &Caller,
+    name: &str,
+    scopes: &[Scope],
+) -> ServiceResult<NewApiToken> {
+    if name.trim().is_empty() || name.chars().count() > 64 {
+        return Err(ServiceError::invalid(
+            "invalid_token_name",
+            "a token name has 1 to 64 characters",
+        ));
+    }
+    if scopes.is_empty() {
+        return Err(ServiceError::invalid(
+            "invalid_scopes",
+            "name at least one scope: read, play",
+        ));
+    }
+    // A token never holds more than the credentials that created it.
+    for s in scopes {
+        caller.require(*s)?;
+    }
+    let mut names: Vec<&str> = scopes.iter().map(|s| s.name()).collect();
+    names.sort();
+    names.dedup();
+    let token = format!("{API_TOKEN_PREFIX}{}", random_hex(24)?);
+    let hash = sha256_hex(&token);
+    let row = db.write(|c| {
+        store::insert_api_token(
+            c,
+            caller.user_id,
+            name,
+            &hash,
+            &names.join(","),
+            now_millis(),
+        )
+    })?;
+    Ok(NewApiToken {
+        token,
+        info: token_info(row),
+    })
+}
+
+pub fn list_api_tokens(db: &Database, caller: &Caller) -> ServiceResult<Vec<ApiTokenInfo>> {
+    Ok(db
+        .read(|c| store::api_tokens_of(c, caller.user_id))?
+        .into_iter()
+        .map(token_info)
+        .collect())
+}
+
+pub fn revoke_api_token(db: &Database, caller: &Caller, id: i64) -> ServiceResult<()> {
+    if db.write(|c| store::revoke_api_token(c, caller.user_id, id, now_millis()))? {
+        Ok(())
+    } else {
+        Err(ServiceError::NotFound("API token"))
+    }
+}

@@ -1,0 +1,77 @@
+//! What the server does, independent of HTTP: accounts and games. Handlers call one function
+//! here; these call the engine and the storage.
+
+pub mod accounts;
+pub mod games;
+
+use crate::engine::RuleError;
+use crate::storage::StorageError;
+
+/// Why a request could not be served. Mapped to HTTP in one place (`api::error`).
+#[derive(Debug, thiserror::Error)]
+pub enum ServiceError {
+    #[error("{message}")]
+    Invalid { code: &'static str, message: String },
+    #[error("{0}")]
+    Unauthorized(&'static str),
+    #[error("{0}")]
+    Forbidden(&'static str),
+    #[error("{0} not found")]
+    NotFound(&'static str),
+    #[error("{message}")]
+    Conflict { code: &'static str, message: String },
+    #[error("the game has moved on: its version is {current}")]
+    StaleVersion { current: i64 },
+    #[error("{0}")]
+    Rule(#[from] RuleError),
+    #[error("too many attempts: retry in {retry_after} s")]
+    RateLimited { retry_after: u64 },
+    #[error(transparent)]
+    Storage(#[from] StorageError),
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+impl ServiceError {
+    pub fn invalid(code: &'static str, message: impl Into<String>) -> ServiceError {
+        ServiceError::Invalid {
+            code,
+            message: message.into(),
+        }
+    }
+
+    pub fn conflict(code: &'static str, message: impl Into<String>) -> ServiceError {
+        ServiceError::Conflict {
+            code,
+            message: message.into(),
+        }
+    }
+}
+
+impl From<diesel::result::Error> for ServiceError {
+    fn from(e: diesel::result::Error) -> Self {
+        ServiceError::Storage(StorageError::Query(e))
+    }
+}
+
+pub type ServiceResult<T> = Result<T, ServiceError>;
+
+/// Random bytes from the operating system, as hex.
+pub fn random_hex(bytes: usize) -> ServiceResult<String> {
+    let mut buf = vec![0u8; bytes];
+    getrandom::getrandom(&mut buf).map_err(|e| ServiceError::Internal(e.to_string()))?;
+    Ok(hex::encode(buf))
+}
+
+/// A random u64 from the operating system (game seeds: never stored, never shown).
+pub fn random_u64() -> ServiceResult<u64> {
+    let mut buf = [0u8; 8];
+    getrandom::getrandom(&mut buf).map_err(|e| ServiceError::Internal(e.to_string()))?;
+    Ok(u64::from_le_bytes(buf))
+}
+
+/// SHA-256 as hex: how refresh and API tokens are stored (the tokens themselves never are).
+pub fn sha256_hex(text: &str) -> String {
+    use sha2::Digest;
+    hex::encode(sha2::Sha256::digest(text.as_bytes()))
+}

@@ -1,0 +1,345 @@
+//! Games: the append-only event log, and the projections derived from it (games, seats,
+//! invites) that make listing and loading cheap.
+
+use diesel::prelude::*;
+
+use super::schema::{game_events, game_invites, game_seats, games, idempotency_keys, users};
+use super::{DbConnection, StorageError};
+
+#[derive(Debug, Clone, Queryable, Selectable)]
+#[diesel(table_name = games)]
+pub struct GameRow {
+    pub id: i64,
+    pub variant: String,
+    pub players: i32,
+    pub status: String,
+    pub invite_only: bool,
+    pub created_by: i64,
+    pub created_at: i64,
+    pub updated_at: i64,
+    pub version: i64,
+    pub state: Option<String>,
+    pub state_engine_version: i32,
+}
+
+#[derive(Debug, Clone, Queryable, Selectable)]
+#[diesel(table_name = game_events)]
+pub struct EventRow {
+    pub game_id: i64,
+    pub seq: i64,
+    pub kind: String,
+    pub payload: String,
+    pub created_at: i64,
+}
+
+#[derive(Debug, Clone)]
+pub struct SeatRow {
+    pub seat: i32,
+    pub user_id: i64,
+    pub user_name: String,
+    pub is_bot: bool,
+}
+
+/// What an appended event changes in the `games` row besides its version.
+#[derive(Debug, Default)]
+pub struct GameUpdate<'a> {
+    pub status: Option<&'a str>,
+    /// The engine state after this event, and its engine version tag.
+    pub state: Option<(&'a str, i32)>,
+}
+
+pub fn insert_game(
+    conn: &mut DbConnection,
+    variant: &str,
+    players: i32,
+    invite_only: bool,
+    created_by: i64,
+    now: i64,
+) -> Result<GameRow, StorageError> {
+    let id: i64 = diesel::insert_into(games::table)
+        .values((
+            games::variant.eq(variant),
+            games::players.eq(players),
+            games::status.eq("open"),
+            games::invite_only.eq(invite_only),
+            games::created_by.eq(created_by),
+            games::created_at.eq(now),
+            games::updated_at.eq(now),
+            games::version.eq(0i64),
+            games::state_engine_version.eq(0),
+        ))
+        .returning(games::id)
+        .get_result(conn)?;
+    game(conn, id)?.ok_or(StorageError::Corrupt("inserted game not found".into()))
+}
+
+pub fn game(conn: &mut DbConnection, id: i64) -> Result<Option<GameRow>, StorageError> {
+    Ok(games::table
+        .find(id)
+        .select(GameRow::as_select())
+        .first(conn)
+        .optional()?)
+}
+
+/// Append one event on `expected_version`. Another writer that appended first makes this a
+/// [`StorageError::Conflict`], and the caller's transaction must roll back.
+pub fn append_event(
+    conn: &mut DbConnection,
+    game_id: i64,
+    expected_version: i64,
+    kind: &str,
+    payload: &str,
+    now: i64,
+    update: GameUpdate<'_>,
+) -> Result<i64, StorageError> {
+    let seq = expected_version + 1;
+    diesel::insert_into(game_events::table)
+        .values((
+            game_events::game_id.eq(game_id),
+            game_events::seq.eq(seq),
+            game_events::kind.eq(kind),
+            game_events::payload.eq(payload),
+            game_events::created_at.eq(now),
+        ))
+        .execute(conn)
+        .map_err(StorageError::from_write)?;
+    let target = games::table
+        .find(game_id)
+        .filter(games::version.eq(expected_version));
+    let changed = match (update.status, update.state) {
+        (Some(status), Some((state, tag))) => diesel::update(target)
+            .set((
+                games::version.eq(seq),
+                games::updated_at.eq(now),
+                games::status.eq(status),
+                games::state.eq(Some(state)),
+                games::state_engine_version.eq(tag),
+            ))
+            .execute(conn)?,
+        (None, Some((state, tag))) => diesel::update(target)
+            .set((
+                games::version.eq(seq),
+                games::updated_at.eq(now),
+                games::state.eq(Some(state)),
+                games::state_engine_version.eq(tag),
+            ))
+            .execute(conn)?,
+        (Some(status), None) => diesel::update(target)
+            .set((
+                games::version.eq(seq),
+                games::updated_at.eq(now),
+                games::status.eq(status),
+            ))
+            .execute(conn)?,
+        (None, None) => diesel::update(target)
+            .set((games::version.eq(seq), games::updated_at.eq(now)))
+            .execute(conn)?,
+    };
+    if changed != 1 {
+        return Err(StorageError::Conflict);
+    }
+    Ok(seq)
+}
+
+/// Replace a stale snapshot (another engine version) by one rebuilt from the log.
+pub fn save_state(
+    conn: &mut DbConnection,
+    game_id: i64,
+    version: i64,
+    state: &str,
+    tag: i32,
+) -> Result<(), StorageError> {
+    diesel::update(
+        games::table
+            .find(game_id)
+            .filter(games::version.eq(version)),
+    )
+    .set((
+        games::state.eq(Some(state)),
+        games::state_engine_version.eq(tag),
+    ))
+    .execute(conn)?;
+    Ok(())
+}
+
+pub fn events_after(
+    conn: &mut DbConnection,
+    game_id: i64,
+    after: i64,
+    limit: i64,
+) -> Result<Vec<EventRow>, StorageError> {
+    Ok(game_events::table
+        .filter(game_events::game_id.eq(game_id))
+        .filter(game_events::seq.gt(after))
+        .order(game_events::seq.asc())
+        .limit(limit)
+        .select(EventRow::as_select())
+        .load(conn)?)
+}
+
+pub fn seats(conn: &mut DbConnection, game_id: i64) -> Result<Vec<SeatRow>, StorageError> {
+    let rows: Vec<(i32, i64, String, bool)> = game_seats::table
+        .inner_join(users::table)
+        .filter(game_seats::game_id.eq(game_id))
+        .order(game_seats::seat.asc())
+        .select((game_seats::seat, users::id, users::name, users::is_bot))
+        .load(conn)?;
+    Ok(rows
+        .into_iter()
+        .map(|(seat, user_id, user_name, is_bot)| SeatRow {
+            seat,
+            user_id,
+            user_name,
+            is_bot,
+        })
+        .collect())
+}
+
+pub fn insert_seat(
+    conn: &mut DbConnection,
+    game_id: i64,
+    seat: i32,
+    user_id: i64,
+) -> Result<(), StorageError> {
+    diesel::insert_into(game_seats::table)
+        .values((
+            game_seats::game_id.eq(game_id),
+            game_seats::seat.eq(seat),
+            game_seats::user_id.eq(user_id),
+        ))
+        .execute(conn)
+        .map_err(StorageError::from_write)?;
+    Ok(())
+}
+
+pub fn delete_seat(
+    conn: &mut DbConnection,
+    game_id: i64,
+    user_id: i64,
+) -> Result<(), StorageError> {
+    diesel::delete(
+        game_seats::table
+            .filter(game_seats::game_id.eq(game_id))
+            .filter(game_seats::user_id.eq(user_id)),
+    )
+    .execute(conn)?;
+    Ok(())
+}
+
+/// Seats are numbered by joining order: after a leave, the later seats move down one.
+pub fn renumber_seats(conn: &mut DbConnection, game_id: i64) -> Result<(), StorageError> {
+    let mut rows = seats(conn, game_id)?;
+    rows.sort_by_key(|r| r.seat);
+    diesel::delete(game_seats::table.filter(game_seats::game_id.eq(game_id))).execute(conn)?;
+    for (i, r) in rows.iter().enumerate() {
+        insert_seat(conn, game_id, i as i32, r.user_id)?;
+    }
+    Ok(())
+}
+
+pub fn insert_invite(
+    conn: &mut DbConnection,
+    game_id: i64,
+    user_id: i64,
+) -> Result<(), StorageError> {
+    diesel::insert_into(game_invites::table)
+        .values((
+            game_invites::game_id.eq(game_id),
+            game_invites::user_id.eq(user_id),
+        ))
+        .execute(conn)
+        .map_err(StorageError::from_write)?;
+    Ok(())
+}
+
+pub fn is_invited(
+    conn: &mut DbConnection,
+    game_id: i64,
+    user_id: i64,
+) -> Result<bool, StorageError> {
+    let n: i64 = game_invites::table
+        .filter(game_invites::game_id.eq(game_id))
+        .filter(game_invites::user_id.eq(user_id))
+        .count()
+        .get_result(conn)?;
+    Ok(n > 0)
+}
+
+/// Open games anyone may join, newest first.
+pub fn open_games(conn: &mut DbConnection, limit: i64) -> Result<Vec<GameRow>, StorageError> {
+    Ok(games::table
+        .filter(games::status.eq("open"))
+        .filter(games::invite_only.eq(false))
+        .order(games::id.desc())
+        .limit(limit)
+        .select(GameRow::as_select())
+        .load(conn)?)
+}
+
+/// Games the user sits at or is invited to, most recently changed first.
+pub fn games_of(
+    conn: &mut DbConnection,
+    user_id: i64,
+    limit: i64,
+) -> Result<Vec<GameRow>, StorageError> {
+    let seated = game_seats::table
+        .filter(game_seats::user_id.eq(user_id))
+        .select(game_seats::game_id);
+    let invited = game_invites::table
+        .filter(game_invites::user_id.eq(user_id))
+        .select(game_invites::game_id);
+    Ok(games::table
+        .filter(games::id.eq_any(seated).or(games::id.eq_any(invited)))
+        .order(games::updated_at.desc())
+        .limit(limit)
+        .select(GameRow::as_select())
+        .load(conn)?)
+}
+
+pub struct StoredAnswer {
+    pub request_hash: String,
+    pub status: i32,
+    pub body: String,
+}
+
+pub fn idempotent_answer(
+    conn: &mut DbConnection,
+    user_id: i64,
+    key: &str,
+) -> Result<Option<StoredAnswer>, StorageError> {
+    let row: Option<(String, i32, String)> = idempotency_keys::table
+        .find((user_id, key))
+        .select((
+            idempotency_keys::request_hash,
+            idempotency_keys::status,
+            idempotency_keys::body,
+        ))
+        .first(conn)
+        .optional()?;
+    Ok(row.map(|(request_hash, status, body)| StoredAnswer {
+        request_hash,
+        status,
+        body,
+    }))
+}
+
+pub fn store_idempotent_answer(
+    conn: &mut DbConnection,
+    user_id: i64,
+    key: &str,
+    answer: &StoredAnswer,
+    now: i64,
+) -> Result<(), StorageError> {
+    diesel::insert_into(idempotency_keys::table)
+        .values((
+            idempotency_keys::user_id.eq(user_id),
+            idempotency_keys::key.eq(key),
+            idempotency_keys::request_hash.eq(&answer.request_hash),
+            idempotency_keys::status.eq(answer.status),
+            idempotency_keys::body.eq(&answer.body),
+            idempotency_keys::created_at.eq(now),
+        ))
+        .execute(conn)
+        .map_err(StorageError::from_write)?;
+    Ok(())
+}

@@ -1,0 +1,100 @@
+//! Tables, in portable column types (BigInt, Integer, Text, Bool) shared by both backends.
+
+diesel::table! {
+    users (id) {
+        id -> BigInt,
+        name -> Text,
+        password_hash -> Text,
+        is_bot -> Bool,
+        created_at -> BigInt,
+    }
+}
+
+diesel::table! {
+    refresh_tokens (token_hash) {
+        token_hash -> Text,
+        user_id -> BigInt,
+        expires_at -> BigInt,
+        used -> Bool,
+    }
+}
+
+diesel::table! {
+    api_tokens (id) {
+        id -> BigInt,
+        user_id -> BigInt,
+        name -> Text,
+        token_hash -> Text,
+        scopes -> Text,
+        created_at -> BigInt,
+        last_used_at -> Nullable<BigInt>,
+        revoked_at -> Nullable<BigInt>,
+    }
+}
+
+diesel::table! {
+    games (id) {
+        id -> BigInt,
+        variant -> Text,
+        players -> Integer,
+        status -> Text,
+        invite_only -> Bool,
+        created_by -> BigInt,
+        created_at -> BigInt,
+        updated_at -> BigInt,
+        version -> BigInt,
+        state -> Nullable<Text>,
+        state_engine_version -> Integer,
+    }
+}
+
+diesel::table! {
+    game_seats (game_id, seat) {
+        game_id -> BigInt,
+        seat -> Integer,
+        user_id -> BigInt,
+    }
+}
+
+diesel::table! {
+    game_invites (game_id, user_id) {
+        game_id -> BigInt,
+        user_id -> BigInt,
+    }
+}
+
+diesel::table! {
+    game_events (game_id, seq) {
+        game_id -> BigInt,
+        seq -> BigInt,
+        kind -> Text,
+        payload -> Text,
+        created_at -> BigInt,
+    }
+}
+
+diesel::table! {
+    idempotency_keys (user_id, key) {
+        user_id -> BigInt,
+        key -> Text,
+        request_hash -> Text,
+        status -> Integer,
+        body -> Text,
+        created_at -> BigInt,
+    }
+}
+
+diesel::joinable!(game_seats -> games (game_id));
+diesel::joinable!(game_seats -> users (user_id));
+diesel::joinable!(game_events -> games (game_id));
+
+diesel::allow_tables_to_appear_in_same_query!(
+    users,
+    refresh_tokens,
+    api_tokens,
+    games,
+    game_seats,
+    game_invites,
+    game_events,
+    idempotency_keys,
+);

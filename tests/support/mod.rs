@@ -1,0 +1,239 @@
+//! Starts the real server on a random port against a real database: a fresh SQLite file, or a
+//! fresh PostgreSQL database under `TEST_DATABASE_URL`.
+
+#![allow(dead_code)]
+
+use std::sync::mpsc;
+use std::time::Duration;
+
+use diesel::{Connection, RunQueryDsl};
+use keltis::config::Config;
+use reqwest::blocking::{Client, RequestBuilder, Response};
+use serde_json::{json, Value};
+
+pub const SECRET: &str = "test-secret-test-secret-test-secret-0123";
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Db {
+    Sqlite,
+    Postgres,
+}
+
+pub struct TestServer {
+    pub base: String,
+    pub client: Client,
+    dir: std::path::PathBuf,
+    pg_database: Option<(String, String)>,
+}
+
+fn unique(prefix: &str) -> String {
+    let mut buf = [0u8; 6];
+    getrandom::getrandom(&mut buf).expect("os randomness");
+    format!("{prefix}_{}_{}", std::process::id(), hex::encode(buf))
+}
+
+/// A server on `db`; `None` when PostgreSQL is asked for and `TEST_DATABASE_URL` is not set.
+pub fn spawn(db: Db, tune: impl FnOnce(&mut Config)) -> Option<TestServer> {
+    let dir = std::env::temp_dir().join(unique("keltis_test"));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let mut pg_database = None;
+    let url = match db {
+        Db::Sqlite => dir.join("keltis.sqlite3").to_string_lossy().into_owned(),
+        Db::Postgres => {
+            let admin_url = std::env::var("TEST_DATABASE_URL").ok()?;
+            let name = unique("keltis_test");
+            let mut admin =
+                diesel::PgConnection::establish(&admin_url).expect("TEST_DATABASE_URL reachable");
+            diesel::sql_query(format!("CREATE DATABASE {name}"))
+                .execute(&mut admin)
+                .expect("create test database");
+            let base = admin_url
+                .rsplit_once('/')
+                .map(|(b, _)| b)
+                .unwrap_or(&admin_url);
+            pg_database = Some((admin_url.clone(), name.clone()));
+            format!("{base}/{name}")
+        }
+    };
+    let mut config = Config::for_database(&url, dir.clone());
+    config.jwt_secret = Some(SECRET.into());
+    config.auth_rate_limit = 100_000;
+    tune(&mut config);
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        actix_web::rt::System::new().block_on(async move {
+            match keltis::startup::build(&config) {
+                Ok(running) => {
+                    let _ = tx.send(Ok(running.port));
+                    let _ = running.server.await;
+                }
+                Err(e) => {
+                    let _ = tx.send(Err(e.to_string()));
+                }
+            }
+        })
+    });
+    let port = rx
+        .recv_timeout(Duration::from_secs(60))
+        .expect("server starts")
+        .expect("server builds");
+    Some(TestServer {
+        base: format!("http://127.0.0.1:{port}"),
+        client: Client::builder()
+            .timeout(Duration::from_secs(90))
+            .build()
+            .expect("client"),
+        dir,
+        pg_database,
+    })
+}
+
+impl Drop for TestServer {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+        if let Some((admin_url, name)) = &self.pg_database {
+            if let Ok(mut admin) = diesel::PgConnection::establish(admin_url) {
+                let _ = diesel::sql_query(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+                    .execute(&mut admin);
+            }
+        }
+    }
+}
+
+/// A response, read once.
+pub struct Answer {
+    pub status: u16,
+    pub headers: reqwest::header::HeaderMap,
+    pub text: String,
+}
+
+impl Answer {
+    pub fn json(&self) -> Value {
+        serde_json::from_str(&self.text).unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.text))
+    }
+
+    /// The error body's code, checking that the body has the problem shape.
+    pub fn code(&self) -> String {
+        let body = self.json();
+        assert!(
+            body["message"].is_string(),
+            "problem without message: {}",
+            self.text
+        );
+        body["code"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no code: {}", self.text))
+            .to_string()
+    }
+}
+
+fn read(r: Response) -> Answer {
+    let status = r.status().as_u16();
+    let headers = r.headers().clone();
+    let text = r.text().expect("body");
+    Answer {
+        status,
+        headers,
+        text,
+    }
+}
+
+#[derive(Clone)]
+pub struct User {
+    pub name: String,
+    pub token: String,
+    pub refresh_token: String,
+    pub id: i64,
+}
+
+impl TestServer {
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base)
+    }
+
+    pub fn send(&self, req: RequestBuilder) -> Answer {
+        read(req.send().expect("request"))
+    }
+
+    pub fn get(&self, path: &str, token: Option<&str>) -> Answer {
+        let mut req = self.client.get(self.url(path));
+        if let Some(t) = token {
+            req = req.bearer_auth(t);
+        }
+        self.send(req)
+    }
+
+    pub fn post(&self, path: &str, token: Option<&str>, body: Value) -> Answer {
+        let mut req = self.client.post(self.url(path)).json(&body);
+        if let Some(t) = token {
+            req = req.bearer_auth(t);
+        }
+        self.send(req)
+    }
+
+    pub fn register(&self, name: &str) -> User {
+        let a = self.post(
+            "/api/v1/auth/register",
+            None,
+            json!({"name": name, "password": "correct horse"}),
+        );
+        assert_eq!(a.status, 201, "{}", a.text);
+        let body = a.json();
+        User {
+            name: name.into(),
+            token: body["access_token"].as_str().expect("access token").into(),
+            refresh_token: body["refresh_token"]
+                .as_str()
+                .expect("refresh token")
+                .into(),
+            id: body["user_id"].as_i64().expect("user id"),
+        }
+    }
+
+    /// A started game: the first user creates it, the others join.
+    pub fn started_game(&self, variant: &str, users: &[User]) -> i64 {
+        let a = self.post(
+            "/api/v1/games",
+            Some(&users[0].token),
+            json!({"variant": variant, "players": users.len()}),
+        );
+        assert_eq!(a.status, 201, "{}", a.text);
+        let id = a.json()["id"].as_i64().expect("id");
+        for u in &users[1..] {
+            let a = self.post(
+                &format!("/api/v1/games/{id}/join"),
+                Some(&u.token),
+                json!({}),
+            );
+            assert_eq!(a.status, 200, "{}", a.text);
+        }
+        id
+    }
+
+    pub fn game(&self, id: i64, user: &User) -> Value {
+        let a = self.get(&format!("/api/v1/games/{id}"), Some(&user.token));
+        assert_eq!(a.status, 200, "{}", a.text);
+        a.json()
+    }
+
+    pub fn decide(&self, id: i64, user: &User, version: i64, decision: &Value) -> Answer {
+        self.post(
+            &format!("/api/v1/games/{id}/decisions"),
+            Some(&user.token),
+            json!({"expected_version": version, "decision": decision}),
+        )
+    }
+}
+
+/// Run a scenario on SQLite, and on PostgreSQL when `TEST_DATABASE_URL` is set.
+#[macro_export]
+macro_rules! on_both_databases {
+    ($($name:ident),* $(,)?) => {
+        mod sqlite {
+            $(#[test] fn $name() { super::$name(super::support::Db::Sqlite) })*
+        }
+        mod postgres {
+            $(#[test] fn $name() { super::$name(super::support::Db::Postgres) })*
+        }
+    };
+}

@@ -7,6 +7,7 @@
 pub mod api;
 pub mod config;
 pub mod engine;
+pub mod loadtest;
 pub mod selfplay;
 pub mod service;
 pub mod startup;

@@ -27,6 +27,22 @@ enum Command {
     Migrate(keltis::config::Config),
     /// Print the OpenAPI document.
     Openapi,
+    /// Play many concurrent games against a running server; print moves per second and latencies.
+    Load {
+        /// The server's base URL.
+        #[arg(long, default_value = "http://127.0.0.1:8080")]
+        url: String,
+        #[arg(long, default_value = "keltis", value_parser = parse_variant)]
+        variant: Variant,
+        /// Concurrent games (two accounts play all of them).
+        #[arg(long, default_value_t = 32)]
+        games: usize,
+        /// Stop after this many seconds.
+        #[arg(long, default_value_t = 20)]
+        seconds: u64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// Play random legal games and print one JSON report.
     Selfplay {
         /// keltis, neue-wege or keltis-card
@@ -75,6 +91,29 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             keltis::telemetry::init(config.log_format);
             let db = keltis::storage::Database::open(&config.database_url(), 1)?;
             println!("migrations applied ({:?})", db.backend());
+            Ok(())
+        }
+        Command::Load {
+            url,
+            variant,
+            games,
+            seconds,
+            seed,
+        } => {
+            // One worker thread: on a 2-core machine the server keeps the other core.
+            let runtime = tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(1)
+                .enable_all()
+                .build()?;
+            let report =
+                runtime.block_on(keltis::loadtest::run(keltis::loadtest::LoadOptions {
+                    url,
+                    variant: variant.name().to_string(),
+                    games,
+                    seconds,
+                    seed,
+                }))?;
+            println!("{}", serde_json::to_string_pretty(&report)?);
             Ok(())
         }
         Command::Openapi => {

@@ -37,11 +37,16 @@ fn every_route_is_described_with_its_errors_and_security() {
         "/games/{id}/events",
         "/games/{id}/record",
     ] {
-        let item = paths.get(route).unwrap_or_else(|| panic!("{route} is not in the spec"));
+        let item = paths
+            .get(route)
+            .unwrap_or_else(|| panic!("{route} is not in the spec"));
         for (method, op) in item.as_object().unwrap() {
             let responses = op["responses"].as_object().unwrap();
             let documents_an_error = responses.keys().any(|k| k.starts_with('4'));
-            assert!(documents_an_error, "{method} {route} documents no error response");
+            assert!(
+                documents_an_error,
+                "{method} {route} documents no error response"
+            );
         }
     }
 }

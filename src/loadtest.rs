@@ -1,0 +1,266 @@
+//! `keltis load`: plays many concurrent games through the HTTP API of a running server and
+//! reports accepted moves per second and latency percentiles. Bounded in games and time; meant
+//! for a server on this machine (loopback).
+
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+use serde_json::{json, Value};
+
+#[derive(Debug, Clone)]
+pub struct LoadOptions {
+    pub url: String,
+    pub variant: String,
+    pub games: usize,
+    /// Stop after this long even if games are unfinished.
+    pub seconds: u64,
+    pub seed: u64,
+}
+
+#[derive(Debug, Serialize)]
+pub struct LoadReport {
+    pub url: String,
+    pub variant: String,
+    pub concurrent_games: usize,
+    pub finished_games: usize,
+    pub accepted_moves: u64,
+    pub refused_moves: u64,
+    pub seconds: f64,
+    pub accepted_moves_per_second: f64,
+    /// Latency of accepted decision requests, milliseconds.
+    pub decision_latency_ms: Percentiles,
+    /// Latency of the game reads between moves, milliseconds.
+    pub read_latency_ms: Percentiles,
+}
+
+#[derive(Debug, Serialize)]
+pub struct Percentiles {
+    pub p50: f64,
+    pub p90: f64,
+    pub p99: f64,
+    pub max: f64,
+}
+
+impl Percentiles {
+    fn of(mut samples: Vec<f64>) -> Percentiles {
+        samples.sort_by(|a, b| a.total_cmp(b));
+        let at = |q: f64| {
+            if samples.is_empty() {
+                0.0
+            } else {
+                samples[((samples.len() - 1) as f64 * q).round() as usize]
+            }
+        };
+        Percentiles {
+            p50: at(0.50),
+            p90: at(0.90),
+            p99: at(0.99),
+            max: at(1.0),
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    #[error("request failed: {0}")]
+    Http(#[from] reqwest::Error),
+    #[error("unexpected answer {status}: {body}")]
+    Answer { status: u16, body: String },
+}
+
+struct Player {
+    token: String,
+}
+
+async fn call(req: reqwest::RequestBuilder, ok: u16) -> Result<Value, LoadError> {
+    let r = req.send().await?;
+    let status = r.status().as_u16();
+    let body = r.text().await?;
+    if status != ok {
+        return Err(LoadError::Answer { status, body });
+    }
+    serde_json::from_str(&body).map_err(|_| LoadError::Answer { status, body })
+}
+
+/// Two accounts sit at every game (a user may play many games at once), so the run needs two
+/// registrations only.
+async fn register(client: &reqwest::Client, url: &str, name: &str) -> Result<Player, LoadError> {
+    let body = call(
+        client
+            .post(format!("{url}/api/v1/auth/register"))
+            .json(&json!({"name": name, "password": "load-test-password"})),
+        201,
+    )
+    .await?;
+    Ok(Player {
+        token: body["access_token"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string(),
+    })
+}
+
+struct GameStats {
+    finished: bool,
+    accepted: u64,
+    refused: u64,
+    decision_ms: Vec<f64>,
+    read_ms: Vec<f64>,
+}
+
+async fn play_one(
+    client: reqwest::Client,
+    url: String,
+    players: [std::sync::Arc<Player>; 2],
+    variant: String,
+    mut rng: u64,
+    deadline: Instant,
+) -> Result<GameStats, LoadError> {
+    let created = call(
+        client
+            .post(format!("{url}/api/v1/games"))
+            .bearer_auth(&players[0].token)
+            .json(&json!({"variant": variant, "players": 2})),
+        201,
+    )
+    .await?;
+    let id = created["id"].as_i64().unwrap_or_default();
+    call(
+        client
+            .post(format!("{url}/api/v1/games/{id}/join"))
+            .bearer_auth(&players[1].token)
+            .json(&json!({})),
+        200,
+    )
+    .await?;
+    let mut stats = GameStats {
+        finished: false,
+        accepted: 0,
+        refused: 0,
+        decision_ms: Vec::new(),
+        read_ms: Vec::new(),
+    };
+    // The view of the seat to act, read when the previous answer does not hold it.
+    let mut view: Option<Value> = None;
+    while Instant::now() < deadline {
+        let current = match view.take() {
+            Some(v) => v,
+            None => {
+                let started = Instant::now();
+                let v = call(
+                    client
+                        .get(format!("{url}/api/v1/games/{id}"))
+                        .bearer_auth(&players[0].token),
+                    200,
+                )
+                .await?;
+                stats.read_ms.push(started.elapsed().as_secs_f64() * 1000.0);
+                if v["state"]["legal_decisions"].is_array() || v["status"] == "over" {
+                    v
+                } else {
+                    let started = Instant::now();
+                    let v = call(
+                        client
+                            .get(format!("{url}/api/v1/games/{id}"))
+                            .bearer_auth(&players[1].token),
+                        200,
+                    )
+                    .await?;
+                    stats.read_ms.push(started.elapsed().as_secs_f64() * 1000.0);
+                    v
+                }
+            }
+        };
+        if current["status"] == "over" {
+            stats.finished = true;
+            break;
+        }
+        let Some(legal) = current["state"]["legal_decisions"].as_array() else {
+            continue;
+        };
+        let seat = current["your_seat"].as_u64().unwrap_or(0) as usize;
+        rng = rng
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let decision = &legal[(rng >> 33) as usize % legal.len().max(1)];
+        let started = Instant::now();
+        let r = client
+            .post(format!("{url}/api/v1/games/{id}/decisions"))
+            .bearer_auth(&players[seat.min(1)].token)
+            .json(&json!({"expected_version": current["version"], "decision": decision}))
+            .send()
+            .await?;
+        let status = r.status().as_u16();
+        let body = r.text().await?;
+        if status == 200 {
+            stats
+                .decision_ms
+                .push(started.elapsed().as_secs_f64() * 1000.0);
+            stats.accepted += 1;
+            let next: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
+            if next["state"]["legal_decisions"].is_array() || next["status"] == "over" {
+                view = Some(next);
+            }
+        } else {
+            stats.refused += 1;
+        }
+    }
+    Ok(stats)
+}
+
+/// Run the load and report.
+pub async fn run(options: LoadOptions) -> Result<LoadReport, LoadError> {
+    let client = reqwest::Client::builder()
+        .pool_max_idle_per_host(options.games * 2)
+        .timeout(Duration::from_secs(30))
+        .build()?;
+    let url = options.url.trim_end_matches('/').to_string();
+    let tag = format!("{:x}", options.seed ^ crate::storage::now_millis() as u64);
+    let tag = &tag[tag.len().saturating_sub(8)..];
+    let a = std::sync::Arc::new(register(&client, &url, &format!("load_{tag}_a")).await?);
+    let b = std::sync::Arc::new(register(&client, &url, &format!("load_{tag}_b")).await?);
+    let started = Instant::now();
+    let deadline = started + Duration::from_secs(options.seconds);
+    let mut tasks = Vec::new();
+    for g in 0..options.games {
+        tasks.push(tokio::spawn(play_one(
+            client.clone(),
+            url.clone(),
+            [a.clone(), b.clone()],
+            options.variant.clone(),
+            options.seed.wrapping_add(g as u64 * 7919),
+            deadline,
+        )));
+    }
+    let (mut finished, mut accepted, mut refused) = (0, 0, 0);
+    let (mut decision_ms, mut read_ms) = (Vec::new(), Vec::new());
+    for t in tasks {
+        let stats = match t.await {
+            Ok(r) => r?,
+            Err(e) => {
+                return Err(LoadError::Answer {
+                    status: 0,
+                    body: e.to_string(),
+                })
+            }
+        };
+        finished += stats.finished as usize;
+        accepted += stats.accepted;
+        refused += stats.refused;
+        decision_ms.extend(stats.decision_ms);
+        read_ms.extend(stats.read_ms);
+    }
+    let seconds = started.elapsed().as_secs_f64();
+    Ok(LoadReport {
+        url,
+        variant: options.variant,
+        concurrent_games: options.games,
+        finished_games: finished,
+        accepted_moves: accepted,
+        refused_moves: refused,
+        seconds,
+        accepted_moves_per_second: accepted as f64 / seconds.max(1e-9),
+        decision_latency_ms: Percentiles::of(decision_ms),
+        read_latency_ms: Percentiles::of(read_ms),
+    })
+}

@@ -118,3 +118,45 @@ fn write_private(path: &std::path::Path, text: &str) -> std::io::Result<()> {
     }
     options.open(path)?.write_all(text.as_bytes())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn postgres_without_a_secret_is_a_clear_start_up_error() {
+        let dir = std::env::temp_dir().join(format!("keltis-config-pg-{}", std::process::id()));
+        let config = Config::for_database("postgres://postgres@127.0.0.1/x", dir);
+        let err = config.jwt_secret().unwrap_err();
+        assert!(matches!(err, ConfigError::MissingSecret));
+        assert!(err.to_string().contains("KELTIS_JWT_SECRET"));
+        let mut short = config.clone();
+        short.jwt_secret = Some("short".into());
+        assert!(matches!(
+            short.jwt_secret().unwrap_err(),
+            ConfigError::ShortSecret
+        ));
+    }
+
+    #[test]
+    fn sqlite_default_generates_a_secret_once_and_keeps_it() {
+        let dir = std::env::temp_dir().join(format!("keltis-config-sq-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let config = Config {
+            database_url: None,
+            ..Config::for_database("unused", dir.clone())
+        };
+        assert_eq!(
+            config.database_url(),
+            dir.join("keltis.sqlite3").to_string_lossy()
+        );
+        let first = config.jwt_secret().unwrap();
+        assert!(first.len() >= 32);
+        assert_eq!(
+            config.jwt_secret().unwrap(),
+            first,
+            "kept in the data folder"
+        );
+        std::fs::remove_dir_all(&dir).ok();
+    }
+}

@@ -21,6 +21,7 @@ pub enum Db {
 
 pub struct TestServer {
     pub base: String,
+    pub database_url: String,
     pub client: Client,
     dir: std::path::PathBuf,
     pg_database: Option<(String, String)>,
@@ -56,6 +57,7 @@ pub fn spawn(db: Db, tune: impl FnOnce(&mut Config)) -> Option<TestServer> {
         }
     };
     let mut config = Config::for_database(&url, dir.clone());
+    let url = url.clone();
     config.jwt_secret = Some(SECRET.into());
     config.auth_rate_limit = 100_000;
     tune(&mut config);
@@ -79,6 +81,7 @@ pub fn spawn(db: Db, tune: impl FnOnce(&mut Config)) -> Option<TestServer> {
         .expect("server builds");
     Some(TestServer {
         base: format!("http://127.0.0.1:{port}"),
+        database_url: url,
         client: Client::builder()
             .timeout(Duration::from_secs(90))
             .build()
@@ -147,6 +150,17 @@ pub struct User {
 }
 
 impl TestServer {
+    /// Run SQL on the server's database behind its back (to age a snapshot, say).
+    pub fn execute_sql(&self, sql: &str) -> usize {
+        if self.database_url.starts_with("postgres") {
+            let mut c = diesel::PgConnection::establish(&self.database_url).expect("connect");
+            diesel::sql_query(sql).execute(&mut c).expect("sql")
+        } else {
+            let mut c = diesel::SqliteConnection::establish(&self.database_url).expect("connect");
+            diesel::sql_query(sql).execute(&mut c).expect("sql")
+        }
+    }
+
     pub fn url(&self, path: &str) -> String {
         format!("{}{path}", self.base)
     }

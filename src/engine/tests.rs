@@ -99,6 +99,13 @@ fn refused(g: &mut Game, seat: u8, d: Decision, code: &str) {
     }
 }
 
+/// Given: it is `seat`'s turn again, at its start (to test several lays in a row).
+fn give_turn_to(g: &mut Game, seat: u8) {
+    g.turn_player = seat;
+    g.to_act = seat;
+    g.phase = Phase::Play;
+}
+
 fn draw_deck(g: &mut Game, seat: u8) {
     play(g, seat, D::DrawDeck);
 }
@@ -129,15 +136,11 @@ fn k5_a_card_that_breaks_the_row_order_is_refused_and_changes_nothing() {
     let green1 = space(&g, "green-1");
     play(&mut g, 0, lay(c(Green, 3), 1, green1));
     draw_deck(&mut g, 0);
-    g.turn_player = 0;
-    g.to_act = 0;
-    g.phase = Phase::Play;
+    give_turn_to(&mut g, 0);
     let green2 = space(&g, "green-2");
     play(&mut g, 0, lay(c(Green, 6), 1, green2));
     draw_deck(&mut g, 0);
-    g.to_act = 0;
-    g.turn_player = 0;
-    g.phase = Phase::Play;
+    give_turn_to(&mut g, 0);
     // 3, 6: ascending, so 4 may not follow.
     let green3 = space(&g, "green-3");
     refused(&mut g, 0, lay(c(Green, 4), 1, green3), "row_order");
@@ -391,9 +394,7 @@ fn b3_one_card_is_one_step_whatever_its_value() {
     let to = space(&g, "brown-1");
     play(&mut g, 0, lay(c(Brown, 0), 1, to));
     draw_deck(&mut g, 0);
-    g.to_act = 0;
-    g.turn_player = 0;
-    g.phase = Phase::Play;
+    give_turn_to(&mut g, 0);
     // The pawn is named implicitly: only one move exists.
     play_implicit(&mut g, c(Brown, 10));
     assert_eq!(g.pawns(0)[1], space(&g, "brown-2"));
@@ -535,9 +536,7 @@ fn b7_a_free_step_may_take_a_pawn_from_start_onto_a_new_path() {
     );
     // Later blue cards move that pawn.
     draw_deck(&mut g, 0);
-    g.to_act = 0;
-    g.turn_player = 0;
-    g.phase = Phase::Play;
+    give_turn_to(&mut g, 0);
     g.put_in_hand(0, c(Blue, 1));
     play_implicit(&mut g, c(Blue, 1));
     assert_eq!(g.pawns(0)[2], space(&g, "blue-2"));
@@ -792,14 +791,10 @@ fn c3_number_cards_follow_k5_on_their_colour_path() {
     let mut g = card_game(&[c(Blue, 3), c(Blue, 7), c(Blue, 5)], &[]);
     play(&mut g, 0, lay_on(c(Blue, 3), Blue));
     draw_deck(&mut g, 0);
-    g.to_act = 0;
-    g.turn_player = 0;
-    g.phase = Phase::Play;
+    give_turn_to(&mut g, 0);
     play(&mut g, 0, lay_on(c(Blue, 7), Blue));
     draw_deck(&mut g, 0);
-    g.to_act = 0;
-    g.turn_player = 0;
-    g.phase = Phase::Play;
+    give_turn_to(&mut g, 0);
     refused(&mut g, 0, lay_on(c(Blue, 5), Blue), "row_order");
     refused(&mut g, 0, lay_on(c(Blue, 5), Pink), "wrong_path");
 }
@@ -844,9 +839,7 @@ fn c5_end_card_terminates_its_path_even_empty_and_only_the_second_may_follow() {
     let mut g = card_game(&[Card::end(Pink), c(Pink, 4), Card::end(Pink)], &[]);
     play(&mut g, 0, lay_on(Card::end(Pink), Pink));
     draw_deck(&mut g, 0);
-    g.to_act = 0;
-    g.turn_player = 0;
-    g.phase = Phase::Play;
+    give_turn_to(&mut g, 0);
     refused(&mut g, 0, lay_on(c(Pink, 4), Pink), "path_terminated");
     play(&mut g, 0, lay_on(Card::end(Pink), Pink));
     assert_eq!(g.row(0, Pink).end_cards(), 2);
@@ -863,9 +856,7 @@ fn c6_end_cards_go_to_their_colour_pile_and_gray_to_the_gray_pile() {
         },
     );
     draw_deck(&mut g, 0);
-    g.to_act = 0;
-    g.turn_player = 0;
-    g.phase = Phase::Play;
+    give_turn_to(&mut g, 0);
     play(&mut g, 0, D::Discard { card: c(Gray, 2) });
     assert_eq!(g.pile(Brown), &[Card::end(Brown)]);
     assert_eq!(g.pile(Gray), &[c(Gray, 2)]);

@@ -291,6 +291,29 @@ fn detail(
     })
 }
 
+/// A game still open for joining, and its seats.
+fn open_game(conn: &mut DbConnection, game_id: i64) -> ServiceResult<(GameRow, Vec<SeatRow>)> {
+    let row = load_row(conn, game_id)?;
+    if GameStatus::parse(&row.status) != GameStatus::Open {
+        return Err(ServiceError::conflict(
+            "game_not_open",
+            "the game is not open for joining",
+        ));
+    }
+    let seats = store::seats(conn, game_id)?;
+    Ok((row, seats))
+}
+
+/// The game as the caller sees it after a change.
+fn reloaded_detail(
+    conn: &mut DbConnection,
+    game_id: i64,
+    caller: &Caller,
+) -> ServiceResult<GameDetail> {
+    let row = load_row(conn, game_id)?;
+    detail(conn, &row, Some(caller))
+}
+
 pub fn create(db: &Database, caller: &Caller, new: &NewGame) -> ServiceResult<GameDetail> {
     caller.require(Scope::Play)?;
     if !new.variant.player_counts().contains(&new.players) {
@@ -323,8 +346,7 @@ pub fn create(db: &Database, caller: &Caller, new: &NewGame) -> ServiceResult<Ga
         };
         let v = append(conn, &row, 0, &created, GameUpdate::default())?;
         take_seat(conn, &row, v, caller)?;
-        let row = load_row(conn, row.id)?;
-        detail(conn, &row, Some(caller))
+        reloaded_detail(conn, row.id, caller)
     })
 }
 
@@ -367,14 +389,7 @@ fn take_seat(
 pub fn join(db: &Database, caller: &Caller, game_id: i64) -> ServiceResult<GameDetail> {
     caller.require(Scope::Play)?;
     db.write(|conn| {
-        let row = load_row(conn, game_id)?;
-        if GameStatus::parse(&row.status) != GameStatus::Open {
-            return Err(ServiceError::conflict(
-                "game_not_open",
-                "the game is not open for joining",
-            ));
-        }
-        let seats = store::seats(conn, game_id)?;
+        let (row, seats) = open_game(conn, game_id)?;
         if seat_of(&seats, caller.user_id).is_some() {
             return Err(ServiceError::conflict(
                 "already_seated",
@@ -385,8 +400,7 @@ pub fn join(db: &Database, caller: &Caller, game_id: i64) -> ServiceResult<GameD
             return Err(ServiceError::Forbidden("this game is by invitation only"));
         }
         take_seat(conn, &row, row.version, caller)?;
-        let row = load_row(conn, game_id)?;
-        detail(conn, &row, Some(caller))
+        reloaded_detail(conn, game_id, caller)
     })
 }
 
@@ -419,8 +433,7 @@ pub fn leave(db: &Database, caller: &Caller, game_id: i64) -> ServiceResult<Game
                 state: None,
             },
         )?;
-        let row = load_row(conn, game_id)?;
-        detail(conn, &row, Some(caller))
+        reloaded_detail(conn, game_id, caller)
     })
 }
 
@@ -432,14 +445,7 @@ pub fn invite(
 ) -> ServiceResult<GameDetail> {
     caller.require(Scope::Play)?;
     db.write(|conn| {
-        let row = load_row(conn, game_id)?;
-        if GameStatus::parse(&row.status) != GameStatus::Open {
-            return Err(ServiceError::conflict(
-                "game_not_open",
-                "the game is not open for joining",
-            ));
-        }
-        let seats = store::seats(conn, game_id)?;
+        let (row, seats) = open_game(conn, game_id)?;
         if seat_of(&seats, caller.user_id).is_none() {
             return Err(ServiceError::Forbidden("only a seated player may invite"));
         }
@@ -464,8 +470,7 @@ pub fn invite(
             },
             GameUpdate::default(),
         )?;
-        let row = load_row(conn, game_id)?;
-        detail(conn, &row, Some(caller))
+        reloaded_detail(conn, game_id, caller)
     })
 }
 
@@ -486,10 +491,7 @@ pub fn list(db: &Database, caller: &Caller, mine: bool) -> ServiceResult<Vec<Gam
 
 pub fn get(db: &Database, caller: &Caller, game_id: i64) -> ServiceResult<GameDetail> {
     caller.require(Scope::Read)?;
-    db.read(|conn| {
-        let row = load_row(conn, game_id)?;
-        detail(conn, &row, Some(caller))
-    })
+    db.read(|conn| reloaded_detail(conn, game_id, caller))
 }
 
 /// Play one decision on the version the caller saw.

@@ -255,7 +255,7 @@ pub async fn events(
 /// The full record (deck order, hands, tiles, start player, every decision, final scores),
 /// once the game is over.
 #[utoipa::path(tag = "play", security(("bearer" = [])), params(("id" = i64, Path)), responses(
-    (status = 200, body = Object),
+    (status = 200, body = crate::engine::Record),
     (status = 404, body = Problem),
     (status = 409, description = "`game_not_over`", body = Problem),
 ))]

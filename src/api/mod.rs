@@ -25,6 +25,7 @@ pub struct AppState {
 /// Largest JSON body accepted.
 pub const MAX_BODY_BYTES: usize = 64 * 1024;
 
+/// The whole document: health at the root, the API nested under `/api/v1`.
 #[derive(OpenApi)]
 #[openapi(
     info(
@@ -33,22 +34,41 @@ pub const MAX_BODY_BYTES: usize = 64 * 1024;
         version = "1.0.0",
         license(name = "MIT OR Apache-2.0")
     ),
-    servers((url = "/api/v1")),
-    paths(
-        accounts::register, accounts::login, accounts::refresh, accounts::me,
-        accounts::list_tokens, accounts::create_token, accounts::revoke_token,
-        games::list, games::create, games::get, games::join, games::leave, games::invite,
-        games::decide, games::resign, games::events, games::record,
-    ),
+    paths(health::healthz, health::readyz),
+    nest((path = "/api/v1", api = ApiV1)),
     components(schemas(error::Problem)),
     modifiers(&BearerAuth),
     tags(
         (name = "accounts", description = "Registration, login, tokens"),
         (name = "lobby", description = "Creating and joining games"),
         (name = "play", description = "Views, decisions, events, records"),
+        (name = "health", description = "Liveness and readiness"),
     )
 )]
 pub struct ApiDoc;
+
+/// The versioned API.
+#[derive(OpenApi)]
+#[openapi(paths(
+    accounts::register,
+    accounts::login,
+    accounts::refresh,
+    accounts::me,
+    accounts::list_tokens,
+    accounts::create_token,
+    accounts::revoke_token,
+    games::list,
+    games::create,
+    games::get,
+    games::join,
+    games::leave,
+    games::invite,
+    games::decide,
+    games::resign,
+    games::events,
+    games::record,
+))]
+struct ApiV1;
 
 struct BearerAuth;
 

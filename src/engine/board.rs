@@ -63,6 +63,28 @@ impl TileKind {
     }
 }
 
+impl utoipa::PartialSchema for TileKind {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{ObjectBuilder, SchemaType, Type};
+        ObjectBuilder::new()
+            .schema_type(SchemaType::Type(Type::String))
+            .pattern(Some(
+                "^(points_[1-9]|clover|wish_stone(_(green|yellow|brown|blue|pink))?|discard)$",
+            ))
+            .description(Some(
+                "A path tile: points_N (score N at once), clover (a free step), wish_stone \
+                 (base game) or wish_stone_<colour> (expansion), discard (expansion: discard a card)",
+            ))
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for TileKind {
+    fn name() -> std::borrow::Cow<'static, str> {
+        "TileKind".into()
+    }
+}
+
 impl serde::Serialize for TileKind {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(&self.name())

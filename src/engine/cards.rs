@@ -3,7 +3,19 @@
 use serde::{Deserialize, Serialize};
 
 /// A card colour. The board games use the first five; Keltis Card adds `gray` point cards.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    utoipa::ToSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Color {
     Green,
@@ -107,15 +119,39 @@ impl std::fmt::Display for Card {
     }
 }
 
-/// The JSON shape of a card.
-#[derive(Serialize, Deserialize)]
+/// A card: a number card has a `value` (0..10; `gray` point cards too); an end card (Keltis
+/// Card) has `"end": true` and no value.
+#[derive(Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(as = Card, example = json!({"color": "blue", "value": 7}))]
 struct CardJson {
     color: Color,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(minimum = 0, maximum = 10)]
     value: Option<u8>,
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     end: bool,
+}
+
+impl utoipa::PartialSchema for Card {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        <CardJson as utoipa::PartialSchema>::schema()
+    }
+}
+
+impl utoipa::ToSchema for Card {
+    fn name() -> std::borrow::Cow<'static, str> {
+        "Card".into()
+    }
+
+    fn schemas(
+        schemas: &mut Vec<(
+            String,
+            utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
+        )>,
+    ) {
+        <CardJson as utoipa::ToSchema>::schemas(schemas);
+    }
 }
 
 impl From<Card> for CardJson {

@@ -11,8 +11,9 @@ use super::error::RuleError;
 ///
 /// JSON: an object with a `type` tag, e.g. `{"type":"lay","card":{"color":"blue","value":4},
 /// "pawn":0,"to":"blue-1"}`, `{"type":"draw_pile","color":"pink"}`, `{"type":"skip"}`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+#[schema(as = Decision)]
 pub enum DecisionOf<S> {
     /// Lay a card from hand in its row (K6a). Board games: `pawn` (0 is the big pawn, 1..4 the
     /// small ones) moves to space `to` (B3, X3); both may be left out where only one move exists;
@@ -22,7 +23,9 @@ pub enum DecisionOf<S> {
         card: Card,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         pawn: Option<u8>,
+        /// Space id from the layout (e.g. `blue-3`, `r4c2`).
         #[serde(default = "none", skip_serializing_if = "Option::is_none")]
+        #[schema(value_type = Option<String>)]
         to: Option<S>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         path: Option<Color>,
@@ -30,7 +33,12 @@ pub enum DecisionOf<S> {
     /// Discard a card from hand face up onto its colour's pile (K6a, C7).
     Discard { card: Card },
     /// A free step (K13, B6, B7): pawn moves to the successor `to`.
-    Step { pawn: u8, to: S },
+    Step {
+        pawn: u8,
+        /// Space id from the layout.
+        #[schema(value_type = String)]
+        to: S,
+    },
     /// Decline an optional effect (free step, discard tile).
     Skip,
     /// "Discard a card" tile (X6): a card from hand goes to its pile; two draws this turn.

@@ -26,7 +26,7 @@ pub const PILES: usize = 6;
 pub const PLAIN_STONE: usize = 5;
 
 /// What the game waits for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Phase {
     /// Lay or discard a card (K6a, C7), or take a wish stone (C8).

@@ -47,7 +47,7 @@ pub const RULESET_VERSION: u32 = 1;
 pub const HAND_SIZE: usize = 8;
 
 /// The three games.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Variant {
     /// The base game, 2-4 players.

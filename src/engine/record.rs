@@ -10,14 +10,14 @@ use super::scoring::GameResult;
 use super::setup::Setup;
 use super::RULESET_VERSION;
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct RecordedDecision {
     pub seat: u8,
     pub decision: DecisionJson,
 }
 
 /// A game from its deal to its end (or to where it stands).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Record {
     /// The rules version the game was played under.
     pub ruleset_version: u32,

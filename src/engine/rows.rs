@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use super::cards::Card;
 
 /// The direction a row has taken (K5).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Direction {
     /// Every card so far equals the first: any value may follow.

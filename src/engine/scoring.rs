@@ -7,7 +7,7 @@ use super::game::{Game, BIG_PAWN, PLAIN_STONE, START};
 use super::Variant;
 
 /// Why the game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(tag = "reason", rename_all = "snake_case")]
 pub enum EndReason {
     /// K9a: a fifth pawn entered the goal zone.
@@ -21,7 +21,7 @@ pub enum EndReason {
 }
 
 /// One seat's final score, by part. Parts a variant does not have are 0.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Score {
     pub seat: u8,
     pub total: i32,
@@ -38,7 +38,7 @@ pub struct Score {
 }
 
 /// The end of a game.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct GameResult {
     pub end_reason: EndReason,
     pub scores: Vec<Score>,

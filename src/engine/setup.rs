@@ -57,7 +57,7 @@ impl SeedRng {
 }
 
 /// A tile on a space, as the setup placed it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct PlacedTile {
     /// Space id from the layout.
     pub space: String,
@@ -65,7 +65,7 @@ pub struct PlacedTile {
 }
 
 /// Everything chance decided, without the seed: enough to replay a game.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Setup {
     pub variant: Variant,
     pub players: u8,

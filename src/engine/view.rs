@@ -11,7 +11,7 @@ use super::scoring::GameResult;
 use super::{Variant, RULESET_VERSION};
 
 /// The game as one seat (or a spectator) sees it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct View {
     pub variant: Variant,
     pub players: u8,
@@ -39,7 +39,7 @@ pub struct View {
     pub result: Option<GameResult>,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct PileView {
     pub color: Color,
     pub cards: Vec<Card>,
@@ -47,7 +47,7 @@ pub struct PileView {
     pub discarded_this_turn: bool,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct SeatView {
     pub seat: u8,
     pub hand_size: usize,
@@ -61,14 +61,14 @@ pub struct SeatView {
     pub wish_stones: Vec<HeldStones>,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct RowView {
     pub color: Color,
     pub cards: Vec<Card>,
     pub direction: Direction,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct PawnView {
     /// 0 is the big pawn, 1..4 the small ones.
     pub pawn: u8,
@@ -77,13 +77,13 @@ pub struct PawnView {
     pub space: Option<String>,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct HeldStones {
     pub color: Option<Color>,
     pub count: u8,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct BoardView {
     /// The layout's id.
     pub layout: String,
@@ -93,14 +93,14 @@ pub struct BoardView {
     pub goal_pawns: u8,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct StonePileView {
     pub space: String,
     pub color: Color,
     pub stones: u8,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct StoneView {
     pub value: u8,
     pub taken_by: Option<u8>,

@@ -107,7 +107,6 @@ pub struct SeatInfo {
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
 pub struct GameSummary {
     pub id: i64,
-    #[schema(value_type = String, example = "keltis")]
     pub variant: Variant,
     pub players: u8,
     pub status: GameStatus,
@@ -127,14 +126,12 @@ pub struct GameDetail {
     /// The caller's seat, if the caller plays in this game.
     pub your_seat: Option<u8>,
     /// The table as the caller may see it, once the game has started.
-    #[schema(value_type = Option<Object>)]
     pub state: Option<View>,
 }
 
 #[derive(Clone, Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NewGame {
-    #[schema(value_type = String, example = "neue-wege")]
     pub variant: Variant,
     /// Number of seats: 2-4 (`keltis-card`: 2).
     pub players: u8,
@@ -148,7 +145,6 @@ pub struct NewGame {
 pub struct DecisionRequest {
     /// The version the decision was made on (from the game's `version`).
     pub expected_version: i64,
-    #[schema(value_type = Object)]
     pub decision: DecisionJson,
 }
 

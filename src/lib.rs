@@ -5,6 +5,7 @@
 //! server up.
 
 pub mod api;
+pub mod arena;
 pub mod config;
 pub mod engine;
 pub mod loadtest;

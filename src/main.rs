@@ -27,6 +27,23 @@ enum Command {
     Migrate(keltis::config::Config),
     /// Print the OpenAPI document.
     Openapi,
+    /// Bots against each other, seats rotated, on every core; prints one JSON report.
+    Arena {
+        #[arg(long, value_parser = parse_variant)]
+        variant: Variant,
+        #[arg(long, default_value_t = 2)]
+        players: u8,
+        #[arg(long, default_value_t = 100)]
+        games: u64,
+        /// One bot per seat: random, greedy, mcts (10 ms), mcts:50ms, mcts:2000i
+        #[arg(long, value_delimiter = ',', value_parser = parse_bot)]
+        bots: Vec<keltis::engine::bots::BotKind>,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Threads (default: one per core).
+        #[arg(long)]
+        threads: Option<usize>,
+    },
     /// Play many concurrent games against a running server; print moves per second and latencies.
     Load {
         /// The server's base URL.
@@ -63,6 +80,11 @@ enum Command {
 fn parse_variant(s: &str) -> Result<Variant, String> {
     Variant::parse(s)
         .ok_or_else(|| format!("unknown variant {s:?}: keltis, neue-wege or keltis-card"))
+}
+
+fn parse_bot(s: &str) -> Result<keltis::engine::bots::BotKind, String> {
+    keltis::engine::bots::BotKind::parse(s)
+        .ok_or_else(|| format!("unknown bot {s:?}: random, greedy, mcts, mcts:<N>ms, mcts:<N>i"))
 }
 
 fn main() -> ExitCode {
@@ -113,6 +135,20 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
                     seconds,
                     seed,
                 }))?;
+            println!("{}", serde_json::to_string_pretty(&report)?);
+            Ok(())
+        }
+        Command::Arena {
+            variant,
+            players,
+            games,
+            bots,
+            seed,
+            threads,
+        } => {
+            let threads = threads
+                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+            let report = keltis::arena::run(variant, players, games, &bots, seed, threads)?;
             println!("{}", serde_json::to_string_pretty(&report)?);
             Ok(())
         }

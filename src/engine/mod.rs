@@ -14,6 +14,7 @@
 //! - [`record`]: full records and replay
 
 pub mod board;
+pub mod bots;
 pub mod card_game;
 pub mod cards;
 pub mod decision;

@@ -1,0 +1,66 @@
+//! The greedy bot: every legal decision tried on a few sampled games, the one whose position
+//! looks best afterwards taken. Discards that feed the next player are marked down.
+
+use super::heuristic::{feeds_next_player, fits_closely, potential};
+use crate::engine::decision::{Decision, DecisionOf};
+use crate::engine::game::Game;
+
+/// Penalty, in points, for handing the next player a card that fits their rows.
+const FEED_PENALTY: f64 = 1.5;
+
+/// Draws: a pile's top card only when it closely fits one of the bot's started rows, else the
+/// deck. (Ranking draws by position let two greedy bots pass cards through the piles forever.)
+fn choose_draw(game: &Game, seat: u8, legal: &[Decision]) -> Option<Decision> {
+    if !legal
+        .iter()
+        .all(|d| matches!(d, DecisionOf::DrawDeck | DecisionOf::DrawPile { .. }))
+    {
+        return None;
+    }
+    let pile_card = |d: &Decision| match d {
+        DecisionOf::DrawPile { color } => game.pile(*color).last().copied(),
+        _ => None,
+    };
+    let wanted = legal.iter().find(|d| {
+        pile_card(d).is_some_and(|card| {
+            let row = game.row(seat, card.color());
+            !row.is_empty() && fits_closely(row, card)
+        })
+    });
+    Some(*wanted.unwrap_or(&DecisionOf::DrawDeck))
+}
+
+pub fn choose(samples: &[Game], seat: u8, legal: &[Decision]) -> Decision {
+    if let Some(d) = samples.first().and_then(|g| choose_draw(g, seat, legal)) {
+        return d;
+    }
+    let mut best = (f64::NEG_INFINITY, legal[0]);
+    for &d in legal {
+        let mut total = 0.0;
+        for game in samples {
+            let mut g = game.clone();
+            if g.apply(seat, d).is_err() {
+                continue;
+            }
+            total += potential(&g, seat);
+            let fed = match d {
+                DecisionOf::Discard { card } | DecisionOf::DiscardFromHand { card } => vec![card],
+                DecisionOf::TakeStone { cards } => cards.to_vec(),
+                DecisionOf::DiscardFromRow { color } => {
+                    game.row(seat, color).last().into_iter().collect()
+                }
+                _ => vec![],
+            };
+            for card in fed {
+                if feeds_next_player(game, seat, card) {
+                    total -= FEED_PENALTY;
+                }
+            }
+        }
+        let value = total / samples.len().max(1) as f64;
+        if value > best.0 {
+            best = (value, d);
+        }
+    }
+    best.1
+}

@@ -1,0 +1,114 @@
+//! How good a position looks for a seat: the score it has, plus what its pawns, rows and hand
+//! promise. Used by the greedy bot to rank decisions and by the search to judge a cut-off.
+
+use crate::engine::cards::{Card, Color};
+use crate::engine::game::{Game, BIG_PAWN, PLAIN_STONE, START};
+use crate::engine::rows::{Direction, Row};
+use crate::engine::scoring::{b8_wish_stones, c10_path, c10_stones, x8_wish_stones};
+use crate::engine::Variant;
+
+/// Room a row still has to grow, 0..10.
+fn room(row: &Row) -> i32 {
+    match (row.direction(), row.last().and_then(Card::value)) {
+        (_, None) => 10,
+        (Direction::Open, Some(_)) => 10,
+        (Direction::Ascending, Some(v)) => 10 - v as i32,
+        (Direction::Descending, Some(v)) => v as i32,
+    }
+}
+
+/// A card that fits a row closely (gap of at most 2 in its direction).
+pub fn fits_closely(row: &Row, card: Card) -> bool {
+    let Some(v) = card.value() else { return false };
+    if !row.accepts_value(v) {
+        return false;
+    }
+    match row.last().and_then(Card::value) {
+        None => v <= 2 || v >= 8,
+        Some(last) => (v as i32 - last as i32).abs() <= 2,
+    }
+}
+
+/// The position's worth to `seat`, in points.
+pub fn potential(game: &Game, seat: u8) -> f64 {
+    if game.is_over() {
+        return game.score(seat).total as f64;
+    }
+    let s = seat as usize;
+    let rows = &game.rows[s];
+    let hand = &game.hands[s];
+    let mut worth = 0.0;
+    match (&game.board, game.variant) {
+        (Some(board), variant) => {
+            // Pawns are valued a few rows ahead of where they stand: what is to come matters
+            // more than where they are, less so as the draw pile runs out.
+            let turns_left = game.draw_pile.len() / (8 * game.players as usize).max(1);
+            let ahead = turns_left.min(3) as u8;
+            for (p, &pos) in game.pawns[s].iter().enumerate() {
+                if pos == START {
+                    continue;
+                }
+                let mut at = pos;
+                for _ in 0..ahead {
+                    match board.space(at).next.first() {
+                        Some(&n) => at = n,
+                        None => break,
+                    }
+                }
+                let value = board.space(at).value as f64;
+                worth += if p as u8 == BIG_PAWN {
+                    2.0 * value
+                } else {
+                    value
+                };
+            }
+            worth += game.tile_points[s] as f64;
+            worth += match variant {
+                Variant::Keltis => b8_wish_stones(game.wish_stones[s][PLAIN_STONE]),
+                _ => x8_wish_stones(&game.wish_stones[s][..5]),
+            } as f64;
+            for c in Color::PATHS {
+                let row = &rows[c.index()];
+                if !row.is_empty() {
+                    worth += 0.15 * room(row) as f64;
+                }
+            }
+        }
+        (None, _) => {
+            for c in Color::PATHS {
+                let row = &rows[c.index()];
+                let playable = if row.end_cards() == 0 {
+                    hand.iter()
+                        .filter(|h| h.color() == c && fits_closely(row, **h))
+                        .count()
+                } else {
+                    0
+                };
+                let expected = if row.is_empty() {
+                    0
+                } else {
+                    row.len() + playable.min(3)
+                };
+                worth += c10_path(expected) as f64;
+                if row.end_cards() == 0 && !row.is_empty() {
+                    worth += 0.15 * room(row) as f64;
+                }
+            }
+            worth += rows[Color::Gray.index()].len() as f64;
+            let stones = game.stones.iter().filter(|o| **o == Some(seat)).count();
+            worth += c10_stones(stones) as f64;
+        }
+    }
+    // Cards in hand that fit a row closely are future steps.
+    let fitting = hand
+        .iter()
+        .filter(|c| c.color() != Color::Gray && fits_closely(&rows[c.color().index()], **c))
+        .count();
+    worth + 0.3 * fitting as f64
+}
+
+/// What a card put on a pile gives the next player: it fits one of their rows closely.
+pub fn feeds_next_player(game: &Game, seat: u8, card: Card) -> bool {
+    let next = ((seat + 1) % game.players) as usize;
+    card.color() != Color::Gray && fits_closely(&game.rows[next][card.color().index()], card)
+}

@@ -1,0 +1,207 @@
+//! Computer opponents. A bot is given one seat's [`View`] and nothing else: it cannot see hidden
+//! cards, by construction. Where it needs a whole game to think with, it samples one
+//! consistent with the view ([`sample::sample_game`]).
+//!
+//! - `random`: a legal decision at random.
+//! - `greedy`: the decision whose position looks best one step later (a heuristic per variant:
+//!   pawns towards high values, rows that stay playable, wish stones, not feeding the next player).
+//! - `mcts`: information-set Monte Carlo tree search within a time or iteration budget.
+
+pub mod greedy;
+pub mod heuristic;
+pub mod mcts;
+pub mod sample;
+
+use super::decision::{Decision, DecisionJson};
+use super::setup::SeedRng;
+use super::view::View;
+
+/// How long the search may think per decision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Budget {
+    Millis(u64),
+    Iterations(u32),
+}
+
+/// The kinds of bot, by name: `random`, `greedy`, `mcts` (10 ms), `mcts:50ms`, `mcts:2000i`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BotKind {
+    Random,
+    Greedy,
+    Mcts(Budget),
+}
+
+impl BotKind {
+    pub fn parse(s: &str) -> Option<BotKind> {
+        match s {
+            "random" => Some(BotKind::Random),
+            "greedy" => Some(BotKind::Greedy),
+            "mcts" => Some(BotKind::Mcts(Budget::Millis(10))),
+            _ => {
+                let budget = s.strip_prefix("mcts:")?;
+                if let Some(ms) = budget.strip_suffix("ms") {
+                    Some(BotKind::Mcts(Budget::Millis(
+                        ms.parse().ok().filter(|v| *v > 0)?,
+                    )))
+                } else {
+                    let n = budget.strip_suffix('i')?.parse().ok().filter(|v| *v > 0)?;
+                    Some(BotKind::Mcts(Budget::Iterations(n)))
+                }
+            }
+        }
+    }
+
+    pub fn name(self) -> String {
+        match self {
+            BotKind::Random => "random".into(),
+            BotKind::Greedy => "greedy".into(),
+            BotKind::Mcts(Budget::Millis(ms)) => format!("mcts:{ms}ms"),
+            BotKind::Mcts(Budget::Iterations(n)) => format!("mcts:{n}i"),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BotError {
+    #[error("the view's seat is not to act")]
+    NotToAct,
+    #[error(transparent)]
+    Sample(#[from] sample::SampleError),
+    #[error("the view lists a decision this engine does not know: {0}")]
+    Decision(String),
+}
+
+/// Greedy's sampled games per decision.
+const GREEDY_SAMPLES: usize = 3;
+
+/// A bot at one seat.
+pub struct Bot {
+    kind: BotKind,
+    rng: SeedRng,
+}
+
+impl Bot {
+    pub fn new(kind: BotKind, seed: u64) -> Bot {
+        Bot {
+            kind,
+            rng: SeedRng::new(seed),
+        }
+    }
+
+    pub fn kind(&self) -> BotKind {
+        self.kind
+    }
+
+    /// A legal decision for the view's seat, which must be the seat to act.
+    pub fn decide(&mut self, view: &View) -> Result<Decision, BotError> {
+        let (Some(seat), Some(to_act)) = (view.seat, view.to_act) else {
+            return Err(BotError::NotToAct);
+        };
+        if seat != to_act {
+            return Err(BotError::NotToAct);
+        }
+        let board = view.variant.board();
+        let legal: Vec<Decision> = view
+            .legal_decisions
+            .as_ref()
+            .ok_or(BotError::NotToAct)?
+            .iter()
+            .map(|d: &DecisionJson| {
+                d.clone()
+                    .resolve(board.as_deref())
+                    .map_err(|e| BotError::Decision(e.to_string()))
+            })
+            .collect::<Result<_, _>>()?;
+        if legal.is_empty() {
+            return Err(BotError::NotToAct);
+        }
+        // No thinking where there is nothing to choose.
+        if legal.len() == 1 {
+            return Ok(legal[0]);
+        }
+        Ok(match self.kind {
+            BotKind::Random => legal[self.rng.below(legal.len() as u64) as usize],
+            BotKind::Greedy => {
+                let samples = (0..GREEDY_SAMPLES)
+                    .map(|_| sample::sample_game(view, &mut self.rng))
+                    .collect::<Result<Vec<_>, _>>()?;
+                greedy::choose(&samples, seat, &legal)
+            }
+            BotKind::Mcts(budget) => mcts::search(view, &legal, budget, &mut self.rng).0,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{Game, Variant};
+
+    #[test]
+    fn bot_names_parse_and_print() {
+        for name in ["random", "greedy", "mcts:10ms", "mcts:500i"] {
+            assert_eq!(BotKind::parse(name).unwrap().name(), name);
+        }
+        assert_eq!(
+            BotKind::parse("mcts"),
+            Some(BotKind::Mcts(Budget::Millis(10)))
+        );
+        for bad in ["", "smart", "mcts:", "mcts:0ms", "mcts:10", "mcts:xi"] {
+            assert_eq!(BotKind::parse(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn every_bot_only_returns_legal_decisions_in_every_variant() {
+        for kind in [
+            BotKind::Random,
+            BotKind::Greedy,
+            BotKind::Mcts(Budget::Iterations(30)),
+        ] {
+            for (variant, players) in [
+                (Variant::Keltis, 2),
+                (Variant::Keltis, 4),
+                (Variant::NeueWege, 3),
+                (Variant::KeltisCard, 2),
+            ] {
+                for seed in 0..2 {
+                    let mut game = Game::new(variant, players, seed).unwrap();
+                    let mut bots: Vec<Bot> = (0..players)
+                        .map(|s| Bot::new(kind, seed * 10 + s as u64))
+                        .collect();
+                    while let Some(seat) = game.to_act() {
+                        let view = game.view(Some(seat));
+                        let d = bots[seat as usize].decide(&view).unwrap();
+                        assert!(game.legal_decisions().contains(&d), "{kind:?} chose {d:?}");
+                        game.apply(seat, d).unwrap();
+                    }
+                    assert!(game.result().is_some());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_bot_refuses_a_view_whose_seat_is_not_to_act() {
+        let game = Game::new(Variant::Keltis, 2, 1).unwrap();
+        let idle = 1 - game.to_act().unwrap();
+        let mut bot = Bot::new(BotKind::Greedy, 1);
+        assert_eq!(bot.decide(&game.view(Some(idle))), Err(BotError::NotToAct));
+        assert_eq!(bot.decide(&game.view(None)), Err(BotError::NotToAct));
+    }
+
+    #[test]
+    fn mcts_respects_its_budget() {
+        let game = Game::new(Variant::NeueWege, 2, 4).unwrap();
+        let seat = game.to_act().unwrap();
+        let view = game.view(Some(seat));
+        let legal = game.legal_decisions();
+        let mut rng = SeedRng::new(9);
+        let (_, stats) = mcts::search(&view, &legal, Budget::Iterations(123), &mut rng);
+        assert_eq!(stats.iterations, 123);
+        // A time budget stops the search: it ran some iterations and returned.
+        let (d, stats) = mcts::search(&view, &legal, Budget::Millis(20), &mut rng);
+        assert!(stats.iterations > 0);
+        assert!(legal.contains(&d));
+    }
+}

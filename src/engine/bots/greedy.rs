@@ -34,7 +34,17 @@ pub fn choose(samples: &[Game], seat: u8, legal: &[Decision]) -> Decision {
     if let Some(d) = samples.first().and_then(|g| choose_draw(g, seat, legal)) {
         return d;
     }
-    let mut best = (f64::NEG_INFINITY, legal[0]);
+    rank(samples, seat, legal)[0]
+}
+
+/// The legal decisions, best first by the greedy evaluation (draws by the draw rule).
+pub fn rank(samples: &[Game], seat: u8, legal: &[Decision]) -> Vec<Decision> {
+    if let Some(d) = samples.first().and_then(|g| choose_draw(g, seat, legal)) {
+        let mut ranked = vec![d];
+        ranked.extend(legal.iter().copied().filter(|x| *x != d));
+        return ranked;
+    }
+    let mut valued: Vec<(f64, Decision)> = Vec::with_capacity(legal.len());
     for &d in legal {
         let mut total = 0.0;
         for game in samples {
@@ -57,10 +67,9 @@ pub fn choose(samples: &[Game], seat: u8, legal: &[Decision]) -> Decision {
                 }
             }
         }
-        let value = total / samples.len().max(1) as f64;
-        if value > best.0 {
-            best = (value, d);
-        }
+        valued.push((total / samples.len().max(1) as f64, d));
     }
-    best.1
+    // Stable: equal values keep the listing order.
+    valued.sort_by(|a, b| b.0.total_cmp(&a.0));
+    valued.into_iter().map(|(_, d)| d).collect()
 }

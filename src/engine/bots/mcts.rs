@@ -1,20 +1,26 @@
 //! Information-set Monte Carlo tree search (single observer): each iteration samples a game
 //! consistent with the bot's view, walks the shared tree through the decisions legal in that
-//! sample (UCB1 with availability counts), adds one node, plays randomly to a cut-off and
-//! scores the result for every seat.
+//! sample (UCB1 with availability counts), adds one node, plays a quick policy to a cut-off and
+//! scores the result for every seat. The root searches greedy's best few decisions only, each
+//! on the same sample per iteration (paired comparison: the hidden cards are the main noise).
 
 use std::time::Instant;
 
-use super::heuristic::potential;
+use super::heuristic::{fits_closely, potential};
 use super::sample::sample_game;
 use super::Budget;
+use crate::engine::cards::Color;
 use crate::engine::decision::Decision;
+use crate::engine::decision::DecisionOf;
 use crate::engine::game::Game;
+use crate::engine::game::Phase;
 use crate::engine::setup::SeedRng;
 use crate::engine::view::View;
 
-/// Random decisions played after the tree before the position is judged.
+/// Rollout decisions played after the tree before the position is judged.
 const ROLLOUT_DECISIONS: usize = 48;
+/// Decisions searched at the root, greedy's best first.
+const ROOT_WIDTH: usize = 4;
 /// Exploration constant of UCB1 (rewards are in 0..1).
 const EXPLORATION: f64 = 0.7;
 /// Points of advantage that make a reward of about 0.73.
@@ -65,6 +71,163 @@ fn rewards(game: &Game) -> Vec<f64> {
         .collect()
 }
 
+/// The rollout policy: mostly sensible, sometimes random. Lays that fit their row closely,
+/// steps and stones are "good"; a pile's top card is drawn only when it fits, else the deck.
+fn rollout_choice(
+    game: &Game,
+    seat: u8,
+    legal: &[Decision],
+    rng: &mut SeedRng,
+    good: &mut Vec<Decision>,
+) -> Decision {
+    good.clear();
+    let mut discards = 0;
+    for &d in legal {
+        let keep = match d {
+            DecisionOf::Lay { card, path, .. } => {
+                let color = path.unwrap_or(card.color());
+                let row = game.row(seat, color);
+                // An end card closes a path: worth it on a long one only.
+                (card.is_end() && row.len() >= 6) || color == Color::Gray || fits_closely(row, card)
+            }
+            DecisionOf::DrawPile { color } => game.pile(color).last().is_some_and(|card| {
+                let row = game.row(seat, card.color());
+                !row.is_empty() && fits_closely(row, *card)
+            }),
+            DecisionOf::Step { .. } | DecisionOf::TakeStone { .. } => true,
+            DecisionOf::Discard { .. } => {
+                discards += 1;
+                false
+            }
+            _ => false,
+        };
+        if keep {
+            good.push(d);
+        }
+    }
+    if game.phase() == Phase::Draw && good.is_empty() {
+        return DecisionOf::DrawDeck;
+    }
+    if !good.is_empty() && rng.below(10) < 8 {
+        return good[rng.below(good.len() as u64) as usize];
+    }
+    if discards > 0 && rng.below(10) < 7 {
+        let k = rng.below(discards) as usize;
+        if let Some(d) = legal
+            .iter()
+            .filter(|d| matches!(d, DecisionOf::Discard { .. }))
+            .nth(k)
+        {
+            return *d;
+        }
+    }
+    legal[rng.below(legal.len() as u64) as usize]
+}
+
+/// The search tree below the root candidates.
+struct Tree {
+    nodes: Vec<Node>,
+    buf: Vec<Decision>,
+    good: Vec<Decision>,
+    path: Vec<usize>,
+}
+
+impl Tree {
+    fn new_node(&mut self, decision: Option<Decision>, actor: u8) -> usize {
+        self.nodes.push(Node {
+            decision,
+            actor,
+            visits: 0,
+            available: 0,
+            reward: 0.0,
+            children: Vec::new(),
+        });
+        self.nodes.len() - 1
+    }
+
+    /// One iteration below `start` (whose decision `game` has just applied): select with UCB1
+    /// among the children legal in this sample, add one node, roll out, back up.
+    fn iterate(
+        &mut self,
+        start: usize,
+        mut game: Game,
+        rng: &mut SeedRng,
+        rollout_rng: &mut SeedRng,
+    ) {
+        self.path.clear();
+        self.path.push(start);
+        let mut node = start;
+        while let Some(actor) = game.to_act() {
+            game.legal_decisions_into(&mut self.buf);
+            let untried: Vec<Decision> = self
+                .buf
+                .iter()
+                .copied()
+                .filter(|d| {
+                    !self.nodes[node]
+                        .children
+                        .iter()
+                        .any(|&c| self.nodes[c].decision == Some(*d))
+                })
+                .collect();
+            if !untried.is_empty() {
+                let d = untried[rng.below(untried.len() as u64) as usize];
+                if game.apply(actor, d).is_err() {
+                    break;
+                }
+                let child = self.new_node(Some(d), actor);
+                self.nodes[node].children.push(child);
+                self.path.push(child);
+                break;
+            }
+            let mut best = (f64::NEG_INFINITY, usize::MAX);
+            for i in 0..self.nodes[node].children.len() {
+                let c = self.nodes[node].children[i];
+                let Some(d) = self.nodes[c].decision else {
+                    continue;
+                };
+                if !self.buf.contains(&d) {
+                    continue;
+                }
+                let n = &mut self.nodes[c];
+                n.available += 1;
+                let visits = n.visits.max(1) as f64;
+                let ucb = n.reward / visits
+                    + EXPLORATION * ((n.available.max(1) as f64).ln() / visits).sqrt();
+                if ucb > best.0 {
+                    best = (ucb, c);
+                }
+            }
+            let Some(d) = self.nodes.get(best.1).and_then(|n| n.decision) else {
+                break;
+            };
+            if game.apply(actor, d).is_err() {
+                break;
+            }
+            node = best.1;
+            self.path.push(node);
+        }
+        for _ in 0..ROLLOUT_DECISIONS {
+            let Some(actor) = game.to_act() else { break };
+            game.legal_decisions_into(&mut self.buf);
+            let d = rollout_choice(&game, actor, &self.buf, rollout_rng, &mut self.good);
+            if game.apply(actor, d).is_err() {
+                break;
+            }
+        }
+        let r = rewards(&game);
+        for &n in &self.path {
+            let node = &mut self.nodes[n];
+            node.visits += 1;
+            node.reward += r[node.actor as usize];
+        }
+    }
+}
+
+/// Choose among `legal` for the view's seat. Greedy's best few decisions are the root's
+/// candidates; each iteration samples one game consistent with the view and tries every
+/// candidate on it with the same rollout random stream, so that candidates are compared on
+/// the same hidden cards (common random numbers); below each candidate the tree grows as usual.
 pub fn search(
     view: &View,
     legal: &[Decision],
@@ -72,17 +235,29 @@ pub fn search(
     rng: &mut SeedRng,
 ) -> (Decision, SearchStats) {
     let started = Instant::now();
-    let mut tree = vec![Node {
-        decision: None,
-        actor: 0,
-        visits: 0,
-        available: 0,
-        reward: 0.0,
-        children: Vec::new(),
-    }];
+    let seat = view.seat.unwrap_or(0);
+    let samples: Vec<Game> = (0..2).filter_map(|_| sample_game(view, rng).ok()).collect();
+    let candidates: Vec<Decision> = super::greedy::rank(&samples, seat, legal)
+        .into_iter()
+        .take(ROOT_WIDTH)
+        .collect();
+    if candidates.len() <= 1 {
+        return (
+            candidates.first().copied().unwrap_or(legal[0]),
+            SearchStats { iterations: 0 },
+        );
+    }
+    let mut tree = Tree {
+        nodes: Vec::with_capacity(4096),
+        buf: Vec::with_capacity(64),
+        good: Vec::with_capacity(64),
+        path: Vec::with_capacity(64),
+    };
+    let roots: Vec<usize> = candidates
+        .iter()
+        .map(|d| tree.new_node(Some(*d), seat))
+        .collect();
     let mut iterations = 0u32;
-    let mut buf = Vec::with_capacity(64);
-    let mut path = Vec::with_capacity(64);
     loop {
         let done = match budget {
             Budget::Iterations(n) => iterations >= n,
@@ -91,96 +266,27 @@ pub fn search(
         if done && iterations > 0 {
             break;
         }
-        let Ok(mut game) = sample_game(view, rng) else {
+        let Ok(base) = sample_game(view, rng) else {
             break;
         };
-        iterations += 1;
-        path.clear();
-        let mut node = 0usize;
-        // Selection and expansion.
-        while let Some(actor) = game.to_act() {
-            game.legal_decisions_into(&mut buf);
-            let untried: Vec<Decision> = buf
-                .iter()
-                .copied()
-                .filter(|d| {
-                    !tree[node]
-                        .children
-                        .iter()
-                        .any(|&c| tree[c].decision == Some(*d))
-                })
-                .collect();
-            if !untried.is_empty() {
-                let d = untried[rng.below(untried.len() as u64) as usize];
-                if game.apply(actor, d).is_err() {
-                    break;
-                }
-                tree.push(Node {
-                    decision: Some(d),
-                    actor,
-                    visits: 0,
-                    available: 0,
-                    reward: 0.0,
-                    children: Vec::new(),
-                });
-                let child = tree.len() - 1;
-                tree[node].children.push(child);
-                path.push(child);
-                break;
+        let rollout_seed = rng.next_u64();
+        for (i, d) in candidates.iter().enumerate() {
+            let mut game = base.clone();
+            if game.apply(seat, *d).is_err() {
+                continue;
             }
-            let mut best = (f64::NEG_INFINITY, usize::MAX);
-            let children = tree[node].children.clone();
-            for c in children {
-                let Some(d) = tree[c].decision else { continue };
-                if !buf.contains(&d) {
-                    continue;
-                }
-                tree[c].available += 1;
-                let n = &tree[c];
-                let mean = n.reward / n.visits.max(1) as f64;
-                let ucb = mean
-                    + EXPLORATION
-                        * ((n.available.max(1) as f64).ln() / n.visits.max(1) as f64).sqrt();
-                if ucb > best.0 {
-                    best = (ucb, c);
-                }
-            }
-            if best.1 == usize::MAX {
-                break;
-            }
-            node = best.1;
-            let Some(d) = tree[node].decision else { break };
-            if game.apply(actor, d).is_err() {
-                break;
-            }
-            path.push(node);
+            tree.iterate(roots[i], game, rng, &mut SeedRng::new(rollout_seed));
+            iterations += 1;
         }
-        // Rollout.
-        for _ in 0..ROLLOUT_DECISIONS {
-            let Some(actor) = game.to_act() else { break };
-            game.legal_decisions_into(&mut buf);
-            let d = buf[rng.below(buf.len() as u64) as usize];
-            if game.apply(actor, d).is_err() {
-                break;
-            }
-        }
-        // Backpropagation.
-        let r = rewards(&game);
-        for &n in &path {
-            let node = &mut tree[n];
-            node.visits += 1;
-            node.reward += r[node.actor as usize];
-        }
-        tree[0].visits += 1;
     }
-    let root = &tree[0];
-    let best = root
-        .children
-        .iter()
-        .filter_map(|&c| tree[c].decision.map(|d| (tree[c].visits, d)))
-        .filter(|(_, d)| legal.contains(d))
-        .max_by_key(|(v, _)| *v)
-        .map(|(_, d)| d)
-        .unwrap_or(legal[0]);
-    (best, SearchStats { iterations })
+    // Equal visits: the best mean; on a tie, greedy's order.
+    let mut best = (f64::NEG_INFINITY, candidates[0]);
+    for (i, d) in candidates.iter().enumerate() {
+        let n = &tree.nodes[roots[i]];
+        let mean = n.reward / n.visits.max(1) as f64;
+        if mean > best.0 {
+            best = (mean, *d);
+        }
+    }
+    (best.1, SearchStats { iterations })
 }

@@ -197,8 +197,10 @@ mod tests {
         let view = game.view(Some(seat));
         let legal = game.legal_decisions();
         let mut rng = SeedRng::new(9);
+        // Every candidate is tried once per sampled game: the budget is met to within one
+        // round of candidates.
         let (_, stats) = mcts::search(&view, &legal, Budget::Iterations(123), &mut rng);
-        assert_eq!(stats.iterations, 123);
+        assert!((123..123 + 4).contains(&stats.iterations), "{stats:?}");
         // A time budget stops the search: it ran some iterations and returned.
         let (d, stats) = mcts::search(&view, &legal, Budget::Millis(20), &mut rng);
         assert!(stats.iterations > 0);

@@ -36,6 +36,12 @@ pub struct Config {
     /// Login and registration attempts allowed per client address and minute.
     #[arg(long, env = "KELTIS_AUTH_RATE_LIMIT", default_value_t = 10)]
     pub auth_rate_limit: u32,
+    /// Run the bot worker that plays the built-in bots' turns.
+    #[arg(long, env = "KELTIS_BOTS", default_value_t = true, action = clap::ArgAction::Set)]
+    pub bots: bool,
+    /// Thinking time of `bot-mcts` per decision, in milliseconds.
+    #[arg(long, env = "KELTIS_BOT_MCTS_MS", default_value_t = 100)]
+    pub bot_mcts_ms: u64,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -64,6 +70,8 @@ impl Config {
             pool_size: 8,
             workers: Some(2),
             auth_rate_limit: 10,
+            bots: true,
+            bot_mcts_ms: 100,
         }
     }
 

@@ -18,6 +18,8 @@ pub enum StartupError {
     Config(#[from] crate::config::ConfigError),
     #[error(transparent)]
     Storage(#[from] crate::storage::StorageError),
+    #[error("bots: {0}")]
+    Bots(String),
     #[error("cannot listen on {addr}: {error}")]
     Bind { addr: String, error: std::io::Error },
 }
@@ -37,9 +39,20 @@ pub fn build(config: &Config) -> Result<Running, StartupError> {
         error,
     })?;
     let port = listener.local_addr().map(|a| a.port()).unwrap_or(0);
+    let bots = crate::service::bots::ensure_bot_accounts(&db, config.bot_mcts_ms)
+        .map_err(|e| StartupError::Bots(e.to_string()))?;
+    if config.bots {
+        crate::service::bots::spawn_worker(
+            db.clone(),
+            bots.clone(),
+            std::time::Duration::from_millis(100),
+        )
+        .map_err(|e| StartupError::Bots(e.to_string()))?;
+    }
     let state = web::Data::new(AppState {
         db,
         keys: TokenKeys::new(&secret),
+        bots,
         limiter: api::rate_limit::RateLimiter::new(config.auth_rate_limit),
     });
     let spec = api::ApiDoc::openapi();

@@ -640,7 +640,114 @@ fn a_snapshot_of_another_engine_version_is_rebuilt_from_the_log(db: Db) {
     assert_eq!(a.status, 200, "{}", a.text);
 }
 
+fn bots_fill_every_seat_but_one_and_the_game_finishes(db: Db) {
+    let Some(s) = support::spawn(db, |c| c.bot_mcts_ms = 5) else {
+        return;
+    };
+    let human = s.register("human");
+    let bots = s.get("/api/v1/bots", Some(&human.token)).json();
+    let names: Vec<&str> = bots
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["bot-random", "bot-greedy", "bot-mcts"]);
+    let a = s.post(
+        "/api/v1/games",
+        Some(&human.token),
+        json!({"variant": "keltis", "players": 4, "bots": ["bot-random", "bot-greedy", "bot-mcts"]}),
+    );
+    assert_eq!(a.status, 201, "{}", a.text);
+    let created = a.json();
+    assert_eq!(created["status"], "active", "bots take their seats at once");
+    let id = created["id"].as_i64().unwrap();
+    let mut rng = 99u64;
+    let mut mine = 0;
+    loop {
+        let view = s.game(id, &human);
+        if view["status"] == "over" {
+            break;
+        }
+        if view["state"]["to_act"] == view["your_seat"] {
+            let legal = view["state"]["legal_decisions"].as_array().unwrap();
+            rng = rng
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let d = &legal[(rng >> 33) as usize % legal.len()];
+            let a = s.decide(id, &human, view["version"].as_i64().unwrap(), d);
+            assert!(a.status == 200 || a.status == 409, "{}", a.text);
+            mine += 1;
+        } else {
+            let after = view["version"].as_i64().unwrap();
+            let waited = s.get(
+                &format!("/api/v1/games/{id}/events?after={after}&wait=20"),
+                Some(&human.token),
+            );
+            assert_eq!(waited.status, 200);
+            assert!(
+                !waited.json().as_array().unwrap().is_empty(),
+                "the bots keep playing"
+            );
+        }
+    }
+    assert!(mine > 10);
+    let events = s
+        .get(&format!("/api/v1/games/{id}/events"), Some(&human.token))
+        .json();
+    let bot_decisions = events
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["kind"] == "decided" && e["data"]["seat"] != 0)
+        .count();
+    assert!(bot_decisions > 30, "{bot_decisions}");
+    let record = s.get(&format!("/api/v1/games/{id}/record"), Some(&human.token));
+    let record: Record = serde_json::from_str(&record.text).unwrap();
+    assert!(record.replay().unwrap().is_over());
+    // Inviting a bot seats it at once.
+    let g = s.post(
+        "/api/v1/games",
+        Some(&human.token),
+        json!({"variant": "keltis-card", "players": 2}),
+    );
+    let id = g.json()["id"].as_i64().unwrap();
+    let a = s.post(
+        &format!("/api/v1/games/{id}/invites"),
+        Some(&human.token),
+        json!({"user": "bot-greedy"}),
+    );
+    assert_eq!(a.status, 200, "{}", a.text);
+    assert_eq!(a.json()["status"], "active");
+    // Bots are not people: their names are kept, they cannot log in, unknown ones are refused.
+    let a = s.post(
+        "/api/v1/auth/register",
+        None,
+        json!({"name": "bot-evil", "password": "correct horse"}),
+    );
+    assert_eq!((a.status, a.code()), (422, "invalid_name".into()));
+    let a = s.post(
+        "/api/v1/auth/login",
+        None,
+        json!({"name": "bot-greedy", "password": "!"}),
+    );
+    assert_eq!(a.status, 401);
+    let a = s.post(
+        "/api/v1/games",
+        Some(&human.token),
+        json!({"variant": "keltis", "players": 2, "bots": ["human"]}),
+    );
+    assert_eq!((a.status, a.code()), (422, "unknown_bot".into()));
+    let a = s.post(
+        "/api/v1/games",
+        Some(&human.token),
+        json!({"variant": "keltis", "players": 2, "bots": ["bot-random", "bot-greedy"]}),
+    );
+    assert_eq!((a.status, a.code()), (422, "too_many_bots".into()));
+}
+
 on_both_databases!(
+    bots_fill_every_seat_but_one_and_the_game_finishes,
     a_snapshot_of_another_engine_version_is_rebuilt_from_the_log,
     full_games_of_every_variant,
     concurrent_submissions_on_one_version_accept_exactly_one,

@@ -269,3 +269,16 @@ pub async fn record(
     let record = web::block(move || games::record(&state.db, &caller, id)).await??;
     Ok(HttpResponse::Ok().json(record))
 }
+
+/// The server's bot accounts: seat them with `bots` when creating a game, or invite them.
+#[utoipa::path(tag = "bots", security(("bearer" = [])), responses(
+    (status = 200, body = [crate::service::bots::ServerBot]),
+    (status = 401, body = Problem),
+))]
+#[get("/bots")]
+pub async fn bots(
+    state: web::Data<AppState>,
+    _caller: Authenticated,
+) -> web::Json<Vec<crate::service::bots::ServerBot>> {
+    web::Json(state.bots.clone())
+}

@@ -20,6 +20,7 @@ pub struct AppState {
     pub db: Database,
     pub keys: TokenKeys,
     pub limiter: rate_limit::RateLimiter,
+    pub bots: Vec<crate::service::bots::ServerBot>,
 }
 
 /// Largest JSON body accepted.
@@ -41,7 +42,8 @@ pub const MAX_BODY_BYTES: usize = 64 * 1024;
     tags(
         (name = "accounts", description = "Registration, login, tokens"),
         (name = "lobby", description = "Creating and joining games"),
-        (name = "play", description = "Views, decisions, events, records"),
+                (name = "play", description = "Views, decisions, events, records"),
+        (name = "bots", description = "The server's computer opponents"),
         (name = "health", description = "Liveness and readiness"),
     )
 )]
@@ -67,6 +69,7 @@ pub struct ApiDoc;
     games::resign,
     games::events,
     games::record,
+    games::bots,
 ))]
 struct ApiV1;
 
@@ -114,5 +117,6 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(games::decide)
         .service(games::resign)
         .service(games::events)
-        .service(games::record);
+        .service(games::record)
+        .service(games::bots);
 }

@@ -132,6 +132,12 @@ fn check_name(name: &str) -> ServiceResult<()> {
     let ok_chars = name
         .chars()
         .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+    if name.starts_with(super::bots::BOT_PREFIX) {
+        return Err(ServiceError::invalid(
+            "invalid_name",
+            "names starting with \"bot-\" are kept for the server's bots",
+        ));
+    }
     if ok_len && ok_chars {
         Ok(())
     } else {
@@ -188,12 +194,15 @@ pub fn login(
     let Some(user) = db.read(|c| store::user_by_name(c, name))? else {
         return Err(bad);
     };
+    // Bots have no password: their stored hash is not one.
+    if user.is_bot {
+        return Err(bad);
+    }
     let parsed = PasswordHash::new(&user.password_hash)
-        .map_err(|e| ServiceError::Internal(e.to_string()))?;
-    if user.is_bot
-        || hasher()
-            .verify_password(password.as_bytes(), &parsed)
-            .is_err()
+        .map_err(|e| ServiceError::Internal(format!("stored hash of user {}: {e}", user.id)))?;
+    if hasher()
+        .verify_password(password.as_bytes(), &parsed)
+        .is_err()
     {
         return Err(bad);
     }

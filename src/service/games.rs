@@ -138,6 +138,9 @@ pub struct NewGame {
     /// Only invited users may join.
     #[serde(default)]
     pub invite_only: bool,
+    /// Bot accounts that take seats at once, e.g. `["bot-greedy"]` (see `GET /api/v1/bots`).
+    #[serde(default)]
+    pub bots: Vec<String>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
@@ -340,25 +343,56 @@ pub fn create(db: &Database, caller: &Caller, new: &NewGame) -> ServiceResult<Ga
             invite_only: new.invite_only,
             by: caller.name.clone(),
         };
-        let v = append(conn, &row, 0, &created, GameUpdate::default())?;
-        take_seat(conn, &row, v, caller)?;
+        let mut v = append(conn, &row, 0, &created, GameUpdate::default())?;
+        v = take_seat(conn, &row, v, caller.user_id, &caller.name)?;
+        for name in &new.bots {
+            let bot = crate::storage::accounts::user_by_name(conn, name)?
+                .filter(|u| u.is_bot)
+                .ok_or_else(|| {
+                    ServiceError::invalid("unknown_bot", format!("{name:?} is not a bot account"))
+                })?;
+            let seats = store::seats(conn, row.id)?;
+            if seats.len() >= new.players as usize {
+                return Err(ServiceError::invalid(
+                    "too_many_bots",
+                    "more bots than free seats",
+                ));
+            }
+            if seats.iter().any(|s| s.user_id == bot.id) {
+                return Err(ServiceError::invalid(
+                    "duplicate_bot",
+                    "a bot takes one seat per game",
+                ));
+            }
+            v = take_seat(conn, &row, v, bot.id, &bot.name)?;
+        }
         reloaded_detail(conn, row.id, caller)
     })
 }
 
-/// Seat the caller; start the game when the seats are full.
+/// The user whose decision the game waits for.
+fn user_to_act(game: &Game, seats: &[SeatRow]) -> Option<i64> {
+    let seat = game.to_act()?;
+    seats
+        .iter()
+        .find(|s| s.seat == seat as i32)
+        .map(|s| s.user_id)
+}
+
+/// Seat a user; start the game when the seats are full. Returns the game's new version.
 fn take_seat(
     conn: &mut DbConnection,
     row: &GameRow,
     version: i64,
-    caller: &Caller,
-) -> ServiceResult<()> {
+    user_id: i64,
+    user_name: &str,
+) -> ServiceResult<i64> {
     let seats = store::seats(conn, row.id)?;
     let seat = seats.len() as u8;
-    store::insert_seat(conn, row.id, seat as i32, caller.user_id)?;
+    store::insert_seat(conn, row.id, seat as i32, user_id)?;
     let joined = GameEvent::Joined {
         seat,
-        user: caller.name.clone(),
+        user: user_name.to_string(),
     };
     let version = append(conn, row, version, &joined, GameUpdate::default())?;
     if seats.len() + 1 == row.players as usize {
@@ -368,18 +402,19 @@ fn take_seat(
             .map_err(|e| ServiceError::Internal(e.to_string()))?;
         let game = Game::from_setup(&setup).map_err(|e| ServiceError::Internal(e.to_string()))?;
         let snapshot = game.to_snapshot();
-        append(
+        let to_act = user_to_act(&game, &store::seats(conn, row.id)?);
+        return append(
             conn,
             row,
             version,
             &GameEvent::Started { setup },
             GameUpdate {
                 status: Some(GameStatus::Active.name()),
-                state: Some((&snapshot, ENGINE_VERSION)),
+                state: Some((&snapshot, ENGINE_VERSION, to_act)),
             },
-        )?;
+        );
     }
-    Ok(())
+    Ok(version)
 }
 
 pub fn join(db: &Database, caller: &Caller, game_id: i64) -> ServiceResult<GameDetail> {
@@ -395,7 +430,7 @@ pub fn join(db: &Database, caller: &Caller, game_id: i64) -> ServiceResult<GameD
         if row.invite_only && !store::is_invited(conn, game_id, caller.user_id)? {
             return Err(ServiceError::Forbidden("this game is by invitation only"));
         }
-        take_seat(conn, &row, row.version, caller)?;
+        take_seat(conn, &row, row.version, caller.user_id, &caller.name)?;
         reloaded_detail(conn, game_id, caller)
     })
 }
@@ -447,6 +482,17 @@ pub fn invite(
         }
         let invitee = crate::storage::accounts::user_by_name(conn, user)?
             .ok_or(ServiceError::NotFound("user"))?;
+        if invitee.is_bot {
+            // Bots accept at once.
+            if seat_of(&seats, invitee.id).is_some() {
+                return Err(ServiceError::conflict(
+                    "already_seated",
+                    "that bot already sits at this game",
+                ));
+            }
+            take_seat(conn, &row, row.version, invitee.id, &invitee.name)?;
+            return reloaded_detail(conn, game_id, caller);
+        }
         match store::insert_invite(conn, game_id, invitee.id) {
             Ok(()) => {}
             Err(StorageError::Conflict) => {
@@ -564,7 +610,7 @@ pub fn decide(
             &event,
             GameUpdate {
                 status,
-                state: Some((&snapshot, ENGINE_VERSION)),
+                state: Some((&snapshot, ENGINE_VERSION, user_to_act(&game, &seats))),
             },
         )?;
         let row = load_row(conn, game_id)?;

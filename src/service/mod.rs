@@ -2,6 +2,7 @@
 //! here; these call the engine and the storage.
 
 pub mod accounts;
+pub mod bots;
 pub mod games;
 
 use crate::engine::RuleError;

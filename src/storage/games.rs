@@ -20,6 +20,7 @@ pub struct GameRow {
     pub version: i64,
     pub state: Option<String>,
     pub state_engine_version: i32,
+    pub to_act_user: Option<i64>,
 }
 
 #[derive(Debug, Clone, Queryable, Selectable)]
@@ -44,8 +45,21 @@ pub struct SeatRow {
 #[derive(Debug, Default)]
 pub struct GameUpdate<'a> {
     pub status: Option<&'a str>,
-    /// The engine state after this event, and its engine version tag.
-    pub state: Option<(&'a str, i32)>,
+    /// The engine state after this event, its engine version tag, and the user to act then
+    /// (`None` when nobody is, the game being over).
+    pub state: Option<(&'a str, i32, Option<i64>)>,
+}
+
+/// The columns an append sets; `None` leaves a column as it is.
+#[derive(AsChangeset)]
+#[diesel(table_name = games)]
+struct GameChanges<'a> {
+    version: i64,
+    updated_at: i64,
+    status: Option<&'a str>,
+    state: Option<&'a str>,
+    state_engine_version: Option<i32>,
+    to_act_user: Option<Option<i64>>,
 }
 
 pub fn insert_game(
@@ -103,38 +117,21 @@ pub fn append_event(
         ))
         .execute(conn)
         .map_err(StorageError::from_write)?;
-    let target = games::table
-        .find(game_id)
-        .filter(games::version.eq(expected_version));
-    let changed = match (update.status, update.state) {
-        (Some(status), Some((state, tag))) => diesel::update(target)
-            .set((
-                games::version.eq(seq),
-                games::updated_at.eq(now),
-                games::status.eq(status),
-                games::state.eq(Some(state)),
-                games::state_engine_version.eq(tag),
-            ))
-            .execute(conn)?,
-        (None, Some((state, tag))) => diesel::update(target)
-            .set((
-                games::version.eq(seq),
-                games::updated_at.eq(now),
-                games::state.eq(Some(state)),
-                games::state_engine_version.eq(tag),
-            ))
-            .execute(conn)?,
-        (Some(status), None) => diesel::update(target)
-            .set((
-                games::version.eq(seq),
-                games::updated_at.eq(now),
-                games::status.eq(status),
-            ))
-            .execute(conn)?,
-        (None, None) => diesel::update(target)
-            .set((games::version.eq(seq), games::updated_at.eq(now)))
-            .execute(conn)?,
+    let changes = GameChanges {
+        version: seq,
+        updated_at: now,
+        status: update.status,
+        state: update.state.map(|(state, _, _)| state),
+        state_engine_version: update.state.map(|(_, tag, _)| tag),
+        to_act_user: update.state.map(|(_, _, user)| user),
     };
+    let changed = diesel::update(
+        games::table
+            .find(game_id)
+            .filter(games::version.eq(expected_version)),
+    )
+    .set(&changes)
+    .execute(conn)?;
     if changed != 1 {
         return Err(StorageError::Conflict);
     }
@@ -342,4 +339,23 @@ pub fn store_idempotent_answer(
         .execute(conn)
         .map_err(StorageError::from_write)?;
     Ok(())
+}
+
+/// Active games waiting for a decision of one of these users (the bots), oldest change first.
+pub fn games_awaiting(
+    conn: &mut DbConnection,
+    users: &[i64],
+    limit: i64,
+) -> Result<Vec<(i64, i64)>, StorageError> {
+    let rows: Vec<(i64, Option<i64>)> = games::table
+        .filter(games::status.eq("active"))
+        .filter(games::to_act_user.eq_any(users))
+        .order(games::updated_at.asc())
+        .limit(limit)
+        .select((games::id, games::to_act_user))
+        .load(conn)?;
+    Ok(rows
+        .into_iter()
+        .filter_map(|(id, user)| user.map(|u| (id, u)))
+        .collect())
 }

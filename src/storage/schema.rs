@@ -45,6 +45,7 @@ diesel::table! {
         version -> BigInt,
         state -> Nullable<Text>,
         state_engine_version -> Integer,
+        to_act_user -> Nullable<BigInt>,
     }
 }
 

@@ -1,0 +1,168 @@
+//! The server's bots: built-in accounts (`bot-random`, `bot-greedy`, `bot-mcts`) that can be
+//! seated at a game on creation or by invitation, and a background worker that plays their
+//! turns through the same validated, versioned decision path as people.
+
+use std::time::Duration;
+
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use super::accounts::{Caller, Scope};
+use super::games::{self, DecisionRequest};
+use super::{random_u64, ServiceError, ServiceResult};
+use crate::engine::bots::{Bot, BotKind, Budget};
+use crate::storage::{accounts as users, games as store, now_millis, Database, StorageError};
+
+/// User names starting with this are kept for bots.
+pub const BOT_PREFIX: &str = "bot-";
+/// Games the worker takes up in one pass.
+const BATCH: i64 = 32;
+
+/// A bot account of this server.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct ServerBot {
+    #[serde(skip)]
+    pub user_id: i64,
+    /// The user name to seat or invite.
+    pub name: String,
+    /// `random`, `greedy` or `mcts:<budget>`.
+    #[schema(value_type = String)]
+    #[serde(serialize_with = "kind_name")]
+    pub kind: BotKind,
+    pub description: String,
+}
+
+fn kind_name<S: serde::Serializer>(kind: &BotKind, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&kind.name())
+}
+
+/// Create the bot accounts that do not exist yet (several instances may race: that is fine).
+pub fn ensure_bot_accounts(db: &Database, mcts_millis: u64) -> ServiceResult<Vec<ServerBot>> {
+    let wanted = [
+        (
+            "bot-random",
+            BotKind::Random,
+            "plays a legal decision at random",
+        ),
+        (
+            "bot-greedy",
+            BotKind::Greedy,
+            "takes what looks best one step ahead",
+        ),
+        (
+            "bot-mcts",
+            BotKind::Mcts(Budget::Millis(mcts_millis)),
+            "searches (information-set Monte Carlo tree search)",
+        ),
+    ];
+    let mut bots = Vec::new();
+    for (name, kind, description) in wanted {
+        let existing = db.read(|c| users::user_by_name(c, name))?;
+        let user = match existing {
+            Some(u) => u,
+            // "!" is no argon2 hash: nobody can log in as a bot.
+            None => match db.write(|c| users::insert_user(c, name, "!", true, now_millis())) {
+                Ok(u) => u,
+                Err(StorageError::Conflict) => db
+                    .read(|c| users::user_by_name(c, name))?
+                    .ok_or(ServiceError::Internal("bot account vanished".into()))?,
+                Err(e) => return Err(e.into()),
+            },
+        };
+        bots.push(ServerBot {
+            user_id: user.id,
+            name: user.name,
+            kind,
+            description: description.into(),
+        });
+    }
+    Ok(bots)
+}
+
+/// Play one decision in every game (up to a batch) where a bot is to act. Returns how many
+/// decisions were played.
+pub fn play_pending(db: &Database, bots: &[ServerBot]) -> ServiceResult<usize> {
+    let ids: Vec<i64> = bots.iter().map(|b| b.user_id).collect();
+    let waiting = db.read(|c| store::games_awaiting(c, &ids, BATCH))?;
+    let mut played = 0;
+    for (game_id, user_id) in waiting {
+        let Some(bot) = bots.iter().find(|b| b.user_id == user_id) else {
+            continue;
+        };
+        match play_turn(db, bot, game_id) {
+            Ok(true) => played += 1,
+            Ok(false) => {}
+            Err(e) => tracing::warn!(game_id, bot = %bot.name, error = %e, "bot turn failed"),
+        }
+    }
+    Ok(played)
+}
+
+/// One decision of `bot` in `game_id`; false when it was not the bot's turn after all (another
+/// instance played it).
+fn play_turn(db: &Database, bot: &ServerBot, game_id: i64) -> ServiceResult<bool> {
+    let caller = Caller {
+        user_id: bot.user_id,
+        name: bot.name.clone(),
+        scopes: vec![Scope::Read, Scope::Play],
+    };
+    let detail = games::get(db, &caller, game_id)?;
+    let Some(view) = detail.state else {
+        return Ok(false);
+    };
+    if view.to_act.is_none() || view.to_act != detail.your_seat {
+        return Ok(false);
+    }
+    let legal = view.legal_decisions.clone().unwrap_or_default();
+    let Some(fallback) = legal.first().cloned() else {
+        return Ok(false);
+    };
+    let board = view.variant.board();
+    let mut engine_bot = Bot::new(bot.kind, random_u64()?);
+    let decision = match engine_bot.decide(&view) {
+        Ok(d) => d.to_json(board.as_deref()),
+        Err(e) => {
+            tracing::warn!(game_id, bot = %bot.name, error = %e, "bot could not decide: playing its first legal decision");
+            fallback.clone()
+        }
+    };
+    let request = DecisionRequest {
+        expected_version: detail.summary.version,
+        decision,
+    };
+    match games::decide(db, &caller, game_id, &request, None) {
+        Ok(_) => Ok(true),
+        Err(ServiceError::StaleVersion { .. }) => Ok(false),
+        Err(ServiceError::Rule(e)) => {
+            tracing::warn!(game_id, bot = %bot.name, code = e.code(), "bot decision refused: playing its first legal decision");
+            let request = DecisionRequest {
+                expected_version: detail.summary.version,
+                decision: fallback,
+            };
+            match games::decide(db, &caller, game_id, &request, None) {
+                Ok(_) => Ok(true),
+                Err(ServiceError::StaleVersion { .. }) => Ok(false),
+                Err(e) => Err(e),
+            }
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// The worker: a thread of its own (bots think with blocking CPU work), polling the database,
+/// so that several server instances share the bots' turns safely.
+pub fn spawn_worker(db: Database, bots: Vec<ServerBot>, idle: Duration) -> std::io::Result<()> {
+    std::thread::Builder::new()
+        .name("bot-worker".into())
+        .spawn(move || loop {
+            match play_pending(&db, &bots) {
+                Ok(0) => std::thread::sleep(idle),
+                Ok(_) => {}
+                Err(e) => {
+                    tracing::warn!(error = %e, "bot worker pass failed");
+                    std::thread::sleep(idle * 10);
+                }
+            }
+        })
+        .map(|_| ())
+}

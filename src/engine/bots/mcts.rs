@@ -19,6 +19,8 @@ use crate::engine::view::View;
 
 /// Rollout decisions played after the tree before the position is judged.
 const ROLLOUT_DECISIONS: usize = 48;
+/// Mean reward by which a candidate must beat greedy's first choice to replace it.
+const GREEDY_MARGIN: f64 = 0.01;
 /// Decisions searched at the root, greedy's best first.
 const ROOT_WIDTH: usize = 4;
 /// Exploration constant of UCB1 (rewards are in 0..1).
@@ -279,13 +281,17 @@ pub fn search(
             iterations += 1;
         }
     }
-    // Equal visits: the best mean; on a tie, greedy's order.
-    let mut best = (f64::NEG_INFINITY, candidates[0]);
-    for (i, d) in candidates.iter().enumerate() {
+    // Equal visits: the best mean.
+
+    let mean = |i: usize| {
         let n = &tree.nodes[roots[i]];
-        let mean = n.reward / n.visits.max(1) as f64;
-        if mean > best.0 {
-            best = (mean, *d);
+        n.reward / n.visits.max(1) as f64
+    };
+    // Greedy's first choice stands unless another candidate is clearly better on the same samples.
+    let mut best = (mean(0) + GREEDY_MARGIN, candidates[0]);
+    for (i, d) in candidates.iter().enumerate().skip(1) {
+        if mean(i) > best.0 {
+            best = (mean(i), *d);
         }
     }
     (best.1, SearchStats { iterations })

@@ -1,7 +1,7 @@
 //! The greedy bot: every legal decision tried on a few sampled games, the one whose position
 //! looks best afterwards taken. Discards that feed the next player are marked down.
 
-use super::heuristic::{feeds_next_player, fits_closely, potential};
+use super::heuristic::{feeds_next_player, pile_top_fits, potential};
 use crate::engine::decision::{Decision, DecisionOf};
 use crate::engine::game::Game;
 
@@ -17,23 +17,13 @@ fn choose_draw(game: &Game, seat: u8, legal: &[Decision]) -> Option<Decision> {
     {
         return None;
     }
-    let pile_card = |d: &Decision| match d {
-        DecisionOf::DrawPile { color } => game.pile(*color).last().copied(),
-        _ => None,
-    };
-    let wanted = legal.iter().find(|d| {
-        pile_card(d).is_some_and(|card| {
-            let row = game.row(seat, card.color());
-            !row.is_empty() && fits_closely(row, card)
-        })
-    });
+    let wanted = legal
+        .iter()
+        .find(|d| matches!(d, DecisionOf::DrawPile { color } if pile_top_fits(game, seat, *color)));
     Some(*wanted.unwrap_or(&DecisionOf::DrawDeck))
 }
 
 pub fn choose(samples: &[Game], seat: u8, legal: &[Decision]) -> Decision {
-    if let Some(d) = samples.first().and_then(|g| choose_draw(g, seat, legal)) {
-        return d;
-    }
     rank(samples, seat, legal)[0]
 }
 

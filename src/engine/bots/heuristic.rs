@@ -107,6 +107,14 @@ pub fn potential(game: &Game, seat: u8) -> f64 {
     worth + 0.3 * fitting as f64
 }
 
+/// A pile whose top card closely fits one of `seat`'s started rows: worth drawing from.
+pub fn pile_top_fits(game: &Game, seat: u8, color: Color) -> bool {
+    game.pile(color).last().is_some_and(|&card| {
+        let row = game.row(seat, card.color());
+        !row.is_empty() && fits_closely(row, card)
+    })
+}
+
 /// What a card put on a pile gives the next player: it fits one of their rows closely.
 pub fn feeds_next_player(game: &Game, seat: u8, card: Card) -> bool {
     let next = ((seat + 1) % game.players) as usize;

@@ -6,7 +6,7 @@
 
 use std::time::Instant;
 
-use super::heuristic::{fits_closely, potential};
+use super::heuristic::{fits_closely, pile_top_fits, potential};
 use super::sample::sample_game;
 use super::Budget;
 use crate::engine::cards::Color;
@@ -92,10 +92,7 @@ fn rollout_choice(
                 // An end card closes a path: worth it on a long one only.
                 (card.is_end() && row.len() >= 6) || color == Color::Gray || fits_closely(row, card)
             }
-            DecisionOf::DrawPile { color } => game.pile(color).last().is_some_and(|card| {
-                let row = game.row(seat, card.color());
-                !row.is_empty() && fits_closely(row, *card)
-            }),
+            DecisionOf::DrawPile { color } => pile_top_fits(game, seat, color),
             DecisionOf::Step { .. } | DecisionOf::TakeStone { .. } => true,
             DecisionOf::Discard { .. } => {
                 discards += 1;

@@ -66,7 +66,11 @@ pub fn wilson(k: u64, n: u64) -> [f64; 2] {
     let centre = p + z * z / (2.0 * n);
     let spread = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt();
     let denom = 1.0 + z * z / n;
-    [(centre - spread) / denom, (centre + spread) / denom]
+    // Rounding can leave a bound a hair outside [0, 1] (-1e-17 for k = 0).
+    [
+        ((centre - spread) / denom).clamp(0.0, 1.0),
+        ((centre + spread) / denom).clamp(0.0, 1.0),
+    ]
 }
 
 /// One game: seat `s` is played by entry `(s + rotation) % players`.
@@ -213,6 +217,8 @@ mod tests {
         assert!(lo < 0.9 && 0.9 < hi);
         assert!((lo - 0.826).abs() < 0.01 && (hi - 0.945).abs() < 0.01);
         assert_eq!(wilson(0, 0), [0.0, 1.0]);
+        assert_eq!(wilson(0, 1000)[0], 0.0, "never below 0");
+        assert_eq!(wilson(1000, 1000)[1], 1.0, "never above 1");
     }
 
     #[test]

@@ -42,6 +42,18 @@ pub struct Config {
     /// Thinking time of `bot-mcts` per decision, in milliseconds.
     #[arg(long, env = "KELTIS_BOT_MCTS_MS", default_value_t = 100)]
     pub bot_mcts_ms: u64,
+    /// SQLite only: `full` (default) makes every acknowledged move survive a power loss;
+    /// `normal` commits faster but a power loss can drop the last acknowledged moves.
+    #[arg(
+        long,
+        env = "KELTIS_SQLITE_SYNCHRONOUS",
+        value_enum,
+        default_value = "full"
+    )]
+    pub sqlite_synchronous: crate::storage::SqliteSync,
+    /// Seconds a client has to send a request's body before it is answered 408 `body_timeout`.
+    #[arg(long, env = "KELTIS_BODY_TIMEOUT", default_value_t = 10)]
+    pub body_timeout_seconds: u64,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -72,6 +84,8 @@ impl Config {
             auth_rate_limit: 10,
             bots: true,
             bot_mcts_ms: 100,
+            sqlite_synchronous: crate::storage::SqliteSync::Full,
+            body_timeout_seconds: 10,
         }
     }
 

@@ -155,7 +155,7 @@ async fn play_one(
                 )
                 .await?;
                 stats.read_ms.push(started.elapsed().as_secs_f64() * 1000.0);
-                if v["state"]["legal_decisions"].is_array() || v["status"] == "over" {
+                if has_decisions(&v) || v["status"] == "over" {
                     v
                 } else {
                     let started = Instant::now();
@@ -175,7 +175,10 @@ async fn play_one(
             stats.finished = true;
             break;
         }
-        let Some(legal) = current["state"]["legal_decisions"].as_array() else {
+        let Some(legal) = current["state"]["legal_decisions"]
+            .as_array()
+            .filter(|l| !l.is_empty())
+        else {
             continue;
         };
         let seat = current["your_seat"].as_u64().unwrap_or(0) as usize;
@@ -198,7 +201,7 @@ async fn play_one(
                 .push(started.elapsed().as_secs_f64() * 1000.0);
             stats.accepted += 1;
             let next: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
-            if next["state"]["legal_decisions"].is_array() || next["status"] == "over" {
+            if has_decisions(&next) || next["status"] == "over" {
                 view = Some(next);
             }
         } else {
@@ -263,4 +266,11 @@ pub async fn run(options: LoadOptions) -> Result<LoadReport, LoadError> {
         decision_latency_ms: Percentiles::of(decision_ms),
         read_latency_ms: Percentiles::of(read_ms),
     })
+}
+
+/// The view is of the seat to act (its legal decisions are listed).
+fn has_decisions(view: &Value) -> bool {
+    view["state"]["legal_decisions"]
+        .as_array()
+        .is_some_and(|l| !l.is_empty())
 }

@@ -6,6 +6,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+
+/// mimalloc returns freed memory to the system where glibc's per-thread arenas fragment: the
+/// server's resident memory stays flat under steady play instead of growing.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use keltis::engine::Variant;
 
 #[derive(Parser)]
@@ -63,7 +68,7 @@ enum Command {
     /// Play random legal games and print one JSON report.
     Selfplay {
         /// keltis, neue-wege or keltis-card
-        #[arg(long, value_parser = parse_variant)]
+        #[arg(long, default_value = "keltis", value_parser = parse_variant)]
         variant: Variant,
         #[arg(long, default_value_t = 2)]
         players: u8,
@@ -111,7 +116,11 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
         }
         Command::Migrate(config) => {
             keltis::telemetry::init(config.log_format);
-            let db = keltis::storage::Database::open(&config.database_url(), 1)?;
+            let db = keltis::storage::Database::open_with(
+                &config.database_url(),
+                1,
+                config.sqlite_synchronous,
+            )?;
             println!("migrations applied ({:?})", db.backend());
             Ok(())
         }

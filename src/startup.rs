@@ -4,7 +4,6 @@ use std::net::TcpListener;
 
 use actix_web::dev::Server;
 use actix_web::{middleware, web, App, HttpResponse, HttpServer};
-use utoipa::OpenApi;
 use utoipa_swagger_ui::SwaggerUi;
 
 use crate::api::{self, error, AppState};
@@ -33,7 +32,11 @@ pub struct Running {
 /// Open the database (migrating it), bind, and build the server.
 pub fn build(config: &Config) -> Result<Running, StartupError> {
     let secret = config.jwt_secret()?;
-    let db = Database::open(&config.database_url(), config.pool_size)?;
+    let db = Database::open_with(
+        &config.database_url(),
+        config.pool_size,
+        config.sqlite_synchronous,
+    )?;
     let listener = TcpListener::bind(&config.bind).map_err(|error| StartupError::Bind {
         addr: config.bind.clone(),
         error,
@@ -55,37 +58,53 @@ pub fn build(config: &Config) -> Result<Running, StartupError> {
         bots,
         limiter: api::rate_limit::RateLimiter::new(config.auth_rate_limit),
     });
-    let spec = api::ApiDoc::openapi();
-    let mut server = HttpServer::new(move || {
-        App::new()
-            .app_data(state.clone())
-            .app_data(
-                web::JsonConfig::default()
-                    .limit(api::MAX_BODY_BYTES)
-                    .error_handler(error::json_error),
-            )
-            .app_data(web::QueryConfig::default().error_handler(error::query_error))
-            .app_data(web::PathConfig::default().error_handler(error::path_error))
-            .wrap(middleware::Logger::new("%r %s %Dms").exclude("/healthz"))
-            .service(api::health::healthz)
-            .service(api::health::readyz)
-            .route(
-                "/openapi.json",
-                web::get().to(|| async {
-                    HttpResponse::Ok()
-                        .content_type("application/json")
-                        .body(api::openapi_json())
-                }),
-            )
-            .service(SwaggerUi::new("/docs/{_:.*}").url("/docs/openapi.json", spec.clone()))
-            .service(web::scope("/api/v1").configure(api::routes))
-            .default_service(web::to(error::not_found))
-    })
-    .listen(listener)
-    .map_err(|error| StartupError::Bind {
-        addr: config.bind.clone(),
-        error,
-    })?;
+    let body_timeout = std::time::Duration::from_secs(config.body_timeout_seconds.max(1));
+    let mut server =
+        HttpServer::new(move || {
+            App::new()
+                .app_data(state.clone())
+                .app_data(
+                    web::JsonConfig::default()
+                        .limit(api::MAX_BODY_BYTES)
+                        .error_handler(error::json_error),
+                )
+                .app_data(web::QueryConfig::default().error_handler(error::query_error))
+                .app_data(web::PathConfig::default().error_handler(error::path_error))
+                .wrap_fn(move |mut req, srv| {
+                    api::body_timeout::limit_body(&mut req, body_timeout);
+                    actix_web::dev::Service::call(srv, req)
+                })
+                .wrap(middleware::Logger::new("%r %s %Dms").exclude("/healthz"))
+                .service(api::health::healthz)
+                .service(api::health::readyz)
+                .route(
+                    "/openapi.json",
+                    web::get().to(|| async {
+                        HttpResponse::Ok()
+                            .content_type("application/json")
+                            .body(api::openapi_json())
+                    }),
+                )
+                .route(
+                    "/docs",
+                    web::get().to(|| async {
+                        HttpResponse::PermanentRedirect()
+                            .insert_header((actix_web::http::header::LOCATION, "/docs/"))
+                            .finish()
+                    }),
+                )
+                // The refined document at /openapi.json; no request leaves for an online validator.
+                .service(SwaggerUi::new("/docs/{_:.*}").config(
+                    utoipa_swagger_ui::Config::new(["/openapi.json"]).validator_url("none"),
+                ))
+                .service(web::scope("/api/v1").configure(api::routes))
+                .default_service(web::to(error::no_route))
+        })
+        .listen(listener)
+        .map_err(|error| StartupError::Bind {
+            addr: config.bind.clone(),
+            error,
+        })?;
     if let Some(workers) = config.workers {
         server = server.workers(workers);
     }

@@ -77,7 +77,12 @@ fn every_schema_reference_resolves() {
     let mut found = Vec::new();
     refs(&spec, &mut found);
     assert!(found.len() > 20);
+    let responses = spec["components"]["responses"].as_object().unwrap();
     for r in found {
+        if let Some(name) = r.strip_prefix("#/components/responses/") {
+            assert!(responses.contains_key(name), "{r} does not resolve");
+            continue;
+        }
         let name = r
             .strip_prefix("#/components/schemas/")
             .unwrap_or_else(|| panic!("unexpected reference {r}"));
@@ -89,4 +94,96 @@ fn every_schema_reference_resolves() {
     }
     let decision_request = &schemas["DecisionRequest"]["properties"]["decision"];
     assert_eq!(decision_request["$ref"], "#/components/schemas/Decision");
+}
+
+#[test]
+fn unions_have_named_variants_and_a_discriminator() {
+    let spec: serde_json::Value = serde_json::from_str(&keltis::api::openapi_json()).unwrap();
+    let schemas = spec["components"]["schemas"].as_object().unwrap();
+    for (union, tag, variant) in [
+        ("Decision", "type", "DrawDeck"),
+        ("Phase", "type", "FinalPlayPhase"),
+        ("EndReason", "reason", "ResignedEnd"),
+        ("EventView", "kind", "DecidedEvent"),
+    ] {
+        let u = &schemas[union];
+        assert_eq!(u["discriminator"]["propertyName"], tag, "{union}");
+        for item in u["oneOf"].as_array().unwrap() {
+            let r = item["$ref"]
+                .as_str()
+                .unwrap_or_else(|| panic!("{union}: inline variant"));
+            let name = r.trim_start_matches("#/components/schemas/");
+            assert!(schemas[name]["required"]
+                .as_array()
+                .unwrap()
+                .contains(&tag.into()));
+        }
+        assert!(schemas.contains_key(variant), "{variant}");
+    }
+    // Every decision kind carries an example.
+    for item in schemas["Decision"]["oneOf"].as_array().unwrap() {
+        let name = item["$ref"]
+            .as_str()
+            .unwrap()
+            .trim_start_matches("#/components/schemas/");
+        assert!(
+            schemas[name]["examples"].is_array(),
+            "{name} has no example"
+        );
+    }
+}
+
+#[test]
+fn operations_read_on_their_own_and_say_who_may_call_them() {
+    let spec: serde_json::Value = serde_json::from_str(&keltis::api::openapi_json()).unwrap();
+    let mut ids = std::collections::HashSet::new();
+    for (path, item) in spec["paths"].as_object().unwrap() {
+        for (method, op) in item.as_object().unwrap() {
+            let id = op["operationId"].as_str().unwrap();
+            assert!(
+                id.chars().next().unwrap().is_ascii_lowercase() && !id.contains('_'),
+                "{method} {path}: operationId {id} is not camelCase"
+            );
+            assert!(ids.insert(id.to_string()), "duplicate operationId {id}");
+            assert!(op["security"].is_array(), "{method} {path} has no security");
+            let responses = op["responses"].as_object().unwrap();
+            if path != "/healthz" {
+                assert!(responses.contains_key("503"), "{method} {path}: no 503");
+            }
+            if !op["security"].as_array().unwrap().is_empty() {
+                assert!(responses.contains_key("401"), "{method} {path}: no 401");
+            }
+            if op.get("requestBody").is_some() {
+                for status in ["400", "413", "415", "422"] {
+                    assert!(
+                        responses.contains_key(status),
+                        "{method} {path}: no {status}"
+                    );
+                }
+            }
+        }
+    }
+    for public in [
+        "/api/v1/auth/login",
+        "/api/v1/auth/register",
+        "/api/v1/auth/refresh",
+    ] {
+        assert_eq!(
+            spec["paths"][public]["post"]["security"],
+            serde_json::json!([])
+        );
+    }
+    assert_eq!(
+        spec["paths"]["/api/v1/games"]["get"]["operationId"],
+        "listGames"
+    );
+    assert_eq!(
+        spec["paths"]["/api/v1/games/{id}/decisions"]["post"]["operationId"],
+        "postDecision"
+    );
+    assert!(spec["servers"].as_array().is_some_and(|s| !s.is_empty()));
+    assert!(spec["info"]["license"]["identifier"].is_string());
+    let retry_after =
+        &spec["components"]["responses"]["ServiceUnavailable"]["headers"]["Retry-After"];
+    assert!(retry_after.is_object());
 }

@@ -12,16 +12,26 @@ use crate::service::ServiceError;
 
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"name": "anna", "password": "correct horse battery"}))]
 pub struct Credentials {
-    /// 3 to 32 characters: letters, digits, `_` or `-`.
+    /// 3 to 32 characters: letters, digits, `_` or `-`. Names are unique whatever their case;
+    /// the spelling given at registration is the one shown.
+    #[schema(min_length = 3, max_length = 32, pattern = r"^[A-Za-z0-9_-]+$")]
     pub name: String,
-    /// 8 to 128 characters.
+    /// 8 to 128 characters, no control characters.
+    #[schema(
+        min_length = 8,
+        max_length = 128,
+        pattern = r"^[^\x00-\x1F\x7F-\x9F]+$"
+    )]
     pub password: String,
 }
 
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"refresh_token": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"}))]
 pub struct RefreshRequest {
+    #[schema(max_length = 256)]
     pub refresh_token: String,
 }
 
@@ -34,8 +44,16 @@ pub struct Me {
 
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"name": "my bot", "scopes": ["read", "play"]}))]
 pub struct NewTokenRequest {
+    /// 1 to 64 characters, not only spaces, no control characters.
+    #[schema(
+        min_length = 1,
+        max_length = 64,
+        pattern = r"^[^\x00-\x1F\x7F-\x9F]*[^\s\x00-\x1F\x7F-\x9F][^\x00-\x1F\x7F-\x9F]*$"
+    )]
     pub name: String,
+    #[schema(min_items = 1)]
     pub scopes: Vec<Scope>,
 }
 
@@ -51,11 +69,10 @@ fn limit(state: &AppState, req: &HttpRequest, action: &'static str) -> Result<()
 }
 
 /// Create an account and log in.
-#[utoipa::path(tag = "accounts", request_body = Credentials, responses(
+#[utoipa::path(operation_id = "register", tag = "accounts", request_body = Credentials, responses(
     (status = 201, body = Session),
     (status = 409, description = "`name_taken`", body = Problem),
     (status = 422, description = "`invalid_name`, `invalid_password`", body = Problem),
-    (status = 429, description = "`rate_limited`, with Retry-After", body = Problem),
 ))]
 #[post("/auth/register")]
 pub async fn register(
@@ -71,10 +88,9 @@ pub async fn register(
 }
 
 /// Log in with name and password.
-#[utoipa::path(tag = "accounts", request_body = Credentials, responses(
+#[utoipa::path(operation_id = "login", tag = "accounts", request_body = Credentials, responses(
     (status = 200, body = Session),
     (status = 401, description = "`unauthorized`", body = Problem),
-    (status = 429, description = "`rate_limited`, with Retry-After", body = Problem),
 ))]
 #[post("/auth/login")]
 pub async fn login(
@@ -90,7 +106,7 @@ pub async fn login(
 }
 
 /// Exchange a refresh token (once) for a new session.
-#[utoipa::path(tag = "accounts", request_body = RefreshRequest, responses(
+#[utoipa::path(operation_id = "refreshSession", tag = "accounts", request_body = RefreshRequest, responses(
     (status = 200, body = Session),
     (status = 401, description = "`unauthorized`", body = Problem),
 ))]
@@ -106,9 +122,8 @@ pub async fn refresh(
 }
 
 /// Who the token belongs to, and what it may do.
-#[utoipa::path(tag = "accounts", security(("bearer" = [])), responses(
+#[utoipa::path(operation_id = "getMe", tag = "accounts", security(("bearer" = [])), responses(
     (status = 200, body = Me),
-    (status = 401, body = Problem),
 ))]
 #[get("/me")]
 pub async fn me(Authenticated(caller): Authenticated) -> web::Json<Me> {
@@ -120,9 +135,8 @@ pub async fn me(Authenticated(caller): Authenticated) -> web::Json<Me> {
 }
 
 /// The caller's personal API tokens.
-#[utoipa::path(tag = "accounts", security(("bearer" = [])), responses(
+#[utoipa::path(operation_id = "listApiTokens", tag = "accounts", security(("bearer" = [])), responses(
     (status = 200, body = [ApiTokenInfo]),
-    (status = 401, body = Problem),
 ))]
 #[get("/me/tokens")]
 pub async fn list_tokens(
@@ -135,9 +149,8 @@ pub async fn list_tokens(
 }
 
 /// Create a personal API token for a bot or a third-party client. The token is shown once.
-#[utoipa::path(tag = "accounts", security(("bearer" = [])), request_body = NewTokenRequest, responses(
+#[utoipa::path(operation_id = "createApiToken", tag = "accounts", security(("bearer" = [])), request_body = NewTokenRequest, responses(
     (status = 201, body = NewApiToken),
-    (status = 401, body = Problem),
     (status = 403, description = "a token cannot grant more than it has", body = Problem),
     (status = 422, description = "`invalid_token_name`, `invalid_scopes`", body = Problem),
 ))]
@@ -155,10 +168,8 @@ pub async fn create_token(
 }
 
 /// Revoke one of the caller's API tokens.
-#[utoipa::path(tag = "accounts", security(("bearer" = [])), params(("id" = i64, Path)), responses(
+#[utoipa::path(operation_id = "revokeApiToken", tag = "accounts", security(("bearer" = [])), params(("id" = i64, Path)), responses(
     (status = 204),
-    (status = 401, body = Problem),
-    (status = 404, body = Problem),
 ))]
 #[delete("/me/tokens/{id}")]
 pub async fn revoke_token(

@@ -8,6 +8,9 @@ use utoipa::ToSchema;
 use crate::service::ServiceError;
 use crate::storage::StorageError;
 
+/// What a 503 asks clients to wait before retrying, in seconds.
+pub const RETRY_AFTER_SECONDS: u64 = 1;
+
 /// The body of every error response.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct Problem {
@@ -25,6 +28,8 @@ pub struct ApiError {
     pub status: StatusCode,
     pub problem: Problem,
     pub retry_after: Option<u64>,
+    /// On 405: the methods the path answers.
+    pub allow: Option<String>,
 }
 
 impl ApiError {
@@ -37,6 +42,7 @@ impl ApiError {
                 current_version: None,
             },
             retry_after: None,
+            allow: None,
         }
     }
 }
@@ -57,6 +63,9 @@ impl ResponseError for ApiError {
         if let Some(seconds) = self.retry_after {
             response.insert_header((header::RETRY_AFTER, seconds.to_string()));
         }
+        if let Some(methods) = &self.allow {
+            response.insert_header((header::ALLOW, methods.as_str()));
+        }
         if self.status == StatusCode::UNAUTHORIZED {
             response.insert_header((header::WWW_AUTHENTICATE, "Bearer"));
         }
@@ -71,11 +80,14 @@ impl From<ServiceError> for ApiError {
             ServiceError::Invalid { code, .. } => {
                 ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, code, message)
             }
+            ServiceError::BadQuery(_) => {
+                ApiError::new(StatusCode::BAD_REQUEST, "invalid_query", message)
+            }
             ServiceError::Unauthorized(_) => {
                 ApiError::new(StatusCode::UNAUTHORIZED, "unauthorized", message)
             }
-            ServiceError::Forbidden(_) => {
-                ApiError::new(StatusCode::FORBIDDEN, "forbidden", message)
+            ServiceError::Forbidden { code, .. } => {
+                ApiError::new(StatusCode::FORBIDDEN, code, message)
             }
             ServiceError::NotFound(_) => ApiError::new(StatusCode::NOT_FOUND, "not_found", message),
             ServiceError::Conflict { code, .. } => {
@@ -95,12 +107,14 @@ impl From<ServiceError> for ApiError {
                 err
             }
             ServiceError::Storage(StorageError::Unavailable(detail)) => {
-                tracing::error!(%detail, "database unavailable");
-                ApiError::new(
+                tracing::warn!(%detail, "database unavailable");
+                let mut err = ApiError::new(
                     StatusCode::SERVICE_UNAVAILABLE,
                     "database_unavailable",
                     "the database is unavailable: try again shortly",
-                )
+                );
+                err.retry_after = Some(RETRY_AFTER_SECONDS);
+                err
             }
             ServiceError::Storage(other) => {
                 tracing::error!(error = %other, "storage error");
@@ -124,11 +138,13 @@ impl From<ServiceError> for ApiError {
 
 impl From<actix_web::error::BlockingError> for ApiError {
     fn from(_: actix_web::error::BlockingError) -> ApiError {
-        ApiError::new(
+        let mut err = ApiError::new(
             StatusCode::SERVICE_UNAVAILABLE,
             "overloaded",
             "the server is overloaded: try again shortly",
-        )
+        );
+        err.retry_after = Some(RETRY_AFTER_SECONDS);
+        err
     }
 }
 
@@ -143,6 +159,11 @@ pub fn json_error(
             StatusCode::PAYLOAD_TOO_LARGE,
             "body_too_large",
             err.to_string(),
+        ),
+        J::Payload(p) if super::body_timeout::is_timeout(p) => ApiError::new(
+            StatusCode::REQUEST_TIMEOUT,
+            "body_timeout",
+            "the request body did not arrive in time",
         ),
         J::ContentType => ApiError::new(
             StatusCode::UNSUPPORTED_MEDIA_TYPE,
@@ -173,10 +194,26 @@ pub fn path_error(
     ApiError::new(StatusCode::NOT_FOUND, "not_found", err.to_string()).into()
 }
 
-pub async fn not_found() -> Result<HttpResponse, ApiError> {
-    Err(ApiError::new(
-        StatusCode::NOT_FOUND,
-        "not_found",
-        "no such route",
-    ))
+/// No route answered: 405 with `Allow` for a known path, 404 otherwise.
+pub async fn no_route(req: actix_web::HttpRequest) -> Result<HttpResponse, ApiError> {
+    match super::openapi::allowed_methods(req.path()) {
+        Some(methods) if !methods.is_empty() => {
+            let mut err = ApiError::new(
+                StatusCode::METHOD_NOT_ALLOWED,
+                "method_not_allowed",
+                format!(
+                    "{} is not allowed here: {}",
+                    req.method(),
+                    methods.join(", ")
+                ),
+            );
+            err.allow = Some(methods.join(", "));
+            Err(err)
+        }
+        _ => Err(ApiError::new(
+            StatusCode::NOT_FOUND,
+            "not_found",
+            "no such route",
+        )),
+    }
 }

@@ -1,7 +1,12 @@
 //! `/api/v1/games*`: lobby, play, events, record.
+//!
+//! Every operation also answers the shared problem responses that `openapi` adds to the document
+//! (401, 403 `insufficient_scope`, 503 `database_unavailable`, ...); the ones listed here are the
+//! operation's own.
 
 use std::time::{Duration, Instant};
 
+use actix_web::http::StatusCode;
 use actix_web::{get, post, web, HttpRequest, HttpResponse};
 use serde::Deserialize;
 use utoipa::{IntoParams, ToSchema};
@@ -9,66 +14,96 @@ use utoipa::{IntoParams, ToSchema};
 use super::auth::Authenticated;
 use super::error::{ApiError, Problem};
 use super::AppState;
-use crate::service::games::{
-    self, DecisionAnswer, DecisionRequest, EventView, GameDetail, GameSummary, NewGame,
-};
+use crate::service::events::{self as game_events, EventView};
+use crate::service::games::GameDetail;
+use crate::service::lobby::{self, GameFilter, GamePage, NewGame};
+use crate::service::play::{self, DecisionAnswer, DecisionRequest};
+
+/// Largest page of `GET /games`.
+pub const MAX_PAGE: i64 = 200;
+/// Longest `wait` of `GET /games/{id}/events`, in seconds.
+pub const MAX_WAIT_SECONDS: u64 = 60;
+/// Largest `limit` of `GET /games/{id}/events`.
+pub const MAX_EVENTS: i64 = 1000;
 
 #[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct ListQuery {
     /// `open` (default): games anyone may join; `mine`: games you sit at or are invited to.
-    pub filter: Option<String>,
+    #[param(inline)]
+    pub filter: Option<GameFilter>,
+    /// The `next_cursor` of the previous page; leave out for the first page.
+    #[param(max_length = 64)]
+    pub cursor: Option<String>,
+    /// Games per page (default 50).
+    #[param(minimum = 1, maximum = 200)]
+    pub limit: Option<i64>,
 }
 
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct InviteRequest {
     /// The user name to invite.
+    #[schema(
+        min_length = 3,
+        max_length = 32,
+        pattern = r"^[A-Za-z0-9_-]+$",
+        example = "anna"
+    )]
     pub user: String,
 }
 
 #[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct EventsQuery {
     /// Only events with a larger sequence number (default 0: all).
+    #[param(minimum = 0)]
     pub after: Option<i64>,
-    /// Hold the request up to this many seconds (at most 60) until a newer event exists.
+    /// Hold the request up to this many seconds until a newer event exists (default 0).
+    #[param(minimum = 0, maximum = 60)]
     pub wait: Option<u64>,
-    /// At most this many events (default and maximum 1000).
+    /// At most this many events (default 1000).
+    #[param(minimum = 1, maximum = 1000)]
     pub limit: Option<i64>,
 }
 
-/// List games.
-#[utoipa::path(tag = "lobby", security(("bearer" = [])), params(ListQuery), responses(
-    (status = 200, body = [GameSummary]),
-    (status = 400, description = "`invalid_query`", body = Problem),
-    (status = 401, body = Problem),
+fn out_of_range(name: &str, range: &str) -> ApiError {
+    ApiError::new(
+        StatusCode::BAD_REQUEST,
+        "invalid_query",
+        format!("{name} must be {range}"),
+    )
+}
+
+/// List games, one page at a time.
+///
+/// Pages follow each other through `next_cursor`. `mine` is ordered by the last change, so a game
+/// that changes while you page moves to the front and shows on a fresh first page.
+#[utoipa::path(operation_id = "listGames", tag = "lobby", security(("bearer" = [])), params(ListQuery), responses(
+    (status = 200, body = GamePage),
 ))]
 #[get("/games")]
 pub async fn list(
     state: web::Data<AppState>,
     Authenticated(caller): Authenticated,
     query: web::Query<ListQuery>,
-) -> Result<web::Json<Vec<GameSummary>>, ApiError> {
-    let mine = match query.filter.as_deref() {
-        None | Some("open") => false,
-        Some("mine") => true,
-        Some(other) => {
-            return Err(ApiError::new(
-                actix_web::http::StatusCode::BAD_REQUEST,
-                "invalid_query",
-                format!("unknown filter {other:?}: open or mine"),
-            ))
-        }
-    };
+) -> Result<web::Json<GamePage>, ApiError> {
+    let query = query.into_inner();
+    let limit = query.limit.unwrap_or(50);
+    if !(1..=MAX_PAGE).contains(&limit) {
+        return Err(out_of_range("limit", "1 to 200"));
+    }
+    let filter = query.filter.unwrap_or(GameFilter::Open);
     Ok(web::Json(
-        web::block(move || games::list(&state.db, &caller, mine)).await??,
+        web::block(move || lobby::list(&state.db, &caller, filter, query.cursor.as_deref(), limit))
+            .await??,
     ))
 }
 
 /// Create a game and take its first seat. It starts when its seats are full.
-#[utoipa::path(tag = "lobby", security(("bearer" = [])), request_body = NewGame, responses(
+#[utoipa::path(operation_id = "createGame", tag = "lobby", security(("bearer" = [])), request_body = NewGame, responses(
     (status = 201, body = GameDetail),
-    (status = 401, body = Problem),
-    (status = 422, description = "`invalid_players`, `invalid_body`", body = Problem),
+    (status = 422, description = "`invalid_players`, `unknown_bot`, `too_many_bots`, `duplicate_bot`", body = Problem),
 ))]
 #[post("/games")]
 pub async fn create(
@@ -76,16 +111,14 @@ pub async fn create(
     Authenticated(caller): Authenticated,
     body: web::Json<NewGame>,
 ) -> Result<HttpResponse, ApiError> {
-    let game = web::block(move || games::create(&state.db, &caller, &body)).await??;
+    let game = web::block(move || lobby::create(&state.db, &caller, &body)).await??;
     Ok(HttpResponse::Created().json(game))
 }
 
 /// A game as the caller may see it: the caller's view (spectators: the spectator view), its
 /// `version` and, when the caller is to act, `state.legal_decisions`.
-#[utoipa::path(tag = "play", security(("bearer" = [])), params(("id" = i64, Path)), responses(
+#[utoipa::path(operation_id = "getGame", tag = "play", security(("bearer" = [])), params(("id" = i64, Path)), responses(
     (status = 200, body = GameDetail),
-    (status = 401, body = Problem),
-    (status = 404, body = Problem),
 ))]
 #[get("/games/{id}")]
 pub async fn get(
@@ -95,15 +128,14 @@ pub async fn get(
 ) -> Result<web::Json<GameDetail>, ApiError> {
     let id = id.into_inner();
     Ok(web::Json(
-        web::block(move || games::get(&state.db, &caller, id)).await??,
+        web::block(move || play::get(&state.db, &caller, id)).await??,
     ))
 }
 
 /// Take the next free seat.
-#[utoipa::path(tag = "lobby", security(("bearer" = [])), params(("id" = i64, Path)), responses(
+#[utoipa::path(operation_id = "joinGame", tag = "lobby", security(("bearer" = [])), params(("id" = i64, Path)), responses(
     (status = 200, body = GameDetail),
-    (status = 403, description = "invitation only", body = Problem),
-    (status = 404, body = Problem),
+    (status = 403, description = "`invite_only`: the game is by invitation only", body = Problem),
     (status = 409, description = "`game_not_open`, `already_seated`", body = Problem),
 ))]
 #[post("/games/{id}/join")]
@@ -114,14 +146,14 @@ pub async fn join(
 ) -> Result<web::Json<GameDetail>, ApiError> {
     let id = id.into_inner();
     Ok(web::Json(
-        web::block(move || games::join(&state.db, &caller, id)).await??,
+        web::block(move || lobby::join(&state.db, &caller, id)).await??,
     ))
 }
 
 /// Give up a seat before the start.
-#[utoipa::path(tag = "lobby", security(("bearer" = [])), params(("id" = i64, Path)), responses(
+#[utoipa::path(operation_id = "leaveGame", tag = "lobby", security(("bearer" = [])), params(("id" = i64, Path)), responses(
     (status = 200, body = GameDetail),
-    (status = 403, body = Problem),
+    (status = 403, description = "`not_seated`", body = Problem),
     (status = 409, description = "`game_started`", body = Problem),
 ))]
 #[post("/games/{id}/leave")]
@@ -132,16 +164,16 @@ pub async fn leave(
 ) -> Result<web::Json<GameDetail>, ApiError> {
     let id = id.into_inner();
     Ok(web::Json(
-        web::block(move || games::leave(&state.db, &caller, id)).await??,
+        web::block(move || lobby::leave(&state.db, &caller, id)).await??,
     ))
 }
 
-/// Invite a user by name (a seated player, before the start).
-#[utoipa::path(tag = "lobby", security(("bearer" = [])), params(("id" = i64, Path)), request_body = InviteRequest, responses(
+/// Invite a user by name (a seated player, before the start). A bot sits down at once.
+#[utoipa::path(operation_id = "inviteToGame", tag = "lobby", security(("bearer" = [])), params(("id" = i64, Path)), request_body = InviteRequest, responses(
     (status = 200, body = GameDetail),
-    (status = 403, body = Problem),
-    (status = 404, description = "no such game or user", body = Problem),
-    (status = 409, description = "`game_not_open`, `already_invited`", body = Problem),
+    (status = 403, description = "`not_seated`", body = Problem),
+    (status = 404, description = "`not_found`: no such game or user", body = Problem),
+    (status = 409, description = "`game_not_open`, `already_invited`, `already_seated`", body = Problem),
 ))]
 #[post("/games/{id}/invites")]
 pub async fn invite(
@@ -152,21 +184,25 @@ pub async fn invite(
 ) -> Result<web::Json<GameDetail>, ApiError> {
     let id = id.into_inner();
     Ok(web::Json(
-        web::block(move || games::invite(&state.db, &caller, id, &body.user)).await??,
+        web::block(move || lobby::invite(&state.db, &caller, id, &body.user)).await??,
     ))
 }
 
 /// Play one decision. Send the `version` you saw as `expected_version`. With an
 /// `Idempotency-Key` header, a retried request returns the first answer and appends nothing.
-#[utoipa::path(tag = "play", security(("bearer" = [])), params(
+///
+/// A seated player who is not to act gets 422 `not_your_turn`; a caller without a seat gets 403
+/// `not_seated`.
+#[utoipa::path(operation_id = "postDecision", tag = "play", security(("bearer" = [])), params(
     ("id" = i64, Path),
-    ("Idempotency-Key" = Option<String>, Header, description = "any unique string, at most 200 characters"),
+    ("Idempotency-Key" = Option<String>, Header, description = "Any unique string of 1 to 200 visible ASCII characters; answers are kept 24 hours", pattern = r"^[\x21-\x7E]{1,200}$"),
 ), request_body = DecisionRequest, responses(
-    (status = 200, description = "the new view", body = GameDetail),
-    (status = 403, description = "not your seat", body = Problem),
-    (status = 404, body = Problem),
+    (status = 200, description = "the new view", body = GameDetail, headers(
+        ("Idempotent-Replayed" = String, description = "`true` when this is the stored answer to a repeated Idempotency-Key")
+    )),
+    (status = 403, description = "`not_seated`", body = Problem),
     (status = 409, description = "`stale_version` (with `current_version`), `not_started`", body = Problem),
-    (status = 422, description = "the engine's code: `not_your_turn`, `row_order`, `card_not_in_hand`, ...", body = Problem),
+    (status = 422, description = "the engine's code: `not_your_turn`, `row_order`, `card_not_in_hand`, `game_over`, ...; `idempotency_key_reused`", body = Problem),
 ))]
 #[post("/games/{id}/decisions")]
 pub async fn decide(
@@ -180,10 +216,12 @@ pub async fn decide(
     let key = match req.headers().get("Idempotency-Key") {
         None => None,
         Some(v) => match v.to_str() {
-            Ok(k) if !k.is_empty() && k.len() <= 200 => Some(k.to_string()),
+            Ok(k) if (1..=200).contains(&k.len()) && k.bytes().all(|b| b.is_ascii_graphic()) => {
+                Some(k.to_string())
+            }
             _ => {
                 return Err(ApiError::new(
-                    actix_web::http::StatusCode::BAD_REQUEST,
+                    StatusCode::BAD_REQUEST,
                     "invalid_idempotency_key",
                     "an Idempotency-Key has 1 to 200 visible ASCII characters",
                 ))
@@ -191,24 +229,23 @@ pub async fn decide(
         },
     };
     let answer =
-        web::block(move || games::decide(&state.db, &caller, id, &body, key.as_deref())).await??;
+        web::block(move || play::decide(&state.db, &caller, id, &body, key.as_deref())).await??;
     Ok(match answer {
         DecisionAnswer::Fresh(detail) => HttpResponse::Ok().json(detail),
-        DecisionAnswer::Repeated { status, body } => HttpResponse::build(
-            actix_web::http::StatusCode::from_u16(status)
-                .unwrap_or(actix_web::http::StatusCode::OK),
-        )
-        .content_type("application/json")
-        .insert_header(("Idempotent-Replayed", "true"))
-        .body(body),
+        DecisionAnswer::Repeated { status, body } => {
+            HttpResponse::build(StatusCode::from_u16(status).unwrap_or(StatusCode::OK))
+                .content_type("application/json")
+                .insert_header(("Idempotent-Replayed", "true"))
+                .body(body)
+        }
     })
 }
 
 /// Resign: the game ends at once; you cannot win it.
-#[utoipa::path(tag = "play", security(("bearer" = [])), params(("id" = i64, Path)), responses(
+#[utoipa::path(operation_id = "resignGame", tag = "play", security(("bearer" = [])), params(("id" = i64, Path)), responses(
     (status = 200, body = GameDetail),
-    (status = 403, body = Problem),
-    (status = 409, description = "`not_started`", body = Problem),
+    (status = 403, description = "`not_seated`", body = Problem),
+    (status = 409, description = "`not_started`, `busy`", body = Problem),
     (status = 422, description = "`game_over`", body = Problem),
 ))]
 #[post("/games/{id}/resign")]
@@ -219,15 +256,14 @@ pub async fn resign(
 ) -> Result<web::Json<GameDetail>, ApiError> {
     let id = id.into_inner();
     Ok(web::Json(
-        web::block(move || games::resign(&state.db, &caller, id)).await??,
+        web::block(move || play::resign(&state.db, &caller, id)).await??,
     ))
 }
 
 /// The game's events as the caller may see them: another seat's draw from the deck comes
 /// without its card, the deal shows only the caller's own hand, until the game is over.
-#[utoipa::path(tag = "play", security(("bearer" = [])), params(("id" = i64, Path), EventsQuery), responses(
+#[utoipa::path(operation_id = "listGameEvents", tag = "play", security(("bearer" = [])), params(("id" = i64, Path), EventsQuery), responses(
     (status = 200, body = [EventView]),
-    (status = 404, body = Problem),
 ))]
 #[get("/games/{id}/events")]
 pub async fn events(
@@ -238,12 +274,22 @@ pub async fn events(
 ) -> Result<web::Json<Vec<EventView>>, ApiError> {
     let id = id.into_inner();
     let after = query.after.unwrap_or(0);
-    let limit = query.limit.unwrap_or(1000).clamp(1, 1000);
-    let deadline = Instant::now() + Duration::from_secs(query.wait.unwrap_or(0).min(60));
+    if after < 0 {
+        return Err(out_of_range("after", "0 or more"));
+    }
+    let limit = query.limit.unwrap_or(MAX_EVENTS);
+    if !(1..=MAX_EVENTS).contains(&limit) {
+        return Err(out_of_range("limit", "1 to 1000"));
+    }
+    let wait = query.wait.unwrap_or(0);
+    if wait > MAX_WAIT_SECONDS {
+        return Err(out_of_range("wait", "0 to 60 (seconds)"));
+    }
+    let deadline = Instant::now() + Duration::from_secs(wait);
     loop {
         let (state2, caller2) = (state.clone(), caller.clone());
-        let found =
-            web::block(move || games::events(&state2.db, &caller2, id, after, limit)).await??;
+        let found = web::block(move || game_events::events(&state2.db, &caller2, id, after, limit))
+            .await??;
         if !found.is_empty() || Instant::now() >= deadline {
             return Ok(web::Json(found));
         }
@@ -254,9 +300,8 @@ pub async fn events(
 
 /// The full record (deck order, hands, tiles, start player, every decision, final scores),
 /// once the game is over.
-#[utoipa::path(tag = "play", security(("bearer" = [])), params(("id" = i64, Path)), responses(
+#[utoipa::path(operation_id = "getGameRecord", tag = "play", security(("bearer" = [])), params(("id" = i64, Path)), responses(
     (status = 200, body = crate::engine::Record),
-    (status = 404, body = Problem),
     (status = 409, description = "`game_not_over`", body = Problem),
 ))]
 #[get("/games/{id}/record")]
@@ -266,14 +311,13 @@ pub async fn record(
     id: web::Path<i64>,
 ) -> Result<HttpResponse, ApiError> {
     let id = id.into_inner();
-    let record = web::block(move || games::record(&state.db, &caller, id)).await??;
+    let record = web::block(move || game_events::record(&state.db, &caller, id)).await??;
     Ok(HttpResponse::Ok().json(record))
 }
 
 /// The server's bot accounts: seat them with `bots` when creating a game, or invite them.
-#[utoipa::path(tag = "bots", security(("bearer" = [])), responses(
+#[utoipa::path(operation_id = "listBots", tag = "bots", security(("bearer" = [])), responses(
     (status = 200, body = [crate::service::bots::ServerBot]),
-    (status = 401, body = Problem),
 ))]
 #[get("/bots")]
 pub async fn bots(

@@ -1,25 +1,41 @@
 //! `/healthz` (the process answers) and `/readyz` (the database answers).
 
 use actix_web::{get, web, HttpResponse};
+use serde::Serialize;
+use utoipa::ToSchema;
 
 use super::error::{ApiError, Problem};
 use super::AppState;
 use crate::service::ServiceError;
 
-/// The process is up.
-#[utoipa::path(tag = "health", responses((status = 200, description = "up")))]
-#[get("/healthz")]
-pub async fn healthz() -> HttpResponse {
-    HttpResponse::Ok().json(serde_json::json!({ "status": "ok" }))
+/// What the health endpoints answer when all is well.
+#[derive(Serialize, ToSchema)]
+pub struct Health {
+    /// `ok` (healthz) or `ready` (readyz).
+    #[schema(example = "ok")]
+    pub status: String,
 }
 
-/// The database is reachable.
-#[utoipa::path(tag = "health", responses(
-    (status = 200, description = "ready"),
-    (status = 503, description = "`database_unavailable`", body = Problem),
+/// The process is up.
+#[utoipa::path(operation_id = "getHealth", tag = "health", responses(
+    (status = 200, description = "up", body = Health),
+))]
+#[get("/healthz")]
+pub async fn healthz() -> HttpResponse {
+    HttpResponse::Ok().json(Health {
+        status: "ok".into(),
+    })
+}
+
+/// The database is reachable (answers within about a second either way).
+#[utoipa::path(operation_id = "getReadiness", tag = "health", responses(
+    (status = 200, description = "ready", body = Health),
+    (status = 503, description = "`database_unavailable`, with Retry-After", body = Problem),
 ))]
 #[get("/readyz")]
 pub async fn readyz(state: web::Data<AppState>) -> Result<HttpResponse, ApiError> {
     web::block(move || state.db.ping().map_err(ServiceError::from)).await??;
-    Ok(HttpResponse::Ok().json(serde_json::json!({ "status": "ready" })))
+    Ok(HttpResponse::Ok().json(Health {
+        status: "ready".into(),
+    }))
 }

@@ -18,13 +18,13 @@ pub enum RuleError {
     NoSuchSeat { seat: u8 },
     #[error("it is not your turn: seat {to_act} is to act")]
     NotYourTurn { to_act: u8 },
-    #[error("a {got} decision is not possible now: the game is in its {phase:?} phase")]
+    #[error("a {got} decision is not possible now: the game is in its {} phase", phase.name())]
     UnexpectedDecision { got: &'static str, phase: Phase },
     #[error("this decision does not exist in {variant}")]
     NotInVariant { variant: Variant },
     #[error("{card} is not in your hand")]
     CardNotInHand { card: Card },
-    #[error("{card} breaks the order of your {color} row (K5: it is {direction:?}, last value {last})", color = card.color().name())]
+    #[error("{card} breaks the order of your {} row (K5: it is {}, last value {last})", card.color().name(), direction.name())]
     RowOrder {
         card: Card,
         direction: Direction,
@@ -42,15 +42,15 @@ pub enum RuleError {
     UnknownSpace { space: String },
     #[error("several moves are possible: name the {what}")]
     ChoiceRequired { what: &'static str },
-    #[error("the top card of the {color:?} pile was discarded this turn (K7)")]
+    #[error("the top card of the {} pile was discarded this turn (K7)", color.name())]
     DiscardedThisTurn { color: Color },
-    #[error("the {color:?} pile is empty")]
+    #[error("the {} pile is empty", color.name())]
     PileEmpty { color: Color },
-    #[error("your {color:?} row is empty")]
+    #[error("your {} row is empty", color.name())]
     RowEmpty { color: Color },
-    #[error("{card} cannot go on the {path:?} path")]
+    #[error("{card} cannot go on the {} path", path.name())]
     WrongPath { card: Card, path: Color },
-    #[error("your {path:?} path is terminated: only its second end card may follow (C5)")]
+    #[error("your {} path is terminated: only its second end card may follow (C5)", path.name())]
     PathTerminated { path: Color },
     #[error("a wish stone needs two cards of the same value 1..9 (C8)")]
     StoneCardsInvalid,

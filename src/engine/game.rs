@@ -25,9 +25,10 @@ pub const PILES: usize = 6;
 /// Where base-game wish stones (colourless) are counted in `wish_stones`.
 pub const PLAIN_STONE: usize = 5;
 
-/// What the game waits for.
+/// What the game waits for. On the wire an object tagged by `type`, e.g. `{"type":"draw"}`,
+/// `{"type":"final_play","left":3}`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
-#[serde(rename_all = "snake_case")]
+#[serde(tag = "type", rename_all = "snake_case")]
 pub enum Phase {
     /// Lay or discard a card (K6a, C7), or take a wish stone (C8).
     Play,
@@ -43,9 +44,23 @@ pub enum Phase {
     Over,
 }
 
+impl Phase {
+    /// The wire name (`type` tag), for messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Phase::Play => "play",
+            Phase::FreeStep => "free_step",
+            Phase::DiscardTile => "discard_tile",
+            Phase::Draw => "draw",
+            Phase::FinalPlay { .. } => "final_play",
+            Phase::Over => "over",
+        }
+    }
+}
+
 /// The version of the snapshot format and the rules together: a stored snapshot whose tag differs
 /// is thrown away and the state rebuilt from the game's decisions.
-pub const ENGINE_VERSION: i32 = super::RULESET_VERSION as i32 * 1000 + 1;
+pub const ENGINE_VERSION: i32 = super::RULESET_VERSION as i32 * 1000 + 2;
 
 /// The whole state of a game, hidden parts included. Serialises as a snapshot (hidden parts
 /// included: never send it to a client).

@@ -24,6 +24,7 @@ pub struct Record {
     pub setup: Setup,
     pub decisions: Vec<RecordedDecision>,
     /// Final scores, winners and end reason, once the game is over.
+    #[schema(required = true)]
     pub result: Option<GameResult>,
 }
 

@@ -14,6 +14,17 @@ pub enum Direction {
     Descending,
 }
 
+impl Direction {
+    /// The wire name, for messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Direction::Open => "open",
+            Direction::Ascending => "ascending",
+            Direction::Descending => "descending",
+        }
+    }
+}
+
 /// A row of laid cards. The direction is fixed by the first card that differs from the first
 /// card of the row (K5); equal values are always allowed.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -17,25 +17,30 @@ pub struct View {
     pub players: u8,
     pub ruleset_version: u32,
     /// The seat this view is for; `null` for a spectator.
+    #[schema(required = true)]
     pub seat: Option<u8>,
-    /// The seat's own hand, sorted; `null` for a spectator.
-    pub hand: Option<Vec<Card>>,
+    /// The seat's own hand, sorted; empty for a spectator.
+    pub hand: Vec<Card>,
     pub draw_pile_size: usize,
     /// Every discard pile, bottom card first (K8: their whole content is public).
     pub discard_piles: Vec<PileView>,
     pub seats: Vec<SeatView>,
     /// Board games: tiles and wish-stone piles still on the board.
+    #[schema(required = true)]
     pub board: Option<BoardView>,
     /// Keltis Card: the nine wish stones and who took them (C8).
+    #[schema(required = true)]
     pub stones: Option<Vec<StoneView>>,
     pub phase: Phase,
     /// The seat that must decide now; `null` once the game is over.
+    #[schema(required = true)]
     pub to_act: Option<u8>,
     /// The seat whose turn it is.
     pub turn_player: u8,
-    /// The viewer's legal decisions, when the viewer is to act.
-    pub legal_decisions: Option<Vec<DecisionJson>>,
+    /// The viewer's legal decisions: empty unless the viewer is to act.
+    pub legal_decisions: Vec<DecisionJson>,
     /// Final scores and winners, once the game is over.
+    #[schema(required = true)]
     pub result: Option<GameResult>,
 }
 
@@ -74,11 +79,13 @@ pub struct PawnView {
     pub pawn: u8,
     pub big: bool,
     /// Space id, or `null` on Start.
+    #[schema(required = true)]
     pub space: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct HeldStones {
+    #[schema(required = true)]
     pub color: Option<Color>,
     pub count: u8,
 }
@@ -103,6 +110,7 @@ pub struct StonePileView {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct StoneView {
     pub value: u8,
+    #[schema(required = true)]
     pub taken_by: Option<u8>,
 }
 
@@ -113,13 +121,12 @@ impl Game {
         let seat = seat.filter(|s| *s < self.players);
         let board = self.board.as_deref();
         let legal_decisions = match (seat, self.to_act()) {
-            (Some(s), Some(t)) if s == t => Some(
-                self.legal_decisions()
-                    .into_iter()
-                    .map(|d| d.to_json(board))
-                    .collect(),
-            ),
-            _ => None,
+            (Some(s), Some(t)) if s == t => self
+                .legal_decisions()
+                .into_iter()
+                .map(|d| d.to_json(board))
+                .collect(),
+            _ => Vec::new(),
         };
         let pile_colors: &[Color] = if self.variant == Variant::KeltisCard {
             &Color::ALL
@@ -225,7 +232,7 @@ impl Game {
             players: self.players,
             ruleset_version: RULESET_VERSION,
             seat,
-            hand: seat.map(|s| self.hands[s as usize].clone()),
+            hand: seat.map_or_else(Vec::new, |s| self.hands[s as usize].clone()),
             draw_pile_size: self.draw_pile.len(),
             discard_piles,
             seats,

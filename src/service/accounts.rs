@@ -56,7 +56,8 @@ impl Caller {
         if self.scopes.contains(&scope) {
             Ok(())
         } else {
-            Err(ServiceError::Forbidden(
+            Err(ServiceError::forbidden(
+                "insufficient_scope",
                 "this token lacks the scope for this request",
             ))
         }
@@ -109,7 +110,9 @@ pub struct ApiTokenInfo {
     pub scopes: Vec<Scope>,
     /// Milliseconds since the Unix epoch.
     pub created_at: i64,
+    #[schema(required = true)]
     pub last_used_at: Option<i64>,
+    #[schema(required = true)]
     pub revoked_at: Option<i64>,
 }
 
@@ -127,17 +130,12 @@ fn hasher() -> Argon2<'static> {
     Argon2::new(Algorithm::Argon2id, Version::V0x13, params)
 }
 
-fn check_name(name: &str) -> ServiceResult<()> {
+/// A user name's shape: 3 to 32 letters, digits, `_` or `-` (so never a control character).
+pub fn check_name_shape(name: &str) -> ServiceResult<()> {
     let ok_len = (3..=32).contains(&name.chars().count());
     let ok_chars = name
         .chars()
         .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
-    if name.starts_with(super::bots::BOT_PREFIX) {
-        return Err(ServiceError::invalid(
-            "invalid_name",
-            "names starting with \"bot-\" are kept for the server's bots",
-        ));
-    }
     if ok_len && ok_chars {
         Ok(())
     } else {
@@ -148,15 +146,57 @@ fn check_name(name: &str) -> ServiceResult<()> {
     }
 }
 
-fn check_password(password: &str) -> ServiceResult<()> {
-    if (8..=128).contains(&password.chars().count()) {
-        Ok(())
-    } else {
-        Err(ServiceError::invalid(
-            "invalid_password",
-            "a password has 8 to 128 characters",
-        ))
+/// A name a person may register.
+fn check_new_name(name: &str) -> ServiceResult<()> {
+    check_name_shape(name)?;
+    if name
+        .to_ascii_lowercase()
+        .starts_with(super::bots::BOT_PREFIX)
+    {
+        return Err(ServiceError::invalid(
+            "invalid_name",
+            "names starting with \"bot-\" are kept for the server's bots",
+        ));
     }
+    Ok(())
+}
+
+fn check_password(password: &str) -> ServiceResult<()> {
+    if !(8..=128).contains(&password.chars().count()) || password.chars().any(char::is_control) {
+        return Err(ServiceError::invalid(
+            "invalid_password",
+            "a password has 8 to 128 characters and no control characters",
+        ));
+    }
+    Ok(())
+}
+
+/// A hash to verify against when the name is unknown, so that an unknown name takes as long as
+/// a wrong password and the answer's timing does not tell which names exist.
+fn dummy_hash() -> &'static str {
+    static DUMMY: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    DUMMY.get_or_init(|| {
+        SaltString::encode_b64(b"keltis-dummy-salt")
+            .ok()
+            .and_then(|salt| {
+                hasher()
+                    .hash_password(b"no account has this password", &salt)
+                    .map(|h| h.to_string())
+                    .ok()
+            })
+            .unwrap_or_default()
+    })
+}
+
+/// Whether `password` matches the PHC string `hash` (a malformed hash matches nothing).
+fn password_matches(hash: &str, password: &str) -> bool {
+    PasswordHash::new(hash)
+        .map(|parsed| {
+            hasher()
+                .verify_password(password.as_bytes(), &parsed)
+                .is_ok()
+        })
+        .unwrap_or(false)
 }
 
 pub fn register(
@@ -165,7 +205,7 @@ pub fn register(
     name: &str,
     password: &str,
 ) -> ServiceResult<Session> {
-    check_name(name)?;
+    check_new_name(name)?;
     check_password(password)?;
     let salt = SaltString::encode_b64(random_hex(16)?.as_bytes())
         .map_err(|e| ServiceError::Internal(e.to_string()))?;
@@ -191,22 +231,19 @@ pub fn login(
     password: &str,
 ) -> ServiceResult<Session> {
     let bad = ServiceError::Unauthorized("wrong user name or password");
-    let Some(user) = db.read(|c| store::user_by_name(c, name))? else {
-        return Err(bad);
+    check_name_shape(name)?;
+    let user = db.read(|c| store::user_by_name(c, name))?;
+    // Every login verifies one hash: the user's, or the dummy for unknown names and for bots
+    // (which have no password), so that all failures take the same time.
+    let (hash, user) = match user {
+        Some(u) if !u.is_bot => (u.password_hash.clone(), Some(u)),
+        _ => (dummy_hash().to_string(), None),
     };
-    // Bots have no password: their stored hash is not one.
-    if user.is_bot {
-        return Err(bad);
+    let matches = password_matches(&hash, password);
+    match user {
+        Some(user) if matches => issue_session(db, keys, user.id, &user.name),
+        _ => Err(bad),
     }
-    let parsed = PasswordHash::new(&user.password_hash)
-        .map_err(|e| ServiceError::Internal(format!("stored hash of user {}: {e}", user.id)))?;
-    if hasher()
-        .verify_password(password.as_bytes(), &parsed)
-        .is_err()
-    {
-        return Err(bad);
-    }
-    issue_session(db, keys, user.id, &user.name)
 }
 
 pub fn refresh(db: &Database, keys: &TokenKeys, refresh_token: &str) -> ServiceResult<Session> {
@@ -318,10 +355,10 @@ pub fn create_api_token(
     name: &str,
     scopes: &[Scope],
 ) -> ServiceResult<NewApiToken> {
-    if name.trim().is_empty() || name.chars().count() > 64 {
+    if name.trim().is_empty() || name.chars().count() > 64 || name.chars().any(char::is_control) {
         return Err(ServiceError::invalid(
             "invalid_token_name",
-            "a token name has 1 to 64 characters",
+            "a token name has 1 to 64 characters, not only spaces, and no control characters",
         ));
     }
     if scopes.is_empty() {

@@ -8,7 +8,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use super::accounts::{Caller, Scope};
-use super::games::{self, DecisionRequest};
+use super::play::{self, DecisionRequest};
 use super::{random_u64, ServiceError, ServiceResult};
 use crate::engine::bots::{Bot, BotKind, Budget};
 use crate::storage::{accounts as users, games as store, now_millis, Database, StorageError};
@@ -106,14 +106,14 @@ fn play_turn(db: &Database, bot: &ServerBot, game_id: i64) -> ServiceResult<bool
         name: bot.name.clone(),
         scopes: vec![Scope::Read, Scope::Play],
     };
-    let detail = games::get(db, &caller, game_id)?;
+    let detail = play::get(db, &caller, game_id)?;
     let Some(view) = detail.state else {
         return Ok(false);
     };
     if view.to_act.is_none() || view.to_act != detail.your_seat {
         return Ok(false);
     }
-    let legal = view.legal_decisions.clone().unwrap_or_default();
+    let legal = view.legal_decisions.clone();
     let Some(fallback) = legal.first().cloned() else {
         return Ok(false);
     };
@@ -130,7 +130,7 @@ fn play_turn(db: &Database, bot: &ServerBot, game_id: i64) -> ServiceResult<bool
         expected_version: detail.summary.version,
         decision,
     };
-    match games::decide(db, &caller, game_id, &request, None) {
+    match play::decide(db, &caller, game_id, &request, None) {
         Ok(_) => Ok(true),
         Err(ServiceError::StaleVersion { .. }) => Ok(false),
         Err(ServiceError::Rule(e)) => {
@@ -139,7 +139,7 @@ fn play_turn(db: &Database, bot: &ServerBot, game_id: i64) -> ServiceResult<bool
                 expected_version: detail.summary.version,
                 decision: fallback,
             };
-            match games::decide(db, &caller, game_id, &request, None) {
+            match play::decide(db, &caller, game_id, &request, None) {
                 Ok(_) => Ok(true),
                 Err(ServiceError::StaleVersion { .. }) => Ok(false),
                 Err(e) => Err(e),

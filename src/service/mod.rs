@@ -3,7 +3,10 @@
 
 pub mod accounts;
 pub mod bots;
+pub mod events;
 pub mod games;
+pub mod lobby;
+pub mod play;
 
 use crate::engine::RuleError;
 use crate::storage::StorageError;
@@ -13,10 +16,17 @@ use crate::storage::StorageError;
 pub enum ServiceError {
     #[error("{message}")]
     Invalid { code: &'static str, message: String },
+    /// A query parameter is out of range or unknown (400 `invalid_query`).
+    #[error("{0}")]
+    BadQuery(String),
     #[error("{0}")]
     Unauthorized(&'static str),
-    #[error("{0}")]
-    Forbidden(&'static str),
+    /// The caller is known but may not do this: `not_seated`, `invite_only`, `insufficient_scope`.
+    #[error("{message}")]
+    Forbidden {
+        code: &'static str,
+        message: &'static str,
+    },
     #[error("{0} not found")]
     NotFound(&'static str),
     #[error("{message}")]
@@ -39,6 +49,10 @@ impl ServiceError {
             code,
             message: message.into(),
         }
+    }
+
+    pub fn forbidden(code: &'static str, message: &'static str) -> ServiceError {
+        ServiceError::Forbidden { code, message }
     }
 
     pub fn conflict(code: &'static str, message: impl Into<String>) -> ServiceError {

@@ -262,21 +262,32 @@ pub fn is_invited(
     Ok(n > 0)
 }
 
-/// Open games anyone may join, newest first.
-pub fn open_games(conn: &mut DbConnection, limit: i64) -> Result<Vec<GameRow>, StorageError> {
-    Ok(games::table
+/// Open games anyone may join, newest first; `before`: only games with a smaller id (the cursor).
+pub fn open_games(
+    conn: &mut DbConnection,
+    before: Option<i64>,
+    limit: i64,
+) -> Result<Vec<GameRow>, StorageError> {
+    let mut query = games::table
         .filter(games::status.eq("open"))
         .filter(games::invite_only.eq(false))
+        .into_boxed();
+    if let Some(id) = before {
+        query = query.filter(games::id.lt(id));
+    }
+    Ok(query
         .order(games::id.desc())
         .limit(limit)
         .select(GameRow::as_select())
         .load(conn)?)
 }
 
-/// Games the user sits at or is invited to, most recently changed first.
+/// Games the user sits at or is invited to, most recently changed first; `before`: only games
+/// after this `(updated_at, id)` in that order (the cursor).
 pub fn games_of(
     conn: &mut DbConnection,
     user_id: i64,
+    before: Option<(i64, i64)>,
     limit: i64,
 ) -> Result<Vec<GameRow>, StorageError> {
     let seated = game_seats::table
@@ -285,9 +296,18 @@ pub fn games_of(
     let invited = game_invites::table
         .filter(game_invites::user_id.eq(user_id))
         .select(game_invites::game_id);
-    Ok(games::table
+    let mut query = games::table
         .filter(games::id.eq_any(seated).or(games::id.eq_any(invited)))
-        .order(games::updated_at.desc())
+        .into_boxed();
+    if let Some((updated_at, id)) = before {
+        query = query.filter(
+            games::updated_at
+                .lt(updated_at)
+                .or(games::updated_at.eq(updated_at).and(games::id.lt(id))),
+        );
+    }
+    Ok(query
+        .order((games::updated_at.desc(), games::id.desc()))
         .limit(limit)
         .select(GameRow::as_select())
         .load(conn)?)

@@ -49,7 +49,7 @@ pub enum StorageError {
     #[error("database unavailable: {0}")]
     Unavailable(String),
     #[error("database error: {0}")]
-    Query(#[from] DieselError),
+    Query(DieselError),
     #[error("database migration failed: {0}")]
     Migration(String),
     /// A unique key already exists (a name taken, an event sequence number already written).
@@ -59,6 +59,42 @@ pub enum StorageError {
     Corrupt(String),
 }
 
+impl From<DieselError> for StorageError {
+    /// A lost connection (the server shut down, restarted, or the network broke) or a lock that
+    /// stayed busy is the database being unavailable for now, not a bug: clients may retry.
+    fn from(e: DieselError) -> StorageError {
+        match &e {
+            DieselError::DatabaseError(DatabaseErrorKind::ClosedConnection, _) => {
+                StorageError::Unavailable(e.to_string())
+            }
+            DieselError::DatabaseError(DatabaseErrorKind::Unknown, info)
+                if is_connection_loss(info.message()) =>
+            {
+                StorageError::Unavailable(e.to_string())
+            }
+            _ => StorageError::Query(e),
+        }
+    }
+}
+
+/// Messages of PostgreSQL (libpq) and SQLite that mean "not now" rather than "wrong".
+fn is_connection_loss(message: &str) -> bool {
+    const SIGNS: &[&str] = &[
+        "terminating connection",
+        "server closed the connection",
+        "no connection to the server",
+        "connection to server",
+        "could not receive data",
+        "could not send data",
+        "the database system is shutting down",
+        "the database system is starting up",
+        "database is locked",
+        "database is busy",
+    ];
+    let message = message.to_ascii_lowercase();
+    SIGNS.iter().any(|s| message.contains(s))
+}
+
 impl StorageError {
     /// Diesel's unique violation becomes [`StorageError::Conflict`].
     pub fn from_write(e: DieselError) -> StorageError {
@@ -66,7 +102,7 @@ impl StorageError {
             DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, _) => {
                 StorageError::Conflict
             }
-            e => StorageError::Query(e),
+            e => StorageError::from(e),
         }
     }
 }
@@ -77,7 +113,33 @@ impl StorageError {
 struct Manager {
     url: String,
     backend: Backend,
+    sqlite_synchronous: SqliteSync,
 }
+
+/// How SQLite makes a commit durable (`PRAGMA synchronous`).
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SqliteSync {
+    /// Every commit reaches the disk before it is acknowledged: an acknowledged move survives a
+    /// power loss. The default.
+    #[default]
+    Full,
+    /// Faster commits; a power loss (not a crash of the server) can drop the last
+    /// acknowledged moves.
+    Normal,
+}
+
+impl SqliteSync {
+    fn pragma(self) -> &'static str {
+        match self {
+            SqliteSync::Full => "FULL",
+            SqliteSync::Normal => "NORMAL",
+        }
+    }
+}
+
+/// How long a request waits for a pooled connection before it answers 503: short, so that
+/// clients hear "unavailable" at once while the database is down.
+pub const CONNECTION_TIMEOUT: Duration = Duration::from_secs(1);
 
 impl ManageConnection for Manager {
     type Connection = DbConnection;
@@ -92,12 +154,14 @@ impl ManageConnection for Manager {
                 let path = self.url.strip_prefix("sqlite://").unwrap_or(&self.url);
                 let mut conn =
                     SqliteConnection::establish(path).map_err(r2d2::Error::ConnectionError)?;
-                // WAL lets readers go on while one writer writes; the timeout waits for a lock
-                // held by another process instead of failing at once.
-                conn.batch_execute(
-                    "PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 10000; \
-                     PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL;",
-                )
+                // The busy timeout comes first, so that the pragmas after it wait for a lock
+                // held by another connection instead of failing (the pool opens several at
+                // once). WAL (set once at open) lets readers go on while one writer writes.
+                conn.batch_execute(&format!(
+                    "PRAGMA busy_timeout = 10000; PRAGMA foreign_keys = ON; \
+                     PRAGMA synchronous = {};",
+                    self.sqlite_synchronous.pragma()
+                ))
                 .map_err(r2d2::Error::QueryError)?;
                 Ok(DbConnection::Sqlite(conn))
             }
@@ -124,8 +188,17 @@ pub struct Database {
 }
 
 impl Database {
-    /// Connect and apply pending migrations.
+    /// Connect and apply pending migrations (SQLite commits fully synchronous).
     pub fn open(url: &str, pool_size: u32) -> Result<Database, StorageError> {
+        Database::open_with(url, pool_size, SqliteSync::Full)
+    }
+
+    /// Connect and apply pending migrations.
+    pub fn open_with(
+        url: &str,
+        pool_size: u32,
+        sqlite_synchronous: SqliteSync,
+    ) -> Result<Database, StorageError> {
         let backend = Backend::of_url(url);
         if backend == Backend::Sqlite {
             let path = url.strip_prefix("sqlite://").unwrap_or(url);
@@ -136,13 +209,21 @@ impl Database {
                     })?;
                 }
             }
+            // WAL is a property of the file: set it once, before the pool opens connections
+            // side by side.
+            let mut first = SqliteConnection::establish(path)
+                .map_err(|e| StorageError::Unavailable(e.to_string()))?;
+            first
+                .batch_execute("PRAGMA busy_timeout = 10000; PRAGMA journal_mode = WAL;")
+                .map_err(StorageError::from)?;
         }
         let pool = r2d2::Pool::builder()
             .max_size(pool_size)
-            .connection_timeout(Duration::from_secs(10))
+            .connection_timeout(CONNECTION_TIMEOUT)
             .build(Manager {
                 url: url.to_string(),
                 backend,
+                sqlite_synchronous,
             })
             .map_err(|e| StorageError::Unavailable(e.to_string()))?;
         let db = Database {

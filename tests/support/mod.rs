@@ -239,7 +239,8 @@ impl TestServer {
     }
 }
 
-/// Run a scenario on SQLite, and on PostgreSQL when `TEST_DATABASE_URL` is set.
+/// Run a scenario on SQLite, and on PostgreSQL when `TEST_DATABASE_URL` is set (without it the
+/// PostgreSQL tests show as ignored).
 #[macro_export]
 macro_rules! on_both_databases {
     ($($name:ident),* $(,)?) => {
@@ -247,7 +248,11 @@ macro_rules! on_both_databases {
             $(#[test] fn $name() { super::$name(super::support::Db::Sqlite) })*
         }
         mod postgres {
-            $(#[test] fn $name() { super::$name(super::support::Db::Postgres) })*
+            $(
+                #[test]
+                #[cfg_attr(not(postgres_tests), ignore = "PostgreSQL: set TEST_DATABASE_URL")]
+                fn $name() { super::$name(super::support::Db::Postgres) }
+            )*
         }
     };
 }

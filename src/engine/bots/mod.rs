@@ -103,8 +103,6 @@ impl Bot {
         let board = view.variant.board();
         let legal: Vec<Decision> = view
             .legal_decisions
-            .as_ref()
-            .ok_or(BotError::NotToAct)?
             .iter()
             .map(|d: &DecisionJson| {
                 d.clone()

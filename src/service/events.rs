@@ -1,0 +1,236 @@
+//! A game's events as the caller may see them, and the record after the end.
+
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use super::accounts::{Caller, Scope};
+use super::games::{
+    load_row, load_state, parse_event, record_from_log, seat_of, GameEvent, GameStatus,
+};
+use super::{ServiceError, ServiceResult};
+use crate::engine::{Card, DecisionJson, DecisionOf, Record, Setup, Variant};
+use crate::storage::games as store;
+use crate::storage::Database;
+
+/// One event of a game as the caller may see it, tagged by `kind`. Every kind has one shape;
+/// what the end of the game reveals is added to it (`started.setup`, `decided.drawn`).
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum EventView {
+    /// The game was created.
+    Created {
+        seq: i64,
+        /// Milliseconds since the Unix epoch.
+        at: i64,
+        data: CreatedData,
+    },
+    /// A user took a seat.
+    Joined {
+        seq: i64,
+        /// Milliseconds since the Unix epoch.
+        at: i64,
+        data: JoinedData,
+    },
+    /// A user gave up a seat before the start.
+    Left {
+        seq: i64,
+        /// Milliseconds since the Unix epoch.
+        at: i64,
+        data: UserData,
+    },
+    /// A user was invited.
+    Invited {
+        seq: i64,
+        /// Milliseconds since the Unix epoch.
+        at: i64,
+        data: UserData,
+    },
+    /// The cards were dealt and play began.
+    Started {
+        seq: i64,
+        /// Milliseconds since the Unix epoch.
+        at: i64,
+        data: StartedData,
+    },
+    /// A seat made a decision.
+    Decided {
+        seq: i64,
+        /// Milliseconds since the Unix epoch.
+        at: i64,
+        data: DecidedData,
+    },
+}
+
+impl EventView {
+    /// The event's sequence number (the game's version once it was appended).
+    pub fn seq(&self) -> i64 {
+        match self {
+            EventView::Created { seq, .. }
+            | EventView::Joined { seq, .. }
+            | EventView::Left { seq, .. }
+            | EventView::Invited { seq, .. }
+            | EventView::Started { seq, .. }
+            | EventView::Decided { seq, .. } => *seq,
+        }
+    }
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct CreatedData {
+    pub variant: Variant,
+    pub players: u8,
+    pub invite_only: bool,
+    /// The creator's user name.
+    pub by: String,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct JoinedData {
+    pub seat: u8,
+    pub user: String,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct UserData {
+    pub user: String,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct StartedData {
+    pub players: u8,
+    pub start_player: u8,
+    /// The caller's own opening hand; empty for a spectator.
+    pub hand: Vec<Card>,
+    pub draw_pile_size: usize,
+    /// The whole deal (every hand, the draw pile's order, the removed cards), added once the game
+    /// is over.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub setup: Option<Setup>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct DecidedData {
+    pub seat: u8,
+    pub decision: DecisionJson,
+    /// The card a draw took: shown to the drawing seat, to everyone for a draw from a discard
+    /// pile, and to everyone once the game is over.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub drawn: Option<Card>,
+}
+
+/// The caller's view of the events after `after`, hidden parts removed until the game is over.
+pub fn events(
+    db: &Database,
+    caller: &Caller,
+    game_id: i64,
+    after: i64,
+    limit: i64,
+) -> ServiceResult<Vec<EventView>> {
+    caller.require(Scope::Read)?;
+    db.read(|conn| {
+        let row = load_row(conn, game_id)?;
+        let seats = store::seats(conn, game_id)?;
+        let me = seat_of(&seats, caller.user_id);
+        let over = GameStatus::parse(&row.status) == GameStatus::Over;
+        store::events_after(conn, game_id, after, limit)?
+            .into_iter()
+            .map(|e| {
+                Ok(redact(
+                    e.seq,
+                    e.created_at,
+                    parse_event(&e.payload)?,
+                    me,
+                    over,
+                ))
+            })
+            .collect()
+    })
+}
+
+/// The event as the viewer `me` may see it (hidden parts shown once the game is over).
+fn redact(seq: i64, at: i64, event: GameEvent, me: Option<u8>, over: bool) -> EventView {
+    match event {
+        GameEvent::Created {
+            variant,
+            players,
+            invite_only,
+            by,
+        } => EventView::Created {
+            seq,
+            at,
+            data: CreatedData {
+                variant,
+                players,
+                invite_only,
+                by,
+            },
+        },
+        GameEvent::Joined { seat, user } => EventView::Joined {
+            seq,
+            at,
+            data: JoinedData { seat, user },
+        },
+        GameEvent::Left { user } => EventView::Left {
+            seq,
+            at,
+            data: UserData { user },
+        },
+        GameEvent::Invited { user } => EventView::Invited {
+            seq,
+            at,
+            data: UserData { user },
+        },
+        GameEvent::Started { setup } => EventView::Started {
+            seq,
+            at,
+            data: StartedData {
+                players: setup.players,
+                start_player: setup.start_player,
+                hand: me
+                    .and_then(|s| setup.hands.get(s as usize).cloned())
+                    .unwrap_or_default(),
+                draw_pile_size: setup.draw_pile.len(),
+                setup: over.then_some(setup),
+            },
+        },
+        GameEvent::Decided {
+            seat,
+            decision,
+            drawn,
+        } => {
+            let visible = over || me == Some(seat) || !matches!(decision, DecisionOf::DrawDeck);
+            EventView::Decided {
+                seq,
+                at,
+                data: DecidedData {
+                    seat,
+                    decision,
+                    drawn: drawn.filter(|_| visible),
+                },
+            }
+        }
+    }
+}
+
+/// The full record, once the game is over.
+pub fn record(db: &Database, caller: &Caller, game_id: i64) -> ServiceResult<Record> {
+    caller.require(Scope::Read)?;
+    db.read(|conn| {
+        let row = load_row(conn, game_id)?;
+        if GameStatus::parse(&row.status) != GameStatus::Over {
+            return Err(ServiceError::conflict(
+                "game_not_over",
+                "the record is published when the game is over",
+            ));
+        }
+        let mut record = record_from_log(conn, game_id)?
+            .ok_or_else(|| ServiceError::Internal("finished game without a deal".into()))?;
+        record.result = load_state(conn, &row)?.result();
+        Ok(record)
+    })
+}
+
+/// The version of a game, for long-polling.
+pub fn version(db: &Database, game_id: i64) -> ServiceResult<i64> {
+    db.read(|conn| Ok(load_row(conn, game_id)?.version))
+}

@@ -1,0 +1,324 @@
+//! The lobby: creating games, joining, leaving, inviting, listing.
+
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use super::accounts::{Caller, Scope};
+use super::games::{
+    append, load_row, reloaded_detail, seat_of, summary, user_to_act, GameDetail, GameEvent,
+    GameStatus, GameSummary,
+};
+use super::{random_u64, ServiceError, ServiceResult};
+use crate::engine::{Game, Setup, Variant, ENGINE_VERSION};
+use crate::storage::games::{self as store, GameRow, GameUpdate, SeatRow};
+use crate::storage::{now_millis, Database, DbConnection, StorageError};
+
+/// A game still open for joining, and its seats.
+fn open_game(conn: &mut DbConnection, game_id: i64) -> ServiceResult<(GameRow, Vec<SeatRow>)> {
+    let row = load_row(conn, game_id)?;
+    if GameStatus::parse(&row.status) != GameStatus::Open {
+        return Err(ServiceError::conflict(
+            "game_not_open",
+            "the game is not open for joining",
+        ));
+    }
+    let seats = store::seats(conn, game_id)?;
+    Ok((row, seats))
+}
+
+#[derive(Clone, Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"variant": "keltis", "players": 2, "invite_only": false, "bots": ["bot-greedy"]}))]
+pub struct NewGame {
+    pub variant: Variant,
+    /// Number of seats: 2-4 (`keltis-card`: 2).
+    #[schema(minimum = 2, maximum = 4)]
+    pub players: u8,
+    /// Only invited users may join.
+    #[serde(default)]
+    pub invite_only: bool,
+    /// Bot accounts that take seats at once, e.g. `["bot-greedy"]` (see `GET /api/v1/bots`).
+    #[serde(default)]
+    #[schema(max_items = 3)]
+    pub bots: Vec<String>,
+}
+
+pub fn create(db: &Database, caller: &Caller, new: &NewGame) -> ServiceResult<GameDetail> {
+    caller.require(Scope::Play)?;
+    if !new.variant.player_counts().contains(&new.players) {
+        let range = new.variant.player_counts();
+        return Err(ServiceError::invalid(
+            "invalid_players",
+            format!(
+                "{} is played by {} to {} players",
+                new.variant,
+                range.start(),
+                range.end()
+            ),
+        ));
+    }
+    db.write(|conn| {
+        let now = now_millis();
+        let row = store::insert_game(
+            conn,
+            new.variant.name(),
+            new.players as i32,
+            new.invite_only,
+            caller.user_id,
+            now,
+        )?;
+        let created = GameEvent::Created {
+            variant: new.variant,
+            players: new.players,
+            invite_only: new.invite_only,
+            by: caller.name.clone(),
+        };
+        let mut v = append(conn, &row, 0, &created, GameUpdate::default())?;
+        v = take_seat(conn, &row, v, caller.user_id, &caller.name)?;
+        for name in &new.bots {
+            let known = super::accounts::check_name_shape(name).is_ok();
+            let bot = known
+                .then(|| crate::storage::accounts::user_by_name(conn, name))
+                .transpose()?
+                .flatten()
+                .filter(|u| u.is_bot)
+                .ok_or_else(|| {
+                    ServiceError::invalid("unknown_bot", format!("{name:?} is not a bot account"))
+                })?;
+            let seats = store::seats(conn, row.id)?;
+            if seats.len() >= new.players as usize {
+                return Err(ServiceError::invalid(
+                    "too_many_bots",
+                    "more bots than free seats",
+                ));
+            }
+            if seats.iter().any(|s| s.user_id == bot.id) {
+                return Err(ServiceError::invalid(
+                    "duplicate_bot",
+                    "a bot takes one seat per game",
+                ));
+            }
+            v = take_seat(conn, &row, v, bot.id, &bot.name)?;
+        }
+        reloaded_detail(conn, row.id, caller)
+    })
+}
+
+/// Seat a user; start the game when the seats are full. Returns the game's new version.
+fn take_seat(
+    conn: &mut DbConnection,
+    row: &GameRow,
+    version: i64,
+    user_id: i64,
+    user_name: &str,
+) -> ServiceResult<i64> {
+    let seats = store::seats(conn, row.id)?;
+    let seat = seats.len() as u8;
+    store::insert_seat(conn, row.id, seat as i32, user_id)?;
+    let joined = GameEvent::Joined {
+        seat,
+        user: user_name.to_string(),
+    };
+    let version = append(conn, row, version, &joined, GameUpdate::default())?;
+    if seats.len() + 1 == row.players as usize {
+        let variant = Variant::parse(&row.variant)
+            .ok_or_else(|| ServiceError::Internal(format!("stored variant {:?}", row.variant)))?;
+        let setup = Setup::deal(variant, row.players as u8, random_u64()?)
+            .map_err(|e| ServiceError::Internal(e.to_string()))?;
+        let game = Game::from_setup(&setup).map_err(|e| ServiceError::Internal(e.to_string()))?;
+        let snapshot = game.to_snapshot();
+        let to_act = user_to_act(&game, &store::seats(conn, row.id)?);
+        return append(
+            conn,
+            row,
+            version,
+            &GameEvent::Started { setup },
+            GameUpdate {
+                status: Some(GameStatus::Active.name()),
+                state: Some((&snapshot, ENGINE_VERSION, to_act)),
+            },
+        );
+    }
+    Ok(version)
+}
+
+pub fn join(db: &Database, caller: &Caller, game_id: i64) -> ServiceResult<GameDetail> {
+    caller.require(Scope::Play)?;
+    db.write(|conn| {
+        let (row, seats) = open_game(conn, game_id)?;
+        if seat_of(&seats, caller.user_id).is_some() {
+            return Err(ServiceError::conflict(
+                "already_seated",
+                "you already sit at this game",
+            ));
+        }
+        if row.invite_only && !store::is_invited(conn, game_id, caller.user_id)? {
+            return Err(ServiceError::forbidden(
+                "invite_only",
+                "this game is by invitation only",
+            ));
+        }
+        take_seat(conn, &row, row.version, caller.user_id, &caller.name)?;
+        reloaded_detail(conn, game_id, caller)
+    })
+}
+
+pub fn leave(db: &Database, caller: &Caller, game_id: i64) -> ServiceResult<GameDetail> {
+    caller.require(Scope::Play)?;
+    db.write(|conn| {
+        let row = load_row(conn, game_id)?;
+        if GameStatus::parse(&row.status) != GameStatus::Open {
+            return Err(ServiceError::conflict(
+                "game_started",
+                "a started game cannot be left: resign instead",
+            ));
+        }
+        let seats = store::seats(conn, game_id)?;
+        if seat_of(&seats, caller.user_id).is_none() {
+            return Err(ServiceError::forbidden(
+                "not_seated",
+                "you have no seat in this game",
+            ));
+        }
+        store::delete_seat(conn, game_id, caller.user_id)?;
+        store::renumber_seats(conn, game_id)?;
+        let status = (seats.len() == 1).then_some(GameStatus::Cancelled.name());
+        append(
+            conn,
+            &row,
+            row.version,
+            &GameEvent::Left {
+                user: caller.name.clone(),
+            },
+            GameUpdate {
+                status,
+                state: None,
+            },
+        )?;
+        reloaded_detail(conn, game_id, caller)
+    })
+}
+
+pub fn invite(
+    db: &Database,
+    caller: &Caller,
+    game_id: i64,
+    user: &str,
+) -> ServiceResult<GameDetail> {
+    caller.require(Scope::Play)?;
+    db.write(|conn| {
+        let (row, seats) = open_game(conn, game_id)?;
+        if seat_of(&seats, caller.user_id).is_none() {
+            return Err(ServiceError::forbidden(
+                "not_seated",
+                "only a seated player may invite",
+            ));
+        }
+        super::accounts::check_name_shape(user)?;
+        let invitee = crate::storage::accounts::user_by_name(conn, user)?
+            .ok_or(ServiceError::NotFound("user"))?;
+        if invitee.is_bot {
+            // Bots accept at once.
+            if seat_of(&seats, invitee.id).is_some() {
+                return Err(ServiceError::conflict(
+                    "already_seated",
+                    "that bot already sits at this game",
+                ));
+            }
+            take_seat(conn, &row, row.version, invitee.id, &invitee.name)?;
+            return reloaded_detail(conn, game_id, caller);
+        }
+        match store::insert_invite(conn, game_id, invitee.id) {
+            Ok(()) => {}
+            Err(StorageError::Conflict) => {
+                return Err(ServiceError::conflict(
+                    "already_invited",
+                    "that user is already invited",
+                ))
+            }
+            Err(e) => return Err(e.into()),
+        }
+        append(
+            conn,
+            &row,
+            row.version,
+            &GameEvent::Invited {
+                user: invitee.name.clone(),
+            },
+            GameUpdate::default(),
+        )?;
+        reloaded_detail(conn, game_id, caller)
+    })
+}
+
+/// Which games to list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum GameFilter {
+    /// Games anyone may join, newest first.
+    Open,
+    /// Games you sit at or are invited to, most recently changed first.
+    Mine,
+}
+
+/// One page of games, and the cursor of the next page (`null` on the last page).
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct GamePage {
+    pub games: Vec<GameSummary>,
+    /// Pass as `cursor` to get the next page; `null` when there is none.
+    #[schema(required = true)]
+    pub next_cursor: Option<String>,
+}
+
+/// Where a page ends, as an opaque string: `<id>` (open) or `<updated_at>.<id>` (mine).
+fn cursor_of(filter: GameFilter, row: &GameRow) -> String {
+    match filter {
+        GameFilter::Open => row.id.to_string(),
+        GameFilter::Mine => format!("{}.{}", row.updated_at, row.id),
+    }
+}
+
+fn bad_cursor() -> ServiceError {
+    ServiceError::BadQuery("unknown cursor: pass the next_cursor of a previous page".into())
+}
+
+/// One page of `filter`'s games after `cursor`.
+pub fn list(
+    db: &Database,
+    caller: &Caller,
+    filter: GameFilter,
+    cursor: Option<&str>,
+    limit: i64,
+) -> ServiceResult<GamePage> {
+    caller.require(Scope::Read)?;
+    db.read(|conn| {
+        // One row more than asked tells whether another page exists.
+        let rows = match filter {
+            GameFilter::Open => {
+                let before = cursor
+                    .map(|c| c.parse::<i64>().map_err(|_| bad_cursor()))
+                    .transpose()?;
+                store::open_games(conn, before, limit + 1)?
+            }
+            GameFilter::Mine => {
+                let before = cursor
+                    .map(|c| {
+                        c.split_once('.')
+                            .and_then(|(u, i)| Some((u.parse().ok()?, i.parse().ok()?)))
+                            .ok_or_else(bad_cursor)
+                    })
+                    .transpose()?;
+                store::games_of(conn, caller.user_id, before, limit + 1)?
+            }
+        };
+        let more = rows.len() as i64 > limit;
+        let page = &rows[..rows.len().min(limit as usize)];
+        Ok(GamePage {
+            games: page
+                .iter()
+                .map(|row| summary(row, &store::seats(conn, row.id)?))
+                .collect::<ServiceResult<_>>()?,
+            next_cursor: page.last().filter(|_| more).map(|r| cursor_of(filter, r)),
+        })
+    })
+}

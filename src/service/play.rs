@@ -1,0 +1,167 @@
+//! Play: the caller's view, and decisions validated by the engine and appended on the version
+//! the caller saw (optimistic concurrency), with idempotent retries.
+
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use super::accounts::{Caller, Scope};
+use super::games::{
+    append, load_row, load_state, reloaded_detail, seat_of, summary, user_to_act, GameDetail,
+    GameEvent, GameLinks, GameStatus,
+};
+use super::{ServiceError, ServiceResult};
+use crate::engine::{DecisionJson, DecisionOf, ENGINE_VERSION};
+use crate::storage::games::{self as store, GameUpdate, StoredAnswer};
+use crate::storage::{now_millis, Database};
+
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"expected_version": 7, "decision": {"type": "draw_deck"}}))]
+pub struct DecisionRequest {
+    /// The version the decision was made on (from the game's `version`).
+    pub expected_version: i64,
+    pub decision: DecisionJson,
+}
+
+pub fn get(db: &Database, caller: &Caller, game_id: i64) -> ServiceResult<GameDetail> {
+    caller.require(Scope::Read)?;
+    db.read(|conn| reloaded_detail(conn, game_id, caller))
+}
+
+/// Play one decision on the version the caller saw.
+pub fn decide(
+    db: &Database,
+    caller: &Caller,
+    game_id: i64,
+    request: &DecisionRequest,
+    idempotency_key: Option<&str>,
+) -> ServiceResult<DecisionAnswer> {
+    caller.require(Scope::Play)?;
+    let request_hash = super::sha256_hex(
+        &serde_json::to_string(&(game_id, request))
+            .map_err(|e| ServiceError::Internal(e.to_string()))?,
+    );
+    let repeated = |db: &Database| -> ServiceResult<Option<DecisionAnswer>> {
+        let Some(key) = idempotency_key else {
+            return Ok(None);
+        };
+        match db.read(|c| store::idempotent_answer(c, caller.user_id, key))? {
+            None => Ok(None),
+            Some(a) if a.request_hash == request_hash => Ok(Some(DecisionAnswer::Repeated {
+                status: a.status as u16,
+                body: a.body,
+            })),
+            Some(_) => Err(ServiceError::invalid(
+                "idempotency_key_reused",
+                "this Idempotency-Key was used for another request",
+            )),
+        }
+    };
+    if let Some(answer) = repeated(db)? {
+        return Ok(answer);
+    }
+    let result = db.write(|conn| {
+        let row = load_row(conn, game_id)?;
+        let seats = store::seats(conn, game_id)?;
+        let seat = seat_of(&seats, caller.user_id).ok_or(ServiceError::forbidden(
+            "not_seated",
+            "you have no seat in this game",
+        ))?;
+        match GameStatus::parse(&row.status) {
+            GameStatus::Open | GameStatus::Cancelled => {
+                return Err(ServiceError::conflict(
+                    "not_started",
+                    "the game has not started",
+                ))
+            }
+            GameStatus::Over => return Err(crate::engine::RuleError::GameOver.into()),
+            GameStatus::Active => {}
+        }
+        if request.expected_version != row.version {
+            return Err(ServiceError::StaleVersion {
+                current: row.version,
+            });
+        }
+        let mut game = load_state(conn, &row)?;
+        let decision = request.decision.clone().resolve(game.board())?;
+        let drawn = match decision {
+            DecisionOf::DrawDeck => game.draw_pile_top(),
+            DecisionOf::DrawPile { color } => game.pile(color).last().copied(),
+            _ => None,
+        };
+        game.apply(seat, decision)?;
+        let event = GameEvent::Decided {
+            seat,
+            decision: decision.normalized().to_json(game.board()),
+            drawn,
+        };
+        let snapshot = game.to_snapshot();
+        let status = game.is_over().then_some(GameStatus::Over.name());
+        append(
+            conn,
+            &row,
+            row.version,
+            &event,
+            GameUpdate {
+                status,
+                state: Some((&snapshot, ENGINE_VERSION, user_to_act(&game, &seats))),
+            },
+        )?;
+        let row = load_row(conn, game_id)?;
+        let answer = GameDetail {
+            summary: summary(&row, &seats)?,
+            your_seat: Some(seat),
+            state: Some(game.view(Some(seat))),
+            links: GameLinks::of(game_id),
+        };
+        if let Some(key) = idempotency_key {
+            let body = serde_json::to_string(&answer)
+                .map_err(|e| ServiceError::Internal(e.to_string()))?;
+            let stored = StoredAnswer {
+                request_hash: request_hash.clone(),
+                status: 200,
+                body,
+            };
+            store::store_idempotent_answer(conn, caller.user_id, key, &stored, now_millis())?;
+        }
+        Ok(answer)
+    });
+    match result {
+        Ok(answer) => Ok(DecisionAnswer::Fresh(Box::new(answer))),
+        // A concurrent retry of the same request may have won: answer as it did.
+        Err(ServiceError::StaleVersion { current }) => match repeated(db)? {
+            Some(answer) => Ok(answer),
+            None => Err(ServiceError::StaleVersion {
+                current: db.read(|c| load_row(c, game_id))?.version.max(current),
+            }),
+        },
+        Err(e) => Err(e),
+    }
+}
+
+/// Resign on whatever the current version is.
+pub fn resign(db: &Database, caller: &Caller, game_id: i64) -> ServiceResult<GameDetail> {
+    for _ in 0..5 {
+        let version = db.read(|c| load_row(c, game_id))?.version;
+        let request = DecisionRequest {
+            expected_version: version,
+            decision: DecisionOf::Resign,
+        };
+        match decide(db, caller, game_id, &request, None) {
+            Ok(DecisionAnswer::Fresh(detail)) => return Ok(*detail),
+            Ok(DecisionAnswer::Repeated { .. }) => {}
+            Err(ServiceError::StaleVersion { .. }) => continue,
+            Err(e) => return Err(e),
+        }
+    }
+    Err(ServiceError::conflict(
+        "busy",
+        "the game keeps changing: try again",
+    ))
+}
+
+/// The answer to a decision: fresh, or the first answer again for a repeated Idempotency-Key.
+pub enum DecisionAnswer {
+    Fresh(Box<GameDetail>),
+    Repeated { status: u16, body: String },
+}

@@ -1,10 +1,18 @@
-//! Marks the build when `TEST_DATABASE_URL` is set, so that PostgreSQL integration tests are
-//! reported as ignored (not as passed) when there is no database to run them against.
+//! Marks the build with what the integration tests can reach, so that a test without its
+//! database or tools is reported as ignored, never as passed:
+//! `TEST_DATABASE_URL` (PostgreSQL) and `KELTIS_CONTRACT_TOOLS` (schemathesis,
+//! openapi-python-client and npx on the PATH; `.ci/run` installs them).
 
 fn main() {
     println!("cargo::rerun-if-env-changed=TEST_DATABASE_URL");
     println!("cargo::rustc-check-cfg=cfg(postgres_tests)");
-    if std::env::var_os("TEST_DATABASE_URL").is_some_and(|v| !v.is_empty()) {
+    println!("cargo::rerun-if-env-changed=KELTIS_CONTRACT_TOOLS");
+    println!("cargo::rustc-check-cfg=cfg(contract_tools)");
+    let set = |name: &str| std::env::var_os(name).is_some_and(|v| !v.is_empty());
+    if set("TEST_DATABASE_URL") {
         println!("cargo::rustc-cfg=postgres_tests");
+    }
+    if set("KELTIS_CONTRACT_TOOLS") {
+        println!("cargo::rustc-cfg=contract_tools");
     }
 }

@@ -54,6 +54,9 @@ pub struct Config {
     /// Seconds a client has to send a request's body before it is answered 408 `body_timeout`.
     #[arg(long, env = "KELTIS_BODY_TIMEOUT", default_value_t = 10)]
     pub body_timeout_seconds: u64,
+    /// The longest a long poll of events (`wait=`) is held, in seconds (at most 60).
+    #[arg(long, env = "KELTIS_LONG_POLL_MAX", default_value_t = 60)]
+    pub long_poll_max_seconds: u64,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -86,6 +89,7 @@ impl Config {
             bot_mcts_ms: 100,
             sqlite_synchronous: crate::storage::SqliteSync::Full,
             body_timeout_seconds: 10,
+            long_poll_max_seconds: 60,
         }
     }
 

@@ -57,6 +57,7 @@ pub fn build(config: &Config) -> Result<Running, StartupError> {
         keys: TokenKeys::new(&secret),
         bots,
         limiter: api::rate_limit::RateLimiter::new(config.auth_rate_limit),
+        long_poll_max_seconds: config.long_poll_max_seconds,
     });
     let body_timeout = std::time::Duration::from_secs(config.body_timeout_seconds.max(1));
     let mut server =

@@ -33,7 +33,7 @@ pub struct ListQuery {
     #[param(inline)]
     pub filter: Option<GameFilter>,
     /// The `next_cursor` of the previous page; leave out for the first page.
-    #[param(max_length = 64)]
+    #[param(pattern = r"^[0-9]{1,18}\.[0-9]{1,18}$")]
     pub cursor: Option<String>,
     /// Games per page (default 50).
     #[param(minimum = 1, maximum = 200)]
@@ -172,8 +172,8 @@ pub async fn leave(
 #[utoipa::path(operation_id = "inviteToGame", tag = "lobby", security(("bearer" = [])), params(("id" = i64, Path)), request_body = InviteRequest, responses(
     (status = 200, body = GameDetail),
     (status = 403, description = "`not_seated`", body = Problem),
-    (status = 404, description = "`not_found`: no such game or user", body = Problem),
     (status = 409, description = "`game_not_open`, `already_invited`, `already_seated`", body = Problem),
+    (status = 422, description = "`unknown_user`: no user has that name; `invalid_name`", body = Problem),
 ))]
 #[post("/games/{id}/invites")]
 pub async fn invite(
@@ -285,7 +285,9 @@ pub async fn events(
     if wait > MAX_WAIT_SECONDS {
         return Err(out_of_range("wait", "0 to 60 (seconds)"));
     }
-    let deadline = Instant::now() + Duration::from_secs(wait);
+    // The operator may cap the hold (behind a proxy with a shorter timeout, say): a long poll
+    // may always answer early with no events.
+    let deadline = Instant::now() + Duration::from_secs(wait.min(state.long_poll_max_seconds));
     loop {
         let (state2, caller2) = (state.clone(), caller.clone());
         let found = web::block(move || game_events::events(&state2.db, &caller2, id, after, limit))

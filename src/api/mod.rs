@@ -21,6 +21,8 @@ pub struct AppState {
     pub keys: TokenKeys,
     pub limiter: rate_limit::RateLimiter,
     pub bots: Vec<crate::service::bots::ServerBot>,
+    /// The longest a long poll of events is held, in seconds.
+    pub long_poll_max_seconds: u64,
 }
 
 pub use openapi::openapi_json;

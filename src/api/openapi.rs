@@ -230,16 +230,41 @@ fn decision_example(union: &str, kind: &str) -> Option<Value> {
     })
 }
 
+/// The schema of one property of a named schema.
+fn field<'a>(
+    schemas: &'a mut Map<String, Value>,
+    schema: &str,
+    name: &str,
+) -> Option<&'a mut Value> {
+    schemas
+        .get_mut(schema)?
+        .get_mut("properties")?
+        .get_mut(name)
+}
+
 /// Limits the types cannot carry: take_stone's two cards, players per variant.
 fn add_schema_details(schemas: &mut Map<String, Value>) {
-    if let Some(cards) = schemas
-        .get_mut("TakeStone")
-        .and_then(|t| t.pointer_mut("/properties/cards"))
-    {
+    if let Some(card) = schemas.get_mut("Card").and_then(Value::as_object_mut) {
+        // A number card has a value; an end card has `"end": true`, no value, and is not gray.
+        card.insert(
+            "if".into(),
+            json!({"properties": {"end": {"const": true}}, "required": ["end"]}),
+        );
+        card.insert(
+            "then".into(),
+            json!({"not": {"required": ["value"]}, "properties": {"color": {"not": {"const": "gray"}}}}),
+        );
+        card.insert("else".into(), json!({"required": ["value"]}));
+    }
+    if let Some(cards) = field(schemas, "TakeStone", "cards") {
         if let Some(obj) = cards.as_object_mut() {
             obj.insert("minItems".into(), json!(2));
             obj.insert("maxItems".into(), json!(2));
         }
+    }
+    if let Some(bots) = field(schemas, "NewGame", "bots") {
+        // A bot takes one seat per game.
+        bots["uniqueItems"] = json!(true);
     }
     if let Some(new_game) = schemas.get_mut("NewGame").and_then(Value::as_object_mut) {
         // keltis-card is for two players only.

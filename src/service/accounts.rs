@@ -407,3 +407,26 @@ pub fn revoke_api_token(db: &Database, caller: &Caller, id: i64) -> ServiceResul
         Err(ServiceError::NotFound("API token"))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// By construction, an unknown name costs what a wrong password costs: both verify one
+    /// argon2id hash made with the same parameters.
+    #[test]
+    fn unknown_names_verify_a_hash_as_costly_as_a_real_one() {
+        let salt = SaltString::encode_b64(b"0123456789abcdef").unwrap();
+        let real = hasher()
+            .hash_password(b"correct horse", &salt)
+            .unwrap()
+            .to_string();
+        let real = PasswordHash::new(&real).unwrap();
+        let dummy = PasswordHash::new(dummy_hash()).expect("the dummy is a valid PHC string");
+        assert_eq!(dummy.algorithm, real.algorithm);
+        assert_eq!(dummy.version, real.version);
+        assert_eq!(dummy.params, real.params, "same memory, passes and lanes");
+        assert!(!password_matches(dummy_hash(), "correct horse"));
+        assert!(!password_matches("not a hash", "anything"));
+    }
+}

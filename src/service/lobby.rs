@@ -26,6 +26,19 @@ fn open_game(conn: &mut DbConnection, game_id: i64) -> ServiceResult<(GameRow, V
     Ok((row, seats))
 }
 
+/// The name of one of the server's bot accounts.
+#[derive(ToSchema)]
+#[schema(as = BotName)]
+#[allow(dead_code)] // Only describes the names in the document.
+enum BotName {
+    #[schema(rename = "bot-random")]
+    Random,
+    #[schema(rename = "bot-greedy")]
+    Greedy,
+    #[schema(rename = "bot-mcts")]
+    Mcts,
+}
+
 #[derive(Clone, Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"variant": "keltis", "players": 2, "invite_only": false, "bots": ["bot-greedy"]}))]
@@ -39,7 +52,7 @@ pub struct NewGame {
     pub invite_only: bool,
     /// Bot accounts that take seats at once, e.g. `["bot-greedy"]` (see `GET /api/v1/bots`).
     #[serde(default)]
-    #[schema(max_items = 3)]
+    #[schema(max_items = 3, value_type = Vec<BotName>)]
     pub bots: Vec<String>,
 }
 
@@ -215,8 +228,9 @@ pub fn invite(
             ));
         }
         super::accounts::check_name_shape(user)?;
-        let invitee = crate::storage::accounts::user_by_name(conn, user)?
-            .ok_or(ServiceError::NotFound("user"))?;
+        let invitee = crate::storage::accounts::user_by_name(conn, user)?.ok_or_else(|| {
+            ServiceError::invalid("unknown_user", format!("there is no user {user:?}"))
+        })?;
         if invitee.is_bot {
             // Bots accept at once.
             if seat_of(&seats, invitee.id).is_some() {
@@ -270,12 +284,16 @@ pub struct GamePage {
     pub next_cursor: Option<String>,
 }
 
-/// Where a page ends, as an opaque string: `<id>` (open) or `<updated_at>.<id>` (mine).
-fn cursor_of(filter: GameFilter, row: &GameRow) -> String {
-    match filter {
-        GameFilter::Open => row.id.to_string(),
-        GameFilter::Mine => format!("{}.{}", row.updated_at, row.id),
-    }
+/// Where a page ends: `<updated_at>.<id>` of its last game (opaque to clients).
+fn cursor_of(row: &GameRow) -> String {
+    format!("{}.{}", row.updated_at, row.id)
+}
+
+fn parse_cursor(cursor: &str) -> ServiceResult<(i64, i64)> {
+    cursor
+        .split_once('.')
+        .and_then(|(u, i)| Some((u.parse().ok()?, i.parse().ok()?)))
+        .ok_or_else(bad_cursor)
 }
 
 fn bad_cursor() -> ServiceError {
@@ -293,23 +311,10 @@ pub fn list(
     caller.require(Scope::Read)?;
     db.read(|conn| {
         // One row more than asked tells whether another page exists.
+        let before = cursor.map(parse_cursor).transpose()?;
         let rows = match filter {
-            GameFilter::Open => {
-                let before = cursor
-                    .map(|c| c.parse::<i64>().map_err(|_| bad_cursor()))
-                    .transpose()?;
-                store::open_games(conn, before, limit + 1)?
-            }
-            GameFilter::Mine => {
-                let before = cursor
-                    .map(|c| {
-                        c.split_once('.')
-                            .and_then(|(u, i)| Some((u.parse().ok()?, i.parse().ok()?)))
-                            .ok_or_else(bad_cursor)
-                    })
-                    .transpose()?;
-                store::games_of(conn, caller.user_id, before, limit + 1)?
-            }
+            GameFilter::Open => store::open_games(conn, before.map(|(_, id)| id), limit + 1)?,
+            GameFilter::Mine => store::games_of(conn, caller.user_id, before, limit + 1)?,
         };
         let more = rows.len() as i64 > limit;
         let page = &rows[..rows.len().min(limit as usize)];
@@ -318,7 +323,7 @@ pub fn list(
                 .iter()
                 .map(|row| summary(row, &store::seats(conn, row.id)?))
                 .collect::<ServiceResult<_>>()?,
-            next_cursor: page.last().filter(|_| more).map(|r| cursor_of(filter, r)),
+            next_cursor: page.last().filter(|_| more).map(cursor_of),
         })
     })
 }

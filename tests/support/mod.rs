@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod proxy;
+
 use std::sync::mpsc;
 use std::time::Duration;
 

@@ -57,6 +57,10 @@ pub struct Config {
     /// The longest a long poll of events (`wait=`) is held, in seconds (at most 60).
     #[arg(long, env = "KELTIS_LONG_POLL_MAX", default_value_t = 60)]
     pub long_poll_max_seconds: u64,
+    /// Seconds between sweeps that delete expired idempotency answers, refresh tokens and
+    /// sessions.
+    #[arg(long, env = "KELTIS_MAINTENANCE_INTERVAL", default_value_t = 600)]
+    pub maintenance_interval_seconds: u64,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -90,6 +94,7 @@ impl Config {
             sqlite_synchronous: crate::storage::SqliteSync::Full,
             body_timeout_seconds: 10,
             long_poll_max_seconds: 60,
+            maintenance_interval_seconds: 600,
         }
     }
 

@@ -2,7 +2,7 @@
 //!
 //! Layers, each with its own error type: `engine` (rules, pure) -> `service` (what the server
 //! does) -> `api` (HTTP) ; `storage` holds all SQL. `config`, `telemetry` and `startup` set the
-//! server up.
+//! server up; `workers` run the background work (bots, maintenance).
 
 pub mod api;
 pub mod arena;
@@ -14,3 +14,4 @@ pub mod service;
 pub mod startup;
 pub mod storage;
 pub mod telemetry;
+pub mod workers;

@@ -19,6 +19,11 @@ pub enum StartupError {
     Storage(#[from] crate::storage::StorageError),
     #[error("bots: {0}")]
     Bots(String),
+    #[error("cannot start the {name} worker: {error}")]
+    Worker {
+        name: &'static str,
+        error: std::io::Error,
+    },
     #[error("cannot listen on {addr}: {error}")]
     Bind { addr: String, error: std::io::Error },
 }
@@ -45,13 +50,21 @@ pub fn build(config: &Config) -> Result<Running, StartupError> {
     let bots = crate::service::bots::ensure_bot_accounts(&db, config.bot_mcts_ms)
         .map_err(|e| StartupError::Bots(e.to_string()))?;
     if config.bots {
-        crate::service::bots::spawn_worker(
+        crate::workers::bots::spawn(
             db.clone(),
             bots.clone(),
             std::time::Duration::from_millis(100),
         )
-        .map_err(|e| StartupError::Bots(e.to_string()))?;
+        .map_err(|error| StartupError::Worker { name: "bot", error })?;
     }
+    crate::workers::maintenance::spawn(
+        db.clone(),
+        std::time::Duration::from_secs(config.maintenance_interval_seconds.max(1)),
+    )
+    .map_err(|error| StartupError::Worker {
+        name: "maintenance",
+        error,
+    })?;
     let state = web::Data::new(AppState {
         db,
         keys: TokenKeys::new(&secret),

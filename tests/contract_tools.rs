@@ -18,6 +18,10 @@ fn repo(path: &str) -> String {
         .into_owned()
 }
 
+/// The tools load both cores: one at a time keeps each run's answers about the server, not
+/// about the machine.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 /// Run a tool; fail with its output unless it exits 0.
 fn run(cmd: &mut Command) -> String {
     let out = cmd
@@ -38,6 +42,7 @@ fn run(cmd: &mut Command) -> String {
     ignore = "needs schemathesis, openapi-python-client and npx: set KELTIS_CONTRACT_TOOLS"
 )]
 fn schemathesis_finds_nothing() {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
     // A long poll answers within a second here, so that generated `wait` values keep the run short.
     let s = support::spawn(Db::Sqlite, |c| c.long_poll_max_seconds = 1).expect("server");
     let user = s.register("schemathesis");
@@ -60,6 +65,7 @@ fn schemathesis_finds_nothing() {
     ignore = "needs schemathesis, openapi-python-client and npx: set KELTIS_CONTRACT_TOOLS"
 )]
 fn redocly_lint_finds_no_error() {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
     // redocly exits non-zero on any error (warnings are shown, not fatal).
     let out = run(Command::new("npx")
         .args(["--yes", "@redocly/cli@2", "lint"])
@@ -73,6 +79,7 @@ fn redocly_lint_finds_no_error() {
     ignore = "needs schemathesis, openapi-python-client and npx: set KELTIS_CONTRACT_TOOLS"
 )]
 fn the_generated_python_client_imports_and_plays() {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
     let dir = std::env::temp_dir().join(format!("keltis-pyclient-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("temp dir");

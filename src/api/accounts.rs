@@ -7,7 +7,8 @@ use utoipa::ToSchema;
 use super::auth::Authenticated;
 use super::error::{ApiError, Problem};
 use super::AppState;
-use crate::service::accounts::{self, ApiTokenInfo, NewApiToken, Scope, Session};
+use crate::service::accounts::{self, ApiTokenInfo, NewApiToken, Scope};
+use crate::service::sessions::{self, Session, SessionInfo};
 use crate::service::ServiceError;
 
 #[derive(Deserialize, ToSchema)]
@@ -57,6 +58,14 @@ pub struct NewTokenRequest {
     pub scopes: Vec<Scope>,
 }
 
+/// The client's `User-Agent`, to tell sessions apart in the list of signed-in devices.
+fn user_agent(req: &HttpRequest) -> Option<String> {
+    req.headers()
+        .get(actix_web::http::header::USER_AGENT)
+        .and_then(|v| v.to_str().ok())
+        .map(String::from)
+}
+
 fn limit(state: &AppState, req: &HttpRequest, action: &'static str) -> Result<(), ApiError> {
     let ip = req
         .peer_addr()
@@ -81,9 +90,17 @@ pub async fn register(
     body: web::Json<Credentials>,
 ) -> Result<HttpResponse, ApiError> {
     limit(&state, &req, "register")?;
-    let session =
-        web::block(move || accounts::register(&state.db, &state.keys, &body.name, &body.password))
-            .await??;
+    let agent = user_agent(&req);
+    let session = web::block(move || {
+        accounts::register(
+            &state.db,
+            &state.keys,
+            &body.name,
+            &body.password,
+            agent.as_deref(),
+        )
+    })
+    .await??;
     Ok(HttpResponse::Created().json(session))
 }
 
@@ -99,16 +116,26 @@ pub async fn login(
     body: web::Json<Credentials>,
 ) -> Result<web::Json<Session>, ApiError> {
     limit(&state, &req, "login")?;
+    let agent = user_agent(&req);
     Ok(web::Json(
-        web::block(move || accounts::login(&state.db, &state.keys, &body.name, &body.password))
-            .await??,
+        web::block(move || {
+            accounts::login(
+                &state.db,
+                &state.keys,
+                &body.name,
+                &body.password,
+                agent.as_deref(),
+            )
+        })
+        .await??,
     ))
 }
 
-/// Exchange a refresh token (once) for a new session.
+/// Exchange a refresh token, once, for new tokens of the same session. A refresh token presented
+/// a second time signs its whole session out (its other tokens stop working too).
 #[utoipa::path(operation_id = "refreshSession", tag = "accounts", request_body = RefreshRequest, responses(
     (status = 200, body = Session),
-    (status = 401, description = "`unauthorized`", body = Problem),
+    (status = 401, description = "`unauthorized`: unknown, expired or reused", body = Problem),
 ))]
 #[post("/auth/refresh")]
 pub async fn refresh(
@@ -116,7 +143,7 @@ pub async fn refresh(
     body: web::Json<RefreshRequest>,
 ) -> Result<web::Json<Session>, ApiError> {
     Ok(web::Json(
-        web::block(move || accounts::refresh(&state.db, &state.keys, &body.refresh_token))
+        web::block(move || sessions::refresh(&state.db, &state.keys, &body.refresh_token))
             .await??,
     ))
 }
@@ -179,5 +206,48 @@ pub async fn revoke_token(
 ) -> Result<HttpResponse, ApiError> {
     let id = id.into_inner();
     web::block(move || accounts::revoke_api_token(&state.db, &caller, id)).await??;
+    Ok(HttpResponse::NoContent().finish())
+}
+
+/// The caller's signed-in devices (sessions), most recently used first.
+#[utoipa::path(operation_id = "listSessions", tag = "accounts", security(("bearer" = [])), responses(
+    (status = 200, body = [SessionInfo]),
+))]
+#[get("/me/sessions")]
+pub async fn list_sessions(
+    state: web::Data<AppState>,
+    Authenticated(caller): Authenticated,
+) -> Result<web::Json<Vec<SessionInfo>>, ApiError> {
+    Ok(web::Json(
+        web::block(move || sessions::list(&state.db, &caller)).await??,
+    ))
+}
+
+/// Sign out of every session: their refresh and access tokens stop working at once (personal
+/// API tokens are revoked one by one under `/me/tokens`).
+#[utoipa::path(operation_id = "signOutEverywhere", tag = "accounts", security(("bearer" = [])), responses(
+    (status = 204, description = "Signed out"),
+))]
+#[delete("/me/sessions")]
+pub async fn sign_out_everywhere(
+    state: web::Data<AppState>,
+    Authenticated(caller): Authenticated,
+) -> Result<HttpResponse, ApiError> {
+    web::block(move || sessions::sign_out(&state.db, &caller, None)).await??;
+    Ok(HttpResponse::NoContent().finish())
+}
+
+/// Sign out of one session (a device).
+#[utoipa::path(operation_id = "signOut", tag = "accounts", security(("bearer" = [])), params(("id" = i64, Path)), responses(
+    (status = 204, description = "Signed out"),
+))]
+#[delete("/me/sessions/{id}")]
+pub async fn sign_out(
+    state: web::Data<AppState>,
+    Authenticated(caller): Authenticated,
+    id: web::Path<i64>,
+) -> Result<HttpResponse, ApiError> {
+    let id = id.into_inner();
+    web::block(move || sessions::sign_out(&state.db, &caller, Some(id))).await??;
     Ok(HttpResponse::NoContent().finish())
 }

@@ -8,7 +8,7 @@ use actix_web::{web, FromRequest, HttpRequest};
 
 use super::error::ApiError;
 use super::AppState;
-use crate::service::accounts::{self, Caller, API_TOKEN_PREFIX};
+use crate::service::accounts::{self, Caller};
 
 /// An authenticated caller: a JWT access token or a personal API token.
 pub struct Authenticated(pub Caller);
@@ -39,13 +39,11 @@ impl FromRequest for Authenticated {
                     "send Authorization: Bearer <access token or API token>",
                 )
             })?;
-            let caller = if bearer.starts_with(API_TOKEN_PREFIX) {
-                // API tokens are looked up in the database: off the async threads.
+            // Both kinds are checked against the database (API tokens, and the session of an
+            // access token): off the async threads.
+            let caller =
                 web::block(move || accounts::authenticate(&state.db, &state.keys, &bearer))
-                    .await??
-            } else {
-                accounts::authenticate(&state.db, &state.keys, &bearer)?
-            };
+                    .await??;
             Ok(Authenticated(caller))
         })
     }

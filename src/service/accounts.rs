@@ -1,18 +1,14 @@
-//! Accounts: registration, login (argon2id), JWT access tokens with refresh, personal API tokens.
+//! Accounts: registration and login (argon2id; sessions in `sessions`), who a bearer token
+//! belongs to, and personal API tokens.
 
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::{Algorithm, Argon2, Params, Version};
-use jsonwebtoken::{
-    decode, encode, Algorithm as JwtAlgorithm, DecodingKey, EncodingKey, Header, Validation,
-};
 use serde::{Deserialize, Serialize};
 
-use super::{random_hex, sha256_hex, ServiceError, ServiceResult};
+pub use super::sessions::{Session, TokenKeys};
+use super::{random_hex, sessions, sha256_hex, ServiceError, ServiceResult};
 use crate::storage::{accounts as store, now_millis, Database, StorageError};
 
-/// Access tokens live 15 minutes; refresh tokens 30 days, each usable once.
-pub const ACCESS_TOKEN_SECONDS: i64 = 15 * 60;
-pub const REFRESH_TOKEN_SECONDS: i64 = 30 * 24 * 3600;
 /// Personal API tokens start with this, so a bearer token says what it is.
 pub const API_TOKEN_PREFIX: &str = "kt_";
 
@@ -49,6 +45,8 @@ pub struct Caller {
     pub user_id: i64,
     pub name: String,
     pub scopes: Vec<Scope>,
+    /// The session of an access token (`None` for API tokens and bots).
+    pub session_id: Option<i64>,
 }
 
 impl Caller {
@@ -62,44 +60,6 @@ impl Caller {
             ))
         }
     }
-}
-
-#[derive(Serialize, Deserialize)]
-struct Claims {
-    sub: String,
-    name: String,
-    exp: i64,
-    iat: i64,
-}
-
-/// Signing keys for access tokens (HS256).
-#[derive(Clone)]
-pub struct TokenKeys {
-    encoding: EncodingKey,
-    decoding: DecodingKey,
-}
-
-impl TokenKeys {
-    pub fn new(secret: &[u8]) -> TokenKeys {
-        TokenKeys {
-            encoding: EncodingKey::from_secret(secret),
-            decoding: DecodingKey::from_secret(secret),
-        }
-    }
-}
-
-/// What login and refresh return.
-#[derive(Debug, Serialize, Deserialize, utoipa::ToSchema)]
-pub struct Session {
-    pub user_id: i64,
-    pub name: String,
-    /// A JWT (HS256) for `Authorization: Bearer`.
-    pub access_token: String,
-    pub token_type: String,
-    /// Seconds until the access token expires.
-    pub expires_in: i64,
-    /// Exchange once for a new session at `/api/v1/auth/refresh`.
-    pub refresh_token: String,
 }
 
 /// A personal API token as listed (never the token itself after creation).
@@ -204,6 +164,7 @@ pub fn register(
     keys: &TokenKeys,
     name: &str,
     password: &str,
+    user_agent: Option<&str>,
 ) -> ServiceResult<Session> {
     check_new_name(name)?;
     check_password(password)?;
@@ -221,7 +182,7 @@ pub fn register(
             }
             e => e.into(),
         })?;
-    issue_session(db, keys, user.id, &user.name)
+    sessions::open(db, keys, user.id, &user.name, user_agent)
 }
 
 pub fn login(
@@ -229,6 +190,7 @@ pub fn login(
     keys: &TokenKeys,
     name: &str,
     password: &str,
+    user_agent: Option<&str>,
 ) -> ServiceResult<Session> {
     let bad = ServiceError::Unauthorized("wrong user name or password");
     check_name_shape(name)?;
@@ -241,54 +203,9 @@ pub fn login(
     };
     let matches = password_matches(&hash, password);
     match user {
-        Some(user) if matches => issue_session(db, keys, user.id, &user.name),
+        Some(user) if matches => sessions::open(db, keys, user.id, &user.name, user_agent),
         _ => Err(bad),
     }
-}
-
-pub fn refresh(db: &Database, keys: &TokenKeys, refresh_token: &str) -> ServiceResult<Session> {
-    let hash = sha256_hex(refresh_token);
-    let user_id = db
-        .write(|c| store::use_refresh_token(c, &hash, now_millis()))?
-        .ok_or(ServiceError::Unauthorized(
-            "refresh token unknown, used or expired",
-        ))?;
-    let user = db
-        .read(|c| store::user_by_id(c, user_id))?
-        .ok_or(ServiceError::Unauthorized(
-            "refresh token unknown, used or expired",
-        ))?;
-    issue_session(db, keys, user.id, &user.name)
-}
-
-fn issue_session(
-    db: &Database,
-    keys: &TokenKeys,
-    user_id: i64,
-    name: &str,
-) -> ServiceResult<Session> {
-    let now = now_millis() / 1000;
-    let claims = Claims {
-        sub: user_id.to_string(),
-        name: name.to_string(),
-        iat: now,
-        exp: now + ACCESS_TOKEN_SECONDS,
-    };
-    let access_token = encode(&Header::new(JwtAlgorithm::HS256), &claims, &keys.encoding)
-        .map_err(|e| ServiceError::Internal(e.to_string()))?;
-    let refresh_token = random_hex(32)?;
-    let hash = sha256_hex(&refresh_token);
-    db.write(|c| {
-        store::insert_refresh_token(c, &hash, user_id, (now + REFRESH_TOKEN_SECONDS) * 1000)
-    })?;
-    Ok(Session {
-        user_id,
-        name: name.to_string(),
-        access_token,
-        token_type: "Bearer".into(),
-        expires_in: ACCESS_TOKEN_SECONDS,
-        refresh_token,
-    })
 }
 
 /// Who sent a bearer token: a JWT access token (every scope) or a personal API token.
@@ -311,26 +228,15 @@ pub fn authenticate(db: &Database, keys: &TokenKeys, bearer: &str) -> ServiceRes
             user_id: user.id,
             name: user.name,
             scopes: parse_scopes(&row.scopes),
+            session_id: None,
         });
     }
-    let mut validation = Validation::new(JwtAlgorithm::HS256);
-    validation.leeway = 5;
-    let data =
-        decode::<Claims>(bearer, &keys.decoding, &validation).map_err(|e| match e.kind() {
-            jsonwebtoken::errors::ErrorKind::ExpiredSignature => {
-                ServiceError::Unauthorized("access token expired: refresh it")
-            }
-            _ => ServiceError::Unauthorized("access token invalid"),
-        })?;
-    let user_id: i64 = data
-        .claims
-        .sub
-        .parse()
-        .map_err(|_| ServiceError::Unauthorized("access token invalid"))?;
+    let (user_id, name, session_id) = sessions::check_access_token(db, keys, bearer)?;
     Ok(Caller {
         user_id,
-        name: data.claims.name,
+        name,
         scopes: vec![Scope::Read, Scope::Play],
+        session_id,
     })
 }
 

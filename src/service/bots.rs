@@ -2,8 +2,6 @@
 //! seated at a game on creation or by invitation, and a background worker that plays their
 //! turns through the same validated, versioned decision path as people.
 
-use std::time::Duration;
-
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -105,6 +103,7 @@ fn play_turn(db: &Database, bot: &ServerBot, game_id: i64) -> ServiceResult<bool
         user_id: bot.user_id,
         name: bot.name.clone(),
         scopes: vec![Scope::Read, Scope::Play],
+        session_id: None,
     };
     let detail = play::get(db, &caller, game_id)?;
     let Some(view) = detail.state else {
@@ -147,22 +146,4 @@ fn play_turn(db: &Database, bot: &ServerBot, game_id: i64) -> ServiceResult<bool
         }
         Err(e) => Err(e),
     }
-}
-
-/// The worker: a thread of its own (bots think with blocking CPU work), polling the database,
-/// so that several server instances share the bots' turns safely.
-pub fn spawn_worker(db: Database, bots: Vec<ServerBot>, idle: Duration) -> std::io::Result<()> {
-    std::thread::Builder::new()
-        .name("bot-worker".into())
-        .spawn(move || loop {
-            match play_pending(&db, &bots) {
-                Ok(0) => std::thread::sleep(idle),
-                Ok(_) => {}
-                Err(e) => {
-                    tracing::warn!(error = %e, "bot worker pass failed");
-                    std::thread::sleep(idle * 10);
-                }
-            }
-        })
-        .map(|_| ())
 }

@@ -6,7 +6,9 @@ pub mod bots;
 pub mod events;
 pub mod games;
 pub mod lobby;
+pub mod maintenance;
 pub mod play;
+pub mod sessions;
 
 use crate::engine::RuleError;
 use crate::storage::StorageError;

@@ -28,6 +28,10 @@ pub fn get(db: &Database, caller: &Caller, game_id: i64) -> ServiceResult<GameDe
     db.read(|conn| reloaded_detail(conn, game_id, caller))
 }
 
+/// How long the answer to an `Idempotency-Key` is kept: a retry within it gets the first answer;
+/// after it, the key is free again.
+pub const IDEMPOTENCY_KEY_MILLIS: i64 = 24 * 3600 * 1000;
+
 /// Play one decision on the version the caller saw.
 pub fn decide(
     db: &Database,
@@ -45,7 +49,8 @@ pub fn decide(
         let Some(key) = idempotency_key else {
             return Ok(None);
         };
-        match db.read(|c| store::idempotent_answer(c, caller.user_id, key))? {
+        let since = now_millis() - IDEMPOTENCY_KEY_MILLIS;
+        match db.read(|c| store::idempotent_answer(c, caller.user_id, key, since))? {
             None => Ok(None),
             Some(a) if a.request_hash == request_hash => Ok(Some(DecisionAnswer::Repeated {
                 status: a.status as u16,
@@ -122,7 +127,15 @@ pub fn decide(
                 status: 200,
                 body,
             };
-            store::store_idempotent_answer(conn, caller.user_id, key, &stored, now_millis())?;
+            let now = now_millis();
+            store::store_idempotent_answer(
+                conn,
+                caller.user_id,
+                key,
+                &stored,
+                now,
+                now - IDEMPOTENCY_KEY_MILLIS,
+            )?;
         }
         Ok(answer)
     });

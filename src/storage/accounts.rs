@@ -1,8 +1,8 @@
-//! Users, refresh tokens and personal API tokens.
+//! Users, sessions with their refresh tokens, and personal API tokens.
 
 use diesel::prelude::*;
 
-use super::schema::{api_tokens, refresh_tokens, users};
+use super::schema::{api_tokens, idempotency_keys, refresh_tokens, sessions, users};
 use super::{DbConnection, StorageError};
 
 #[derive(Debug, Clone, Queryable, Selectable)]
@@ -49,9 +49,12 @@ pub fn insert_user(
     user_by_name(conn, name)?.ok_or(StorageError::Corrupt("inserted user not found".into()))
 }
 
+diesel::define_sql_function!(fn lower(x: diesel::sql_types::Text) -> diesel::sql_types::Text);
+
+/// The user with this name, whatever its case (names are unique case-insensitively).
 pub fn user_by_name(conn: &mut DbConnection, name: &str) -> Result<Option<UserRow>, StorageError> {
     Ok(users::table
-        .filter(users::name.eq(name))
+        .filter(lower(users::name).eq(lower(name)))
         .select(UserRow::as_select())
         .first(conn)
         .optional()?)
@@ -65,16 +68,94 @@ pub fn user_by_id(conn: &mut DbConnection, id: i64) -> Result<Option<UserRow>, S
         .optional()?)
 }
 
+#[derive(Debug, Clone, Queryable, Selectable)]
+#[diesel(table_name = sessions)]
+pub struct SessionRow {
+    pub id: i64,
+    pub user_id: i64,
+    pub user_agent: Option<String>,
+    pub created_at: i64,
+    pub last_used_at: i64,
+    pub revoked_at: Option<i64>,
+}
+
+/// Open a session (a signed-in device) and return its id.
+pub fn insert_session(
+    conn: &mut DbConnection,
+    user_id: i64,
+    user_agent: Option<&str>,
+    now: i64,
+) -> Result<i64, StorageError> {
+    Ok(diesel::insert_into(sessions::table)
+        .values((
+            sessions::user_id.eq(user_id),
+            sessions::user_agent.eq(user_agent),
+            sessions::created_at.eq(now),
+            sessions::last_used_at.eq(now),
+        ))
+        .returning(sessions::id)
+        .get_result(conn)?)
+}
+
+pub fn session(conn: &mut DbConnection, id: i64) -> Result<Option<SessionRow>, StorageError> {
+    Ok(sessions::table
+        .find(id)
+        .select(SessionRow::as_select())
+        .first(conn)
+        .optional()?)
+}
+
+/// The user's sessions that are not revoked, most recently used first.
+pub fn live_sessions_of(
+    conn: &mut DbConnection,
+    user_id: i64,
+) -> Result<Vec<SessionRow>, StorageError> {
+    Ok(sessions::table
+        .filter(sessions::user_id.eq(user_id))
+        .filter(sessions::revoked_at.is_null())
+        .order((sessions::last_used_at.desc(), sessions::id.desc()))
+        .select(SessionRow::as_select())
+        .load(conn)?)
+}
+
+/// Revoke one session of the user (`Some(id)`) or all of them (`None`); how many were live.
+pub fn revoke_sessions(
+    conn: &mut DbConnection,
+    user_id: i64,
+    id: Option<i64>,
+    now: i64,
+) -> Result<usize, StorageError> {
+    let mut query = diesel::update(sessions::table)
+        .filter(sessions::user_id.eq(user_id))
+        .filter(sessions::revoked_at.is_null())
+        .into_boxed();
+    if let Some(id) = id {
+        query = query.filter(sessions::id.eq(id));
+    }
+    Ok(query
+        .set(sessions::revoked_at.eq(Some(now)))
+        .execute(conn)?)
+}
+
+pub fn touch_session(conn: &mut DbConnection, id: i64, now: i64) -> Result<(), StorageError> {
+    diesel::update(sessions::table.find(id))
+        .set(sessions::last_used_at.eq(now))
+        .execute(conn)?;
+    Ok(())
+}
+
 pub fn insert_refresh_token(
     conn: &mut DbConnection,
     token_hash: &str,
     user_id: i64,
+    session_id: i64,
     expires_at: i64,
 ) -> Result<(), StorageError> {
     diesel::insert_into(refresh_tokens::table)
         .values((
             refresh_tokens::token_hash.eq(token_hash),
             refresh_tokens::user_id.eq(user_id),
+            refresh_tokens::session_id.eq(Some(session_id)),
             refresh_tokens::expires_at.eq(expires_at),
             refresh_tokens::used.eq(false),
         ))
@@ -83,26 +164,51 @@ pub fn insert_refresh_token(
     Ok(())
 }
 
-/// Mark a refresh token used, once: the user it belongs to if it was unused and unexpired.
+/// What presenting a refresh token meant.
+#[derive(Debug, PartialEq, Eq)]
+pub enum RefreshUse {
+    /// Unknown or expired: nothing happened.
+    Unknown,
+    /// Used now, for the first time: its user and session (`None` for a token from before
+    /// sessions existed).
+    Fresh {
+        user_id: i64,
+        session_id: Option<i64>,
+    },
+    /// Presented again after it was used: someone else holds a copy.
+    Reused {
+        user_id: i64,
+        session_id: Option<i64>,
+    },
+}
+
+/// Mark a refresh token used, once.
 pub fn use_refresh_token(
     conn: &mut DbConnection,
     token_hash: &str,
     now: i64,
-) -> Result<Option<i64>, StorageError> {
-    let row: Option<(i64, i64, bool)> = refresh_tokens::table
+) -> Result<RefreshUse, StorageError> {
+    let row: Option<(i64, Option<i64>, i64, bool)> = refresh_tokens::table
         .find(token_hash)
         .select((
             refresh_tokens::user_id,
+            refresh_tokens::session_id,
             refresh_tokens::expires_at,
             refresh_tokens::used,
         ))
         .first(conn)
         .optional()?;
-    let Some((user_id, expires_at, used)) = row else {
-        return Ok(None);
+    let Some((user_id, session_id, expires_at, used)) = row else {
+        return Ok(RefreshUse::Unknown);
     };
-    if used || expires_at <= now {
-        return Ok(None);
+    if expires_at <= now {
+        return Ok(RefreshUse::Unknown);
+    }
+    if used {
+        return Ok(RefreshUse::Reused {
+            user_id,
+            session_id,
+        });
     }
     let updated = diesel::update(
         refresh_tokens::table
@@ -111,7 +217,67 @@ pub fn use_refresh_token(
     )
     .set(refresh_tokens::used.eq(true))
     .execute(conn)?;
-    Ok((updated == 1).then_some(user_id))
+    Ok(if updated == 1 {
+        RefreshUse::Fresh {
+            user_id,
+            session_id,
+        }
+    } else {
+        RefreshUse::Reused {
+            user_id,
+            session_id,
+        }
+    })
+}
+
+/// What the maintenance sweep removed.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Swept {
+    pub idempotency_keys: usize,
+    pub refresh_tokens: usize,
+    pub sessions: usize,
+}
+
+/// Delete what has expired: idempotency answers older than `keys_before`, refresh tokens past
+/// their expiry, and sessions revoked or idle since before `sessions_before` (with their tokens).
+pub fn sweep_expired(
+    conn: &mut DbConnection,
+    now: i64,
+    keys_before: i64,
+    sessions_before: i64,
+) -> Result<Swept, StorageError> {
+    let idempotency_keys = diesel::delete(
+        idempotency_keys::table.filter(idempotency_keys::created_at.lt(keys_before)),
+    )
+    .execute(conn)?;
+    let old_sessions = sessions::table
+        .filter(
+            sessions::revoked_at
+                .lt(sessions_before)
+                .or(sessions::last_used_at.lt(sessions_before)),
+        )
+        .select(sessions::id.nullable());
+    let refresh_tokens = diesel::delete(
+        refresh_tokens::table.filter(
+            refresh_tokens::expires_at
+                .le(now)
+                .or(refresh_tokens::session_id.eq_any(old_sessions)),
+        ),
+    )
+    .execute(conn)?;
+    let sessions = diesel::delete(
+        sessions::table.filter(
+            sessions::revoked_at
+                .lt(sessions_before)
+                .or(sessions::last_used_at.lt(sessions_before)),
+        ),
+    )
+    .execute(conn)?;
+    Ok(Swept {
+        idempotency_keys,
+        refresh_tokens,
+        sessions,
+    })
 }
 
 pub fn insert_api_token(

@@ -319,13 +319,16 @@ pub struct StoredAnswer {
     pub body: String,
 }
 
+/// The stored answer to `key`, unless it was stored before `since` (then it has expired).
 pub fn idempotent_answer(
     conn: &mut DbConnection,
     user_id: i64,
     key: &str,
+    since: i64,
 ) -> Result<Option<StoredAnswer>, StorageError> {
     let row: Option<(String, i32, String)> = idempotency_keys::table
         .find((user_id, key))
+        .filter(idempotency_keys::created_at.ge(since))
         .select((
             idempotency_keys::request_hash,
             idempotency_keys::status,
@@ -340,13 +343,21 @@ pub fn idempotent_answer(
     }))
 }
 
+/// Keep the answer to `key`, replacing an expired answer (stored before `since`) to the same key.
 pub fn store_idempotent_answer(
     conn: &mut DbConnection,
     user_id: i64,
     key: &str,
     answer: &StoredAnswer,
     now: i64,
+    since: i64,
 ) -> Result<(), StorageError> {
+    diesel::delete(
+        idempotency_keys::table
+            .find((user_id, key))
+            .filter(idempotency_keys::created_at.lt(since)),
+    )
+    .execute(conn)?;
     diesel::insert_into(idempotency_keys::table)
         .values((
             idempotency_keys::user_id.eq(user_id),

@@ -16,6 +16,18 @@ diesel::table! {
         user_id -> BigInt,
         expires_at -> BigInt,
         used -> Bool,
+        session_id -> Nullable<BigInt>,
+    }
+}
+
+diesel::table! {
+    sessions (id) {
+        id -> BigInt,
+        user_id -> BigInt,
+        user_agent -> Nullable<Text>,
+        created_at -> BigInt,
+        last_used_at -> BigInt,
+        revoked_at -> Nullable<BigInt>,
     }
 }
 
@@ -92,6 +104,7 @@ diesel::joinable!(game_events -> games (game_id));
 diesel::allow_tables_to_appear_in_same_query!(
     users,
     refresh_tokens,
+    sessions,
     api_tokens,
     games,
     game_seats,

@@ -1,0 +1,25 @@
+//! The bot worker: a thread of its own (bots think with blocking CPU work), polling the database,
+//! so that several server instances share the bots' turns safely (each turn is a versioned
+//! append: a second instance playing the same turn gets a stale version and moves on).
+
+use std::time::Duration;
+
+use crate::service::bots::{play_pending, ServerBot};
+use crate::storage::Database;
+
+/// Start the worker; it polls every `idle` while there is nothing to play.
+pub fn spawn(db: Database, bots: Vec<ServerBot>, idle: Duration) -> std::io::Result<()> {
+    std::thread::Builder::new()
+        .name("bot-worker".into())
+        .spawn(move || loop {
+            match play_pending(&db, &bots) {
+                Ok(0) => std::thread::sleep(idle),
+                Ok(_) => {}
+                Err(e) => {
+                    tracing::warn!(error = %e, "bot worker pass failed");
+                    std::thread::sleep(idle * 10);
+                }
+            }
+        })
+        .map(|_| ())
+}

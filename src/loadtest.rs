@@ -1,6 +1,7 @@
-//! `keltis load`: plays many concurrent games through the HTTP API of a running server and
-//! reports accepted moves per second and latency percentiles. Bounded in games and time; meant
-//! for a server on this machine (loopback).
+//! `keltis load`: plays games at many concurrent tables through the HTTP API of a running server
+//! (a table starts a new game when one ends, so the load is steady) and reports accepted moves
+//! per second and latency percentiles. Bounded in tables and time; meant for a server on this
+//! machine (loopback).
 
 use std::time::{Duration, Instant};
 
@@ -12,7 +13,7 @@ pub struct LoadOptions {
     pub url: String,
     pub variant: String,
     pub games: usize,
-    /// Stop after this long even if games are unfinished.
+    /// Stop after this long, games unfinished or not.
     pub seconds: u64,
     pub seed: u64,
 }
@@ -100,12 +101,43 @@ async fn register(client: &reqwest::Client, url: &str, name: &str) -> Result<Pla
     })
 }
 
+#[derive(Default)]
 struct GameStats {
-    finished: bool,
+    finished: usize,
     accepted: u64,
     refused: u64,
     decision_ms: Vec<f64>,
     read_ms: Vec<f64>,
+}
+
+/// Play games one after the other at one table until the deadline: the load stays steady.
+async fn play_table(
+    client: reqwest::Client,
+    url: String,
+    players: [std::sync::Arc<Player>; 2],
+    variant: String,
+    mut rng: u64,
+    deadline: Instant,
+) -> Result<GameStats, LoadError> {
+    let mut total = GameStats::default();
+    while Instant::now() < deadline {
+        rng = rng.wrapping_mul(6364136223846793005).wrapping_add(1);
+        let game = play_one(
+            client.clone(),
+            url.clone(),
+            players.clone(),
+            variant.clone(),
+            rng,
+            deadline,
+        )
+        .await?;
+        total.finished += game.finished;
+        total.accepted += game.accepted;
+        total.refused += game.refused;
+        total.decision_ms.extend(game.decision_ms);
+        total.read_ms.extend(game.read_ms);
+    }
+    Ok(total)
 }
 
 async fn play_one(
@@ -133,13 +165,7 @@ async fn play_one(
         200,
     )
     .await?;
-    let mut stats = GameStats {
-        finished: false,
-        accepted: 0,
-        refused: 0,
-        decision_ms: Vec::new(),
-        read_ms: Vec::new(),
-    };
+    let mut stats = GameStats::default();
     // The view of the seat to act, read when the previous answer does not hold it.
     let mut view: Option<Value> = None;
     while Instant::now() < deadline {
@@ -172,7 +198,7 @@ async fn play_one(
             }
         };
         if current["status"] == "over" {
-            stats.finished = true;
+            stats.finished += 1;
             break;
         }
         let Some(legal) = current["state"]["legal_decisions"]
@@ -226,7 +252,7 @@ pub async fn run(options: LoadOptions) -> Result<LoadReport, LoadError> {
     let deadline = started + Duration::from_secs(options.seconds);
     let mut tasks = Vec::new();
     for g in 0..options.games {
-        tasks.push(tokio::spawn(play_one(
+        tasks.push(tokio::spawn(play_table(
             client.clone(),
             url.clone(),
             [a.clone(), b.clone()],
@@ -247,7 +273,7 @@ pub async fn run(options: LoadOptions) -> Result<LoadReport, LoadError> {
                 })
             }
         };
-        finished += stats.finished as usize;
+        finished += stats.finished;
         accepted += stats.accepted;
         refused += stats.refused;
         decision_ms.extend(stats.decision_ms);

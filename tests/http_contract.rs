@@ -332,3 +332,31 @@ fn a_database_outage_answers_503_with_retry_after_and_recovers() {
     );
     assert_eq!(a.status, 201, "{}", a.text);
 }
+
+/// A client that sends its headers and then only part of its body is answered 408
+/// `body_timeout` once the body deadline passes (1 s here), not held open.
+#[test]
+fn a_body_that_never_arrives_is_answered_408() {
+    use std::io::{Read, Write};
+    let s = support::spawn(Db::Sqlite, |c| c.body_timeout_seconds = 1).expect("server");
+    let u = s.register("slowpoke");
+    let addr = s.base.trim_start_matches("http://").to_string();
+    let mut conn = std::net::TcpStream::connect(&addr).unwrap();
+    conn.set_read_timeout(Some(std::time::Duration::from_secs(30)))
+        .unwrap();
+    let body = r#"{"variant": "keltis", "players": 2}"#;
+    write!(
+        conn,
+        "POST /api/v1/games HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer {}\r\n\
+         Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{}",
+        u.token,
+        body.len(),
+        &body[..10]
+    )
+    .unwrap();
+    let mut answer = vec![0u8; 4096];
+    let n = conn.read(&mut answer).unwrap();
+    let answer = String::from_utf8_lossy(&answer[..n]);
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    assert!(answer.contains("body_timeout"), "{answer}");
+}

@@ -88,3 +88,60 @@ fn selfplay_refuses_a_bad_variant_or_player_count() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("2 to 2 players"));
 }
+
+#[test]
+fn the_readme_selfplay_command_runs_without_a_variant() {
+    let out = Command::new(env!("CARGO_BIN_EXE_keltis"))
+        .args(["selfplay", "--games", "3", "--seed", "1"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["variant"], "keltis");
+}
+
+/// `keltis serve` on a fresh data folder: it migrates, listens, and logs no error or warning.
+#[test]
+fn a_first_start_logs_no_error() {
+    use std::io::{BufRead, BufReader};
+    let dir = std::env::temp_dir().join(format!("keltis-first-start-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_keltis"))
+        .args(["serve", "--bind", "127.0.0.1:0", "--data-dir"])
+        .arg(&dir)
+        .env_remove("DATABASE_URL")
+        .env("RUST_LOG", "info")
+        .env("NO_COLOR", "1")
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stderr = child.stderr.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let reader = std::thread::spawn(move || {
+        let mut lines = Vec::new();
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            if line.contains("listening") {
+                let _ = tx.send(());
+            }
+            lines.push(line);
+        }
+        lines
+    });
+    let started = rx.recv_timeout(std::time::Duration::from_secs(60)).is_ok();
+    // Let the pool finish opening its connections before looking.
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let _ = child.kill();
+    let _ = child.wait();
+    let lines = reader.join().unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(started, "{}", lines.join("\n"));
+    let log = lines.join("\n");
+    assert!(log.contains("listening"), "{log}");
+    for bad in ["ERROR", "WARN", "database is locked"] {
+        assert!(!log.contains(bad), "{bad} in a first start:\n{log}");
+    }
+}

@@ -250,29 +250,26 @@ pub fn sweep_expired(
         idempotency_keys::table.filter(idempotency_keys::created_at.lt(keys_before)),
     )
     .execute(conn)?;
-    let old_sessions = sessions::table
+    let old_sessions: Vec<i64> = sessions::table
         .filter(
             sessions::revoked_at
                 .lt(sessions_before)
                 .or(sessions::last_used_at.lt(sessions_before)),
         )
-        .select(sessions::id.nullable());
+        .select(sessions::id)
+        // Bounded per pass: the next pass takes the rest.
+        .limit(1000)
+        .load(conn)?;
     let refresh_tokens = diesel::delete(
         refresh_tokens::table.filter(
             refresh_tokens::expires_at
                 .le(now)
-                .or(refresh_tokens::session_id.eq_any(old_sessions)),
+                .or(refresh_tokens::session_id.eq_any(old_sessions.iter().map(|&id| Some(id)))),
         ),
     )
     .execute(conn)?;
-    let sessions = diesel::delete(
-        sessions::table.filter(
-            sessions::revoked_at
-                .lt(sessions_before)
-                .or(sessions::last_used_at.lt(sessions_before)),
-        ),
-    )
-    .execute(conn)?;
+    let sessions =
+        diesel::delete(sessions::table.filter(sessions::id.eq_any(&old_sessions))).execute(conn)?;
     Ok(Swept {
         idempotency_keys,
         refresh_tokens,

@@ -260,7 +260,7 @@ fn play_and_check(variant: Variant, players: u8, seed: u64) {
         EndReason::GoalZoneFull => assert_eq!(view.board.as_ref().unwrap().goal_pawns, 5),
         EndReason::DrawPileExhausted => assert_eq!(view.draw_pile_size, 0),
         EndReason::PathsTerminated => assert!(variant == Variant::KeltisCard),
-        EndReason::Resigned { .. } => panic!("nobody resigned"),
+        EndReason::Resigned { .. } | EndReason::TimedOut { .. } => panic!("nobody left"),
     }
     if variant != Variant::KeltisCard && result.end_reason == EndReason::DrawPileExhausted {
         assert!(view.board.as_ref().unwrap().goal_pawns < 5);
@@ -281,8 +281,63 @@ fn play_and_check(variant: Variant, players: u8, seed: u64) {
     assert_eq!(back.result, Some(result));
 }
 
+/// Random games of 3 or 4 where seats resign or time out at random moments: the game goes on
+/// while two seats are left, a seat that left cannot act for itself again yet keeps its turns,
+/// never wins and ranks below every seat still in; the record replays.
+fn play_with_leavers(variant: Variant, players: u8, seed: u64) {
+    let mut rng = SeedRng::new(seed ^ 0x5eed);
+    let mut game = Game::new(variant, players, seed).unwrap();
+    let setup = Setup::deal(variant, players, seed).unwrap();
+    let mut record = Record::new(setup);
+    let mut left = 0;
+    for _ in 0..20_000 {
+        let Some(seat) = game.to_act() else { break };
+        if rng.below(150) == 0 {
+            let who = rng.below(players as u64) as u8;
+            let d = if rng.below(2) == 0 {
+                D::Resign
+            } else {
+                D::TimeOut
+            };
+            let was_out = game.retired(who).is_some();
+            let outcome = game.apply(who, d);
+            assert_eq!(outcome.is_err(), was_out, "{d:?} by {who}");
+            if outcome.is_ok() {
+                left += 1;
+                record.push(&game, who, d);
+                if (players as usize) - left < 2 {
+                    assert!(game.is_over(), "fewer than two left: the game ends");
+                    break;
+                }
+                assert!(!game.is_over(), "two or more left: the game goes on");
+            }
+            continue;
+        }
+        let legal = game.legal_decisions();
+        let d = legal[rng.below(legal.len() as u64) as usize];
+        game.apply(seat, d).unwrap();
+        record.push(&game, seat, d);
+    }
+    let Some(result) = game.result() else { return };
+    let out: Vec<u8> = (0..players)
+        .filter(|s| game.retired(*s).is_some())
+        .collect();
+    assert!(result.winners.iter().all(|w| !out.contains(w)));
+    let ranked_out = &result.ranking[result.ranking.len() - out.len()..];
+    let mut sorted = ranked_out.to_vec();
+    sorted.sort();
+    assert_eq!(sorted, out, "those who left rank last");
+    assert_eq!(record.replay().unwrap(), game);
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+
+    #[test]
+    fn seats_that_leave_play_on_and_rank_last(seed in any::<u64>(), four in any::<bool>(), card in 0..3u8) {
+        let variant = [Variant::Keltis, Variant::NeueWege, Variant::Keltis][card as usize];
+        play_with_leavers(variant, if four { 4 } else { 3 }, seed);
+    }
 
     #[test]
     fn random_games_keep_every_invariant(seed in any::<u64>(), config in 0..CONFIGS.len()) {

@@ -229,6 +229,7 @@ fn decision_example(union: &str, kind: &str) -> Option<Value> {
         }
         "pass" => json!({"type": "pass"}),
         "resign" => json!({"type": "resign"}),
+        "time_out" => json!({"type": "time_out"}),
         _ => return None,
     })
 }

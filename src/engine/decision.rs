@@ -53,8 +53,12 @@ pub enum DecisionOf<S> {
     TakeStone { cards: [Card; 2] },
     /// Keltis Card final phase: play no card (C9).
     Pass,
-    /// Give up: the game ends at once (any seat, any time; see the rules notes).
+    /// Give up (any seat, any time; see the rules notes). With two players the game ends; with
+    /// three or four the seat is played on by a bot, cannot win and ranks last.
     Resign,
+    /// The seat's time ran out. Applied by the server's clock, never sent by a client; otherwise
+    /// like `resign`.
+    TimeOut,
 }
 
 fn none<S>() -> Option<S> {
@@ -81,6 +85,7 @@ impl<S> DecisionOf<S> {
             DecisionOf::TakeStone { .. } => "take_stone",
             DecisionOf::Pass => "pass",
             DecisionOf::Resign => "resign",
+            DecisionOf::TimeOut => "time_out",
         }
     }
 
@@ -111,6 +116,7 @@ impl<S> DecisionOf<S> {
             DecisionOf::TakeStone { cards } => DecisionOf::TakeStone { cards },
             DecisionOf::Pass => DecisionOf::Pass,
             DecisionOf::Resign => DecisionOf::Resign,
+            DecisionOf::TimeOut => DecisionOf::TimeOut,
         })
     }
 }

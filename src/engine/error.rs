@@ -14,6 +14,8 @@ use super::Variant;
 pub enum RuleError {
     #[error("the game is over")]
     GameOver,
+    #[error("seat {seat} has left the game: a bot plays it now")]
+    SeatRetired { seat: u8 },
     #[error("there is no seat {seat} in this game")]
     NoSuchSeat { seat: u8 },
     #[error("it is not your turn: seat {to_act} is to act")]
@@ -65,6 +67,7 @@ impl RuleError {
     pub fn code(&self) -> &'static str {
         match self {
             RuleError::GameOver => "game_over",
+            RuleError::SeatRetired { .. } => "seat_retired",
             RuleError::NoSuchSeat { .. } => "no_such_seat",
             RuleError::NotYourTurn { .. } => "not_your_turn",
             RuleError::UnexpectedDecision { .. } => "unexpected_decision",

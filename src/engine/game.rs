@@ -9,7 +9,7 @@ use super::board::{Board, SpaceIdx, TileKind};
 use super::cards::{Card, Color};
 use super::error::SetupError;
 use super::rows::Row;
-use super::scoring::EndReason;
+use super::scoring::{EndReason, Retirement};
 use super::setup::Setup;
 use super::{Variant, HAND_SIZE};
 
@@ -60,7 +60,7 @@ impl Phase {
 
 /// The version of the snapshot format and the rules together: a stored snapshot whose tag differs
 /// is thrown away and the state rebuilt from the game's decisions.
-pub const ENGINE_VERSION: i32 = super::RULESET_VERSION as i32 * 1000 + 2;
+pub const ENGINE_VERSION: i32 = super::RULESET_VERSION as i32 * 1000 + 3;
 
 /// The whole state of a game, hidden parts included. Serialises as a snapshot (hidden parts
 /// included: never send it to a client).
@@ -106,6 +106,15 @@ pub struct Game {
     /// K7: piles whose top card was discarded during this turn.
     pub(super) discarded_this_turn: [bool; PILES],
     pub(super) end: Option<EndReason>,
+    /// Seats that resigned or timed out: played on, they cannot win and rank last.
+    pub(super) retired: Vec<Option<Retirement>>,
+}
+
+impl Game {
+    /// Whether and how `seat` left the game.
+    pub fn retired(&self, seat: u8) -> Option<Retirement> {
+        self.retired.get(seat as usize).copied().flatten()
+    }
 }
 
 impl Game {
@@ -210,6 +219,7 @@ impl Game {
             phase: Phase::Play,
             discarded_this_turn: [false; PILES],
             end: None,
+            retired: vec![None; players as usize],
         })
     }
 

@@ -34,7 +34,7 @@ pub use decision::{Decision, DecisionJson, DecisionOf};
 pub use error::{RuleError, SetupError};
 pub use game::{Game, Phase, ENGINE_VERSION};
 pub use record::{Record, RecordedDecision, ReplayError};
-pub use scoring::{EndReason, GameResult, Score};
+pub use scoring::{EndReason, GameResult, Retirement, Score};
 pub use setup::Setup;
 pub use view::View;
 

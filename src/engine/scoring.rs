@@ -16,8 +16,19 @@ pub enum EndReason {
     DrawPileExhausted,
     /// C9: five of the ten colour paths were terminated.
     PathsTerminated,
-    /// A seat resigned.
+    /// A seat resigned and fewer than two players were left in the game.
     Resigned { seat: u8 },
+    /// A seat's time ran out and fewer than two players were left in the game.
+    TimedOut { seat: u8 },
+}
+
+/// How a seat left the game before its end. It is played on (by a bot at the server), cannot
+/// win, and ranks below every seat still in the game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Retirement {
+    Resigned,
+    TimedOut,
 }
 
 /// One seat's final score, by part. Parts a variant does not have are 0.
@@ -35,6 +46,10 @@ pub struct Score {
     pub paths: i32,
     /// Keltis Card: the gray path, 1 per card (C10).
     pub gray_path: i32,
+    /// Whether and how the seat left the game before its end.
+    #[serde(default)]
+    #[schema(required = true)]
+    pub retired: Option<Retirement>,
 }
 
 /// The end of a game.
@@ -43,8 +58,12 @@ pub struct GameResult {
     pub end_reason: EndReason,
     pub scores: Vec<Score>,
     /// Seats with the highest total (K10: equal totals share the win); a seat that resigned
-    /// cannot win.
+    /// or timed out cannot win.
     pub winners: Vec<u8>,
+    /// Every seat, best first: by total among the seats still in the game, then the seats that
+    /// left it, by total (equal totals: lower seat first).
+    #[serde(default)]
+    pub ranking: Vec<u8>,
     /// Every player shares the highest total (C10: "a draw").
     pub draw: bool,
 }
@@ -117,6 +136,7 @@ impl Game {
             wish_stones: 0,
             paths: 0,
             gray_path: 0,
+            retired: self.retired[s],
         };
         match (self.variant, &self.board) {
             (Variant::KeltisCard, _) | (_, None) => {
@@ -160,21 +180,21 @@ impl Game {
         }
         let end_reason = self.end?;
         let scores: Vec<Score> = (0..self.players).map(|s| self.score(s)).collect();
-        let resigned = match end_reason {
-            EndReason::Resigned { seat } => Some(seat),
-            _ => None,
-        };
-        let eligible = || scores.iter().filter(|s| Some(s.seat) != resigned);
+        let out = |seat: u8| self.retired[seat as usize].is_some();
+        let eligible = || scores.iter().filter(|s| !out(s.seat));
         let best = eligible().map(|s| s.total).max()?;
         let winners: Vec<u8> = eligible()
             .filter(|s| s.total == best)
             .map(|s| s.seat)
             .collect();
+        let mut ranking: Vec<u8> = (0..self.players).collect();
+        ranking.sort_by_key(|&seat| (out(seat), -scores[seat as usize].total, seat));
         let draw = winners.len() > 1 && winners.len() == self.players as usize;
         Some(GameResult {
             end_reason,
             scores,
             winners,
+            ranking,
             draw,
         })
     }

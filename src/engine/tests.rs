@@ -5,7 +5,7 @@ use super::board::{SpaceIdx, TileKind};
 use super::cards::{Card, Color};
 use super::decision::{Decision, DecisionOf as D};
 use super::game::{Game, Phase, BIG_PAWN, PLAIN_STONE, START};
-use super::scoring::EndReason;
+use super::scoring::{EndReason, Retirement};
 use super::setup::Setup;
 use super::{RuleError, Variant};
 
@@ -276,7 +276,7 @@ fn k10_equal_totals_share_the_win() {
     g.pawns[1][1] = space(&g, "blue-6");
     g.wish_stones[0][PLAIN_STONE] = 2;
     g.wish_stones[1][PLAIN_STONE] = 2;
-    g.apply(2, D::Resign).ok();
+    g.finish(EndReason::DrawPileExhausted);
     let result = g.result().unwrap();
     assert_eq!(result.winners, vec![0, 1]);
     assert!(!result.draw, "two of three players share the win");
@@ -1061,14 +1061,56 @@ fn legal_decisions_are_shown_only_to_the_seat_to_act() {
 }
 
 #[test]
-fn resign_ends_the_game_and_the_resigner_cannot_win() {
+fn resign_in_a_two_player_game_ends_it_and_the_resigner_cannot_win() {
     let mut g = given(Variant::Keltis, &[&[], &[]]);
     g.pawns[1][BIG_PAWN as usize] = space(&g, "green-9");
     g.apply(1, D::Resign).unwrap();
     let r = g.result().unwrap();
     assert_eq!(r.end_reason, EndReason::Resigned { seat: 1 });
     assert_eq!(r.winners, vec![0]);
+    assert_eq!(
+        r.ranking,
+        vec![0, 1],
+        "the resigner ranks last despite more points"
+    );
+    assert_eq!(r.scores[1].retired, Some(Retirement::Resigned));
     assert_eq!(g.apply(0, D::Resign).unwrap_err(), RuleError::GameOver);
+}
+
+#[test]
+fn a_time_out_in_a_two_player_game_ends_it() {
+    let mut g = given(Variant::KeltisCard, &[&[], &[]]);
+    g.apply(0, D::TimeOut).unwrap();
+    let r = g.result().unwrap();
+    assert_eq!(r.end_reason, EndReason::TimedOut { seat: 0 });
+    assert_eq!(r.winners, vec![1]);
+    assert_eq!(r.ranking, vec![1, 0]);
+}
+
+#[test]
+fn with_three_players_a_seat_that_leaves_plays_on_and_cannot_win() {
+    // Given a three-player game where seat 1 leads on points,
+    let mut g = given(Variant::Keltis, &[&[c(Green, 1)], &[], &[]]);
+    g.pawns[1][BIG_PAWN as usize] = space(&g, "green-9");
+    g.pawns[2][1] = space(&g, "blue-3");
+    // when seat 1 resigns,
+    g.apply(1, D::Resign).unwrap();
+    // then the game goes on, seat 1 keeps its turns (a bot plays them), and may not leave twice;
+    assert!(!g.is_over());
+    assert_eq!(g.retired(1), Some(Retirement::Resigned));
+    assert_eq!(g.view(Some(0)).seats[1].retired, Some(Retirement::Resigned));
+    assert_eq!(
+        g.apply(1, D::TimeOut).unwrap_err(),
+        RuleError::SeatRetired { seat: 1 }
+    );
+    // when seat 2 times out, fewer than two are left: the game ends;
+    g.apply(2, D::TimeOut).unwrap();
+    let r = g.result().unwrap();
+    assert_eq!(r.end_reason, EndReason::TimedOut { seat: 2 });
+    // the one still in wins, those who left rank below it by their totals.
+    assert_eq!(r.winners, vec![0]);
+    assert_eq!(r.ranking[0], 0);
+    assert_eq!(r.ranking[1..], [1, 2], "seat 1 has more points than seat 2");
 }
 
 #[test]

@@ -14,7 +14,7 @@ use super::cards::Color;
 use super::decision::{Decision, DecisionOf};
 use super::error::RuleError;
 use super::game::{Game, Phase};
-use super::scoring::EndReason;
+use super::scoring::{EndReason, Retirement};
 use super::{Variant, HAND_SIZE};
 
 /// What an action leaves for the turn.
@@ -45,9 +45,8 @@ impl Game {
         if self.phase == Phase::Over {
             return Err(RuleError::GameOver);
         }
-        if decision == D::Resign {
-            self.finish(EndReason::Resigned { seat });
-            return Ok(());
+        if let D::Resign | D::TimeOut = decision {
+            return self.retire(seat, decision == D::TimeOut);
         }
         if seat != self.to_act {
             return Err(RuleError::NotYourTurn {
@@ -153,7 +152,25 @@ impl Game {
         self.discarded_this_turn = [false; super::game::PILES];
     }
 
-    fn finish(&mut self, reason: EndReason) {
+    /// A seat resigns or times out: it stays in the turn order (played on by a bot at the
+    /// server) but cannot win. The game ends when fewer than two seats are left in it.
+    fn retire(&mut self, seat: u8, timed_out: bool) -> Result<(), RuleError> {
+        if self.retired[seat as usize].is_some() {
+            return Err(RuleError::SeatRetired { seat });
+        }
+        let (how, reason) = if timed_out {
+            (Retirement::TimedOut, EndReason::TimedOut { seat })
+        } else {
+            (Retirement::Resigned, EndReason::Resigned { seat })
+        };
+        self.retired[seat as usize] = Some(how);
+        if self.retired.iter().filter(|r| r.is_none()).count() < 2 {
+            self.finish(reason);
+        }
+        Ok(())
+    }
+
+    pub(super) fn finish(&mut self, reason: EndReason) {
         self.phase = Phase::Over;
         self.end = Some(reason);
     }

@@ -7,7 +7,7 @@ use super::cards::{Card, Color};
 use super::decision::DecisionJson;
 use super::game::{Game, Phase, BIG_PAWN, PLAIN_STONE, START};
 use super::rows::Direction;
-use super::scoring::GameResult;
+use super::scoring::{GameResult, Retirement};
 use super::{Variant, RULESET_VERSION};
 
 /// The game as one seat (or a spectator) sees it.
@@ -64,6 +64,10 @@ pub struct SeatView {
     pub tile_points: u16,
     /// Board games: wish stones held (public: B5, X7); `color` is `null` for base-game stones.
     pub wish_stones: Vec<HeldStones>,
+    /// Whether and how the seat left the game (then a bot plays it and it cannot win).
+    #[serde(default)]
+    #[schema(required = true)]
+    pub retired: Option<Retirement>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
@@ -188,6 +192,7 @@ impl Game {
                     pawns,
                     tile_points: self.tile_points[s as usize],
                     wish_stones,
+                    retired: self.retired[s as usize],
                 }
             })
             .collect();

@@ -13,6 +13,9 @@ use crate::storage::{accounts as users, games as store, now_millis, Database, St
 
 /// User names starting with this are kept for bots.
 pub const BOT_PREFIX: &str = "bot-";
+
+/// The bot that plays on for a seat whose player resigned or timed out.
+pub const STAND_IN: &str = "bot-greedy";
 /// Games the worker takes up in one pass.
 const BATCH: i64 = 32;
 
@@ -105,13 +108,23 @@ fn play_turn(db: &Database, bot: &ServerBot, game_id: i64) -> ServiceResult<bool
         scopes: vec![Scope::Read, Scope::Play],
         session_id: None,
     };
+    // The bot's own seat, or a seat it stands in for (its player left the game).
     let detail = play::get(db, &caller, game_id)?;
-    let Some(view) = detail.state else {
-        return Ok(false);
+    let own = detail
+        .state
+        .as_ref()
+        .is_some_and(|v| v.to_act.is_some() && v.to_act == detail.your_seat);
+    let (view, version, stand_in) = if own {
+        match detail.state {
+            Some(view) => (view, detail.summary.version, false),
+            None => return Ok(false),
+        }
+    } else {
+        match play::stand_in_view(db, bot.user_id, game_id)? {
+            Some((view, version)) => (view, version, true),
+            None => return Ok(false),
+        }
     };
-    if view.to_act.is_none() || view.to_act != detail.your_seat {
-        return Ok(false);
-    }
     let legal = view.legal_decisions.clone();
     let Some(fallback) = legal.first().cloned() else {
         return Ok(false);
@@ -126,20 +139,27 @@ fn play_turn(db: &Database, bot: &ServerBot, game_id: i64) -> ServiceResult<bool
         }
     };
     let request = DecisionRequest {
-        expected_version: detail.summary.version,
+        expected_version: version,
         decision,
     };
-    match play::decide(db, &caller, game_id, &request, None) {
-        Ok(_) => Ok(true),
+    let decide = |request: &DecisionRequest| -> ServiceResult<()> {
+        if stand_in {
+            play::decide_as_stand_in(db, bot.user_id, game_id, request)
+        } else {
+            play::decide(db, &caller, game_id, request, None).map(|_| ())
+        }
+    };
+    match decide(&request) {
+        Ok(()) => Ok(true),
         Err(ServiceError::StaleVersion { .. }) => Ok(false),
         Err(ServiceError::Rule(e)) => {
             tracing::warn!(game_id, bot = %bot.name, code = e.code(), "bot decision refused: playing its first legal decision");
             let request = DecisionRequest {
-                expected_version: detail.summary.version,
+                expected_version: version,
                 decision: fallback,
             };
-            match play::decide(db, &caller, game_id, &request, None) {
-                Ok(_) => Ok(true),
+            match decide(&request) {
+                Ok(()) => Ok(true),
                 Err(ServiceError::StaleVersion { .. }) => Ok(false),
                 Err(e) => Err(e),
             }

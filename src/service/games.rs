@@ -293,6 +293,25 @@ pub(super) fn reloaded_detail(
     detail(conn, &row, Some(caller))
 }
 
+/// The user whose decision the game waits for: the seat's user, or the stand-in bot when that
+/// seat has left the game.
+pub(super) fn to_act_user(
+    conn: &mut DbConnection,
+    game: &Game,
+    seats: &[SeatRow],
+) -> ServiceResult<Option<i64>> {
+    match game.to_act() {
+        Some(seat) if game.retired(seat).is_some() => {
+            let bot = crate::storage::accounts::user_by_name(conn, super::bots::STAND_IN)?
+                .ok_or_else(|| {
+                    ServiceError::Internal("the stand-in bot account is missing".into())
+                })?;
+            Ok(Some(bot.id))
+        }
+        _ => Ok(user_to_act(game, seats)),
+    }
+}
+
 /// The user whose decision the game waits for.
 pub(super) fn user_to_act(game: &Game, seats: &[SeatRow]) -> Option<i64> {
     let seat = game.to_act()?;

@@ -6,13 +6,13 @@ use utoipa::ToSchema;
 
 use super::accounts::{Caller, Scope};
 use super::games::{
-    append, load_row, load_state, reloaded_detail, seat_of, summary, user_to_act, GameDetail,
+    append, load_row, load_state, reloaded_detail, seat_of, summary, to_act_user, GameDetail,
     GameEvent, GameLinks, GameStatus,
 };
 use super::{ServiceError, ServiceResult};
-use crate::engine::{DecisionJson, DecisionOf, ENGINE_VERSION};
-use crate::storage::games::{self as store, GameUpdate, StoredAnswer};
-use crate::storage::{now_millis, Database};
+use crate::engine::{DecisionJson, DecisionOf, Game, RuleError, View, ENGINE_VERSION};
+use crate::storage::games::{self as store, GameUpdate, SeatRow, StoredAnswer};
+use crate::storage::{now_millis, Database, DbConnection};
 
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -65,52 +65,19 @@ pub fn decide(
     if let Some(answer) = repeated(db)? {
         return Ok(answer);
     }
+    if request.decision == DecisionOf::TimeOut {
+        return Err(ServiceError::invalid(
+            "reserved_decision",
+            "time_out is applied by the server's clock, not sent by players",
+        ));
+    }
     let result = db.write(|conn| {
-        let row = load_row(conn, game_id)?;
-        let seats = store::seats(conn, game_id)?;
-        let seat = seat_of(&seats, caller.user_id).ok_or(ServiceError::forbidden(
-            "not_seated",
-            "you have no seat in this game",
-        ))?;
-        match GameStatus::parse(&row.status) {
-            GameStatus::Open | GameStatus::Cancelled => {
-                return Err(ServiceError::conflict(
-                    "not_started",
-                    "the game has not started",
-                ))
-            }
-            GameStatus::Over => return Err(crate::engine::RuleError::GameOver.into()),
-            GameStatus::Active => {}
-        }
-        if request.expected_version != row.version {
-            return Err(ServiceError::StaleVersion {
-                current: row.version,
-            });
-        }
-        let mut game = load_state(conn, &row)?;
-        let decision = request.decision.clone().resolve(game.board())?;
-        let drawn = match decision {
-            DecisionOf::DrawDeck => game.draw_pile_top(),
-            DecisionOf::DrawPile { color } => game.pile(color).last().copied(),
-            _ => None,
-        };
-        game.apply(seat, decision)?;
-        let event = GameEvent::Decided {
-            seat,
-            decision: decision.normalized().to_json(game.board()),
-            drawn,
-        };
-        let snapshot = game.to_snapshot();
-        let status = game.is_over().then_some(GameStatus::Over.name());
-        append(
+        let (seat, game, seats) = apply_decision(
             conn,
-            &row,
-            row.version,
-            &event,
-            GameUpdate {
-                status,
-                state: Some((&snapshot, ENGINE_VERSION, user_to_act(&game, &seats))),
-            },
+            game_id,
+            Actor::Player(caller.user_id),
+            request.expected_version,
+            &request.decision,
         )?;
         let row = load_row(conn, game_id)?;
         let answer = GameDetail {
@@ -150,6 +117,136 @@ pub fn decide(
         },
         Err(e) => Err(e),
     }
+}
+
+/// Who decides for which seat.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Actor {
+    /// A user, for their own seat (refused once that seat has left the game).
+    Player(i64),
+    /// The stand-in bot (this user id), for the seat to act, which has left the game.
+    StandIn(i64),
+}
+
+/// Validate `decision` for the actor's seat on `expected_version`, append it with the new state,
+/// and return the seat, the game after it and the seats.
+fn apply_decision(
+    conn: &mut DbConnection,
+    game_id: i64,
+    actor: Actor,
+    expected_version: i64,
+    decision: &DecisionJson,
+) -> ServiceResult<(u8, Game, Vec<SeatRow>)> {
+    let row = load_row(conn, game_id)?;
+    let seats = store::seats(conn, game_id)?;
+    let own_seat = match actor {
+        Actor::Player(user_id) => Some(seat_of(&seats, user_id).ok_or(ServiceError::forbidden(
+            "not_seated",
+            "you have no seat in this game",
+        ))?),
+        Actor::StandIn(_) => None,
+    };
+    match GameStatus::parse(&row.status) {
+        GameStatus::Open | GameStatus::Cancelled => {
+            return Err(ServiceError::conflict(
+                "not_started",
+                "the game has not started",
+            ))
+        }
+        GameStatus::Over => return Err(RuleError::GameOver.into()),
+        GameStatus::Active => {}
+    }
+    if expected_version != row.version {
+        return Err(ServiceError::StaleVersion {
+            current: row.version,
+        });
+    }
+    let mut game = load_state(conn, &row)?;
+    let seat = match (actor, own_seat) {
+        (Actor::Player(_), Some(seat)) => {
+            if game.retired(seat).is_some() {
+                return Err(RuleError::SeatRetired { seat }.into());
+            }
+            seat
+        }
+        // A stand-in acts only for a seat that left the game and is to act, and only the bot the
+        // game waits for.
+        (Actor::StandIn(bot), _) | (Actor::Player(bot), None) => match game.to_act() {
+            Some(seat) if game.retired(seat).is_some() && row.to_act_user == Some(bot) => seat,
+            _ => {
+                return Err(ServiceError::StaleVersion {
+                    current: row.version,
+                })
+            }
+        },
+    };
+    let decision = decision.clone().resolve(game.board())?;
+    let drawn = match decision {
+        DecisionOf::DrawDeck => game.draw_pile_top(),
+        DecisionOf::DrawPile { color } => game.pile(color).last().copied(),
+        _ => None,
+    };
+    game.apply(seat, decision)?;
+    let event = GameEvent::Decided {
+        seat,
+        decision: decision.normalized().to_json(game.board()),
+        drawn,
+    };
+    let snapshot = game.to_snapshot();
+    let status = game.is_over().then_some(GameStatus::Over.name());
+    let to_act = to_act_user(conn, &game, &seats)?;
+    append(
+        conn,
+        &row,
+        row.version,
+        &event,
+        GameUpdate {
+            status,
+            state: Some((&snapshot, ENGINE_VERSION, to_act)),
+        },
+    )?;
+    Ok((seat, game, seats))
+}
+
+/// The view of the seat to act, for the stand-in bot `bot_user_id`, when that seat has left the
+/// game; with the game's version.
+pub fn stand_in_view(
+    db: &Database,
+    bot_user_id: i64,
+    game_id: i64,
+) -> ServiceResult<Option<(View, i64)>> {
+    db.read(|conn| {
+        let row = load_row(conn, game_id)?;
+        if GameStatus::parse(&row.status) != GameStatus::Active
+            || row.to_act_user != Some(bot_user_id)
+        {
+            return Ok(None);
+        }
+        let game = load_state(conn, &row)?;
+        Ok(game
+            .to_act()
+            .filter(|&seat| game.retired(seat).is_some())
+            .map(|seat| (game.view(Some(seat)), row.version)))
+    })
+}
+
+/// The stand-in bot plays the seat to act, which has left the game.
+pub fn decide_as_stand_in(
+    db: &Database,
+    bot_user_id: i64,
+    game_id: i64,
+    request: &DecisionRequest,
+) -> ServiceResult<()> {
+    db.write(|conn| {
+        apply_decision(
+            conn,
+            game_id,
+            Actor::StandIn(bot_user_id),
+            request.expected_version,
+            &request.decision,
+        )
+        .map(|_| ())
+    })
 }
 
 /// Resign on whatever the current version is.

@@ -149,6 +149,7 @@ pub fn sample_game(view: &View, rng: &mut SeedRng) -> Result<Game, SampleError> 
         phase: view.phase,
         discarded_this_turn,
         end,
+        retired: view.seats.iter().map(|s| s.retired).collect(),
     })
 }
 

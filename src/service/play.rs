@@ -162,8 +162,8 @@ fn apply_decision(
         });
     }
     let mut game = load_state(conn, &row)?;
-    let seat = match (actor, own_seat) {
-        (Actor::Player(_), Some(seat)) => {
+    let seat = match (own_seat, actor) {
+        (Some(seat), _) => {
             if game.retired(seat).is_some() {
                 return Err(RuleError::SeatRetired { seat }.into());
             }
@@ -171,7 +171,7 @@ fn apply_decision(
         }
         // A stand-in acts only for a seat that left the game and is to act, and only the bot the
         // game waits for.
-        (Actor::StandIn(bot), _) | (Actor::Player(bot), None) => match game.to_act() {
+        (None, Actor::StandIn(bot)) => match game.to_act() {
             Some(seat) if game.retired(seat).is_some() && row.to_act_user == Some(bot) => seat,
             _ => {
                 return Err(ServiceError::StaleVersion {
@@ -179,6 +179,12 @@ fn apply_decision(
                 })
             }
         },
+        (None, Actor::Player(_)) => {
+            return Err(ServiceError::forbidden(
+                "not_seated",
+                "you have no seat in this game",
+            ))
+        }
     };
     let decision = decision.clone().resolve(game.board())?;
     let drawn = match decision {

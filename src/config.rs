@@ -61,6 +61,9 @@ pub struct Config {
     /// sessions.
     #[arg(long, env = "KELTIS_MAINTENANCE_INTERVAL", default_value_t = 600)]
     pub maintenance_interval_seconds: u64,
+    /// Milliseconds between the clock worker's looks for passed deadlines.
+    #[arg(long, env = "KELTIS_CLOCK_INTERVAL_MS", default_value_t = 1000)]
+    pub clock_interval_ms: u64,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -95,6 +98,7 @@ impl Config {
             body_timeout_seconds: 10,
             long_poll_max_seconds: 60,
             maintenance_interval_seconds: 600,
+            clock_interval_ms: 1000,
         }
     }
 

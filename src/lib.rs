@@ -6,6 +6,7 @@
 
 pub mod api;
 pub mod arena;
+pub mod clock;
 pub mod config;
 pub mod engine;
 pub mod loadtest;

@@ -36,12 +36,21 @@ pub struct Running {
 
 /// Open the database (migrating it), bind, and build the server.
 pub fn build(config: &Config) -> Result<Running, StartupError> {
+    build_with_clock(config, crate::clock::Clock::system())
+}
+
+/// The server, its games played by `clock` (tests pass a manual one).
+pub fn build_with_clock(
+    config: &Config,
+    clock: crate::clock::Clock,
+) -> Result<Running, StartupError> {
     let secret = config.jwt_secret()?;
     let db = Database::open_with(
         &config.database_url(),
         config.pool_size,
         config.sqlite_synchronous,
-    )?;
+    )?
+    .with_clock(clock);
     let listener = TcpListener::bind(&config.bind).map_err(|error| StartupError::Bind {
         addr: config.bind.clone(),
         error,
@@ -57,6 +66,14 @@ pub fn build(config: &Config) -> Result<Running, StartupError> {
         )
         .map_err(|error| StartupError::Worker { name: "bot", error })?;
     }
+    crate::workers::clocks::spawn(
+        db.clone(),
+        std::time::Duration::from_millis(config.clock_interval_ms.max(10)),
+    )
+    .map_err(|error| StartupError::Worker {
+        name: "clock",
+        error,
+    })?;
     crate::workers::maintenance::spawn(
         db.clone(),
         std::time::Duration::from_secs(config.maintenance_interval_seconds.max(1)),

@@ -65,6 +65,7 @@ fn game_lists_page_with_a_cursor(db: Db) {
         assert!(created.iter().all(|id| unique.contains(id)));
     }
     // A game that changes moves to the front of `mine`.
+    s.clock.advance(1000);
     let first = created[0];
     let other = s.register("joiner");
     let a = s.post(

@@ -1,5 +1,6 @@
-//! Correspondence play: players who leave a game of three or four. On SQLite, and on PostgreSQL
-//! when `TEST_DATABASE_URL` is set.
+//! Correspondence play: time controls and clocks (time moved by the test's own clock), time-outs,
+//! and players who leave a game of three or four. On SQLite, and on PostgreSQL when
+//! `TEST_DATABASE_URL` is set.
 
 mod support;
 
@@ -76,4 +77,208 @@ fn resigning_from_three_players_lets_the_others_play_on(db: Db) {
     panic!("the game did not finish");
 }
 
-on_both_databases!(resigning_from_three_players_lets_the_others_play_on);
+const DAY: i64 = 24 * 3600 * 1000;
+
+fn create(s: &support::TestServer, owner: &User, body: Value) -> i64 {
+    let a = s.post("/api/v1/games", Some(&owner.token), body);
+    assert_eq!(a.status, 201, "{}", a.text);
+    a.json()["id"].as_i64().unwrap()
+}
+
+/// Play the seat to act's decisions until another seat is to act (or the game ends).
+fn finish_turn(s: &support::TestServer, id: i64, players: &[User]) {
+    let first = s.game(id, &players[0])["state"]["to_act"].clone();
+    for _ in 0..50 {
+        let view = s.game(id, &players[0]);
+        if view["status"] == "over" || view["state"]["to_act"] != first {
+            return;
+        }
+        let to_act = view["state"]["to_act"].as_u64().unwrap() as usize;
+        let me = s.game(id, &players[to_act]);
+        let d = me["state"]["legal_decisions"][0].clone();
+        let a = s.decide(id, &players[to_act], me["version"].as_i64().unwrap(), &d);
+        assert_eq!(a.status, 200, "{d} -> {}", a.text);
+    }
+    panic!("the turn did not end");
+}
+
+/// Wait (real time, briefly) until `check` holds for the game as `user` sees it.
+fn wait_for(
+    s: &support::TestServer,
+    id: i64,
+    user: &User,
+    check: impl Fn(&Value) -> bool,
+) -> Value {
+    for _ in 0..300 {
+        let view = s.game(id, user);
+        if check(&view) {
+            return view;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    panic!("never happened: {}", s.game(id, user));
+}
+
+/// Fischer and per-turn clocks: every view carries each seat's time and the deadline of the seat
+/// to act, by the arithmetic of the time control.
+fn clocks_follow_their_time_control(db: Db) {
+    let s = support::spawn(db, |_| {}).expect("a database for this test");
+    let players: Vec<User> = (0..2).map(|i| s.register(&format!("clocked{i}"))).collect();
+    let fischer = json!({"type": "fischer", "initial_seconds": 3 * 86400, "increment_seconds": 86400, "max_seconds": 7 * 86400});
+    let id = create(
+        &s,
+        &players[0],
+        json!({"variant": "keltis", "players": 2, "time_control": fischer}),
+    );
+    let started = s.clock.now();
+    s.post(
+        &format!("/api/v1/games/{id}/join"),
+        Some(&players[1].token),
+        json!({}),
+    );
+    let view = s.game(id, &players[0]);
+    assert_eq!(view["time_control"], fischer);
+    assert_eq!(view["clock"]["deadline"], started + 3 * DAY);
+    let first = view["state"]["to_act"].as_u64().unwrap() as usize;
+    assert_eq!(view["clock"]["seats"][first]["remaining_ms"], 3 * DAY);
+    assert_eq!(view["clock"]["seats"][first]["running"], true);
+    // Two days later the first seat finishes its turn: 3 - 2 + 1 = 2 days left.
+    s.clock.advance(2 * DAY);
+    finish_turn(&s, id, &players);
+    let view = s.game(id, &players[0]);
+    assert_eq!(view["clock"]["seats"][first]["remaining_ms"], 2 * DAY);
+    assert_eq!(view["clock"]["seats"][first]["running"], false);
+    assert_eq!(view["clock"]["deadline"], started + 2 * DAY + 3 * DAY);
+    // The lobby shows the time control too.
+    let mine = s
+        .get("/api/v1/games?filter=mine", Some(&players[0].token))
+        .json();
+    assert_eq!(mine["games"][0]["time_control"]["type"], "fischer");
+
+    // Per turn: the deadline restarts with every turn.
+    let id = create(
+        &s,
+        &players[0],
+        json!({"variant": "keltis-card", "players": 2, "time_control": {"type": "per_turn", "seconds": 3600}}),
+    );
+    s.post(
+        &format!("/api/v1/games/{id}/join"),
+        Some(&players[1].token),
+        json!({}),
+    );
+    let t0 = s.clock.now();
+    assert_eq!(
+        s.game(id, &players[0])["clock"]["deadline"],
+        t0 + 3600 * 1000
+    );
+    s.clock.advance(1000 * 1000);
+    finish_turn(&s, id, &players);
+    let view = s.game(id, &players[1]);
+    assert_eq!(view["clock"]["deadline"], t0 + 1000 * 1000 + 3600 * 1000);
+    let waiting = 1 - view["state"]["to_act"].as_u64().unwrap() as usize;
+    assert_eq!(view["clock"]["seats"][waiting]["remaining_ms"], 3600 * 1000);
+    // Out-of-range controls are refused.
+    let a = s.post(
+        "/api/v1/games",
+        Some(&players[0].token),
+        json!({"variant": "keltis", "players": 2, "time_control": {"type": "per_turn", "seconds": 59}}),
+    );
+    assert_eq!(a.status, 422, "{}", a.text);
+}
+
+/// Two players: the seat whose deadline passes loses on time, exactly once, and a move after its
+/// deadline is refused.
+fn a_timeout_ends_a_two_player_game(db: Db) {
+    let s = support::spawn(db, |_| {}).expect("a database for this test");
+    let players: Vec<User> = (0..2).map(|i| s.register(&format!("late{i}"))).collect();
+    let id = create(
+        &s,
+        &players[0],
+        json!({"variant": "keltis", "players": 2, "time_control": {"type": "per_turn", "seconds": 60}}),
+    );
+    s.post(
+        &format!("/api/v1/games/{id}/join"),
+        Some(&players[1].token),
+        json!({}),
+    );
+    let view = s.game(id, &players[0]);
+    let to_act = view["state"]["to_act"].as_u64().unwrap() as usize;
+    let me = s.game(id, &players[to_act]);
+    s.clock.advance(61 * 1000);
+    // The last-second move races the clock: exactly one of them is applied.
+    let d = me["state"]["legal_decisions"][0].clone();
+    let a = s.decide(id, &players[to_act], me["version"].as_i64().unwrap(), &d);
+    assert!(
+        a.status == 409 || a.status == 422,
+        "a move after the deadline: {}",
+        a.text
+    );
+    let over = wait_for(&s, id, &players[0], |v| v["status"] == "over");
+    assert_eq!(
+        over["state"]["result"]["end_reason"],
+        json!({"reason": "timed_out", "seat": to_act})
+    );
+    assert_eq!(over["state"]["result"]["winners"], json!([1 - to_act]));
+    let events = s
+        .get(
+            &format!("/api/v1/games/{id}/events"),
+            Some(&players[0].token),
+        )
+        .json();
+    let events = events.as_array().unwrap();
+    let timeouts = events
+        .iter()
+        .filter(|e| e["data"]["decision"]["type"] == "time_out")
+        .count();
+    assert_eq!(timeouts, 1, "one time-out");
+    assert_eq!(
+        events.last().unwrap()["data"]["decision"]["type"],
+        "time_out"
+    );
+}
+
+/// Four players: the seat that times out is taken over by the stand-in bot, the game goes on to
+/// its end, and the player who timed out ranks last.
+fn a_timeout_with_four_players_hands_the_seat_to_a_bot(db: Db) {
+    let s = support::spawn(db, |_| {}).expect("a database for this test");
+    let human = s.register("sleeper");
+    let id = create(
+        &s,
+        &human,
+        json!({"variant": "keltis", "players": 4, "time_control": {"type": "per_turn", "seconds": 60},
+               "bots": ["bot-random", "bot-greedy", "bot-mcts"]}),
+    );
+    wait_for(&s, id, &human, |v| v["state"]["to_act"] == 0);
+    s.clock.advance(61 * 1000);
+    let view = wait_for(&s, id, &human, |v| {
+        v["state"]["seats"][0]["retired"] == "timed_out"
+    });
+    assert_eq!(view["status"], "active", "the game goes on");
+    let a = s.decide(
+        id,
+        &human,
+        view["version"].as_i64().unwrap(),
+        &json!({"type": "draw_deck"}),
+    );
+    assert_eq!((a.status, a.code()), (422, "seat_retired".into()));
+    let mut over = Value::Null;
+    for _ in 0..1200 {
+        let v = s.game(id, &human);
+        if v["status"] == "over" {
+            over = v;
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let result = &over["state"]["result"];
+    assert!(result.is_object(), "the game did not finish");
+    assert_eq!(result["ranking"][3], 0, "the sleeper ranks last: {result}");
+    assert!(!result["winners"].as_array().unwrap().contains(&json!(0)));
+}
+
+on_both_databases!(
+    resigning_from_three_players_lets_the_others_play_on,
+    clocks_follow_their_time_control,
+    a_timeout_ends_a_two_player_game,
+    a_timeout_with_four_players_hands_the_seat_to_a_bot,
+);

@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::accounts::{Caller, Scope};
+use super::clocks::TimeControl;
 use super::games::{
     load_row, load_state, parse_event, record_from_log, seat_of, GameEvent, GameStatus,
 };
@@ -82,6 +83,7 @@ pub struct CreatedData {
     pub invite_only: bool,
     /// The creator's user name.
     pub by: String,
+    pub time_control: TimeControl,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
@@ -155,6 +157,7 @@ fn redact(seq: i64, at: i64, event: GameEvent, me: Option<u8>, over: bool) -> Ev
             players,
             invite_only,
             by,
+            time_control,
         } => EventView::Created {
             seq,
             at,
@@ -163,6 +166,7 @@ fn redact(seq: i64, at: i64, event: GameEvent, me: Option<u8>, over: bool) -> Ev
                 players,
                 invite_only,
                 by,
+                time_control,
             },
         },
         GameEvent::Joined { seat, user } => EventView::Joined {

@@ -9,12 +9,13 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::accounts::Caller;
+use super::clocks::{ClockState, ClockView, TimeControl};
 use super::{ServiceError, ServiceResult};
 use crate::engine::{
     Card, DecisionJson, Game, Record, RecordedDecision, Setup, Variant, View, ENGINE_VERSION,
 };
 use crate::storage::games::{self as store, GameRow, GameUpdate, SeatRow};
-use crate::storage::{now_millis, DbConnection, StorageError};
+use crate::storage::{DbConnection, StorageError};
 
 /// What happened in a game, as stored in `game_events.payload` (hidden parts included).
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -25,6 +26,9 @@ pub enum GameEvent {
         players: u8,
         invite_only: bool,
         by: String,
+        /// Absent in games created before time controls: none.
+        #[serde(default)]
+        time_control: TimeControl,
     },
     Joined {
         seat: u8,
@@ -114,6 +118,7 @@ pub struct GameSummary {
     pub seats: Vec<SeatInfo>,
     /// Sequence number of the game's last event: send it back as `expected_version`.
     pub version: i64,
+    pub time_control: TimeControl,
     /// Milliseconds since the Unix epoch.
     pub updated_at: i64,
 }
@@ -129,6 +134,9 @@ pub struct GameDetail {
     /// The table as the caller may see it, once the game has started.
     #[schema(required = true)]
     pub state: Option<View>,
+    /// Every seat's time and the deadline of the seat to act, once the game has started.
+    #[schema(required = true)]
+    pub clock: Option<ClockView>,
     pub links: GameLinks,
 }
 
@@ -175,6 +183,7 @@ pub(super) fn summary(row: &GameRow, seats: &[SeatRow]) -> ServiceResult<GameSum
             })
             .collect(),
         version: row.version,
+        time_control: ClockState::from_json(row.clock.as_deref()).control,
         updated_at: row.updated_at,
     })
 }
@@ -189,23 +198,17 @@ pub(super) fn append(
     version: i64,
     event: &GameEvent,
     update: GameUpdate<'_>,
+    now: i64,
 ) -> ServiceResult<i64> {
     let payload =
         serde_json::to_string(event).map_err(|e| ServiceError::Internal(e.to_string()))?;
-    store::append_event(
-        conn,
-        row.id,
-        version,
-        event.kind(),
-        &payload,
-        now_millis(),
-        update,
-    )
-    .map_err(|e| match e {
-        StorageError::Conflict => ServiceError::StaleVersion {
-            current: version + 1,
-        },
-        e => e.into(),
+    store::append_event(conn, row.id, version, event.kind(), &payload, now, update).map_err(|e| {
+        match e {
+            StorageError::Conflict => ServiceError::StaleVersion {
+                current: version + 1,
+            },
+            e => e.into(),
+        }
     })
 }
 
@@ -268,19 +271,30 @@ pub(super) fn detail(
     conn: &mut DbConnection,
     row: &GameRow,
     caller: Option<&Caller>,
+    now: i64,
 ) -> ServiceResult<GameDetail> {
     let seats = store::seats(conn, row.id)?;
     let your_seat = caller.and_then(|c| seat_of(&seats, c.user_id));
-    let state = match GameStatus::parse(&row.status) {
-        GameStatus::Active | GameStatus::Over => Some(load_state(conn, row)?.view(your_seat)),
-        _ => None,
+    let started = matches!(
+        GameStatus::parse(&row.status),
+        GameStatus::Active | GameStatus::Over
+    );
+    let state = match started {
+        true => Some(load_state(conn, row)?.view(your_seat)),
+        false => None,
     };
     Ok(GameDetail {
         summary: summary(row, &seats)?,
         your_seat,
         state,
+        clock: started.then(|| clock_view(row, now)),
         links: GameLinks::of(row.id),
     })
+}
+
+/// The game's clock as everyone sees it at `now`.
+pub(super) fn clock_view(row: &GameRow, now: i64) -> ClockView {
+    ClockState::from_json(row.clock.as_deref()).view(row.players as u8, now)
 }
 
 /// The game as the caller sees it after a change.
@@ -288,9 +302,10 @@ pub(super) fn reloaded_detail(
     conn: &mut DbConnection,
     game_id: i64,
     caller: &Caller,
+    now: i64,
 ) -> ServiceResult<GameDetail> {
     let row = load_row(conn, game_id)?;
-    detail(conn, &row, Some(caller))
+    detail(conn, &row, Some(caller), now)
 }
 
 /// The user whose decision the game waits for: the seat's user, or the stand-in bot when that

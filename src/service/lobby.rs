@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::accounts::{Caller, Scope};
+use super::clocks::{ClockState, TimeControl};
 use super::games::{
     append, load_row, reloaded_detail, seat_of, summary, user_to_act, GameDetail, GameEvent,
     GameStatus, GameSummary,
@@ -11,7 +12,7 @@ use super::games::{
 use super::{random_u64, ServiceError, ServiceResult};
 use crate::engine::{Game, Setup, Variant, ENGINE_VERSION};
 use crate::storage::games::{self as store, GameRow, GameUpdate, SeatRow};
-use crate::storage::{now_millis, Database, DbConnection, StorageError};
+use crate::storage::{Database, DbConnection, StorageError};
 
 /// A game still open for joining, and its seats.
 fn open_game(conn: &mut DbConnection, game_id: i64) -> ServiceResult<(GameRow, Vec<SeatRow>)> {
@@ -50,6 +51,9 @@ pub struct NewGame {
     /// Only invited users may join.
     #[serde(default)]
     pub invite_only: bool,
+    /// How much time players have (default: none).
+    #[serde(default)]
+    pub time_control: TimeControl,
     /// Bot accounts that take seats at once, e.g. `["bot-greedy"]` (see `GET /api/v1/bots`).
     #[serde(default)]
     #[schema(max_items = 3, value_type = Vec<BotName>)]
@@ -70,14 +74,17 @@ pub fn create(db: &Database, caller: &Caller, new: &NewGame) -> ServiceResult<Ga
             ),
         ));
     }
+    let time_control = new.time_control.check()?;
+    let clock = ClockState::new(time_control, new.players).to_json()?;
+    let now = db.now();
     db.write(|conn| {
-        let now = now_millis();
         let row = store::insert_game(
             conn,
             new.variant.name(),
             new.players as i32,
             new.invite_only,
             caller.user_id,
+            &clock,
             now,
         )?;
         let created = GameEvent::Created {
@@ -85,9 +92,10 @@ pub fn create(db: &Database, caller: &Caller, new: &NewGame) -> ServiceResult<Ga
             players: new.players,
             invite_only: new.invite_only,
             by: caller.name.clone(),
+            time_control,
         };
-        let mut v = append(conn, &row, 0, &created, GameUpdate::default())?;
-        v = take_seat(conn, &row, v, caller.user_id, &caller.name)?;
+        let mut v = append(conn, &row, 0, &created, GameUpdate::default(), now)?;
+        v = take_seat(conn, &row, v, caller.user_id, &caller.name, now)?;
         for name in &new.bots {
             let known = super::accounts::check_name_shape(name).is_ok();
             let bot = known
@@ -111,9 +119,9 @@ pub fn create(db: &Database, caller: &Caller, new: &NewGame) -> ServiceResult<Ga
                     "a bot takes one seat per game",
                 ));
             }
-            v = take_seat(conn, &row, v, bot.id, &bot.name)?;
+            v = take_seat(conn, &row, v, bot.id, &bot.name, now)?;
         }
-        reloaded_detail(conn, row.id, caller)
+        reloaded_detail(conn, row.id, caller, now)
     })
 }
 
@@ -124,6 +132,7 @@ fn take_seat(
     version: i64,
     user_id: i64,
     user_name: &str,
+    now: i64,
 ) -> ServiceResult<i64> {
     let seats = store::seats(conn, row.id)?;
     let seat = seats.len() as u8;
@@ -132,7 +141,7 @@ fn take_seat(
         seat,
         user: user_name.to_string(),
     };
-    let version = append(conn, row, version, &joined, GameUpdate::default())?;
+    let version = append(conn, row, version, &joined, GameUpdate::default(), now)?;
     if seats.len() + 1 == row.players as usize {
         let variant = Variant::parse(&row.variant)
             .ok_or_else(|| ServiceError::Internal(format!("stored variant {:?}", row.variant)))?;
@@ -141,6 +150,10 @@ fn take_seat(
         let game = Game::from_setup(&setup).map_err(|e| ServiceError::Internal(e.to_string()))?;
         let snapshot = game.to_snapshot();
         let to_act = user_to_act(&game, &store::seats(conn, row.id)?);
+        // The first seat's clock starts with the deal.
+        let mut clock = ClockState::from_json(row.clock.as_deref());
+        clock.after(game.to_act(), now);
+        let clock_json = clock.to_json()?;
         return append(
             conn,
             row,
@@ -149,7 +162,9 @@ fn take_seat(
             GameUpdate {
                 status: Some(GameStatus::Active.name()),
                 state: Some((&snapshot, ENGINE_VERSION, to_act)),
+                clock: Some((&clock_json, clock.deadline())),
             },
+            now,
         );
     }
     Ok(version)
@@ -157,6 +172,7 @@ fn take_seat(
 
 pub fn join(db: &Database, caller: &Caller, game_id: i64) -> ServiceResult<GameDetail> {
     caller.require(Scope::Play)?;
+    let now = db.now();
     db.write(|conn| {
         let (row, seats) = open_game(conn, game_id)?;
         if seat_of(&seats, caller.user_id).is_some() {
@@ -171,13 +187,14 @@ pub fn join(db: &Database, caller: &Caller, game_id: i64) -> ServiceResult<GameD
                 "this game is by invitation only",
             ));
         }
-        take_seat(conn, &row, row.version, caller.user_id, &caller.name)?;
-        reloaded_detail(conn, game_id, caller)
+        take_seat(conn, &row, row.version, caller.user_id, &caller.name, now)?;
+        reloaded_detail(conn, game_id, caller, now)
     })
 }
 
 pub fn leave(db: &Database, caller: &Caller, game_id: i64) -> ServiceResult<GameDetail> {
     caller.require(Scope::Play)?;
+    let now = db.now();
     db.write(|conn| {
         let row = load_row(conn, game_id)?;
         if GameStatus::parse(&row.status) != GameStatus::Open {
@@ -205,10 +222,11 @@ pub fn leave(db: &Database, caller: &Caller, game_id: i64) -> ServiceResult<Game
             },
             GameUpdate {
                 status,
-                state: None,
+                ..GameUpdate::default()
             },
+            now,
         )?;
-        reloaded_detail(conn, game_id, caller)
+        reloaded_detail(conn, game_id, caller, now)
     })
 }
 
@@ -219,6 +237,7 @@ pub fn invite(
     user: &str,
 ) -> ServiceResult<GameDetail> {
     caller.require(Scope::Play)?;
+    let now = db.now();
     db.write(|conn| {
         let (row, seats) = open_game(conn, game_id)?;
         if seat_of(&seats, caller.user_id).is_none() {
@@ -239,8 +258,8 @@ pub fn invite(
                     "that bot already sits at this game",
                 ));
             }
-            take_seat(conn, &row, row.version, invitee.id, &invitee.name)?;
-            return reloaded_detail(conn, game_id, caller);
+            take_seat(conn, &row, row.version, invitee.id, &invitee.name, now)?;
+            return reloaded_detail(conn, game_id, caller, now);
         }
         match store::insert_invite(conn, game_id, invitee.id) {
             Ok(()) => {}
@@ -260,8 +279,9 @@ pub fn invite(
                 user: invitee.name.clone(),
             },
             GameUpdate::default(),
+            now,
         )?;
-        reloaded_detail(conn, game_id, caller)
+        reloaded_detail(conn, game_id, caller, now)
     })
 }
 

@@ -5,14 +5,15 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::accounts::{Caller, Scope};
+use super::clocks::ClockState;
 use super::games::{
-    append, load_row, load_state, reloaded_detail, seat_of, summary, to_act_user, GameDetail,
-    GameEvent, GameLinks, GameStatus,
+    append, clock_view, load_row, load_state, reloaded_detail, seat_of, summary, to_act_user,
+    GameDetail, GameEvent, GameLinks, GameStatus,
 };
 use super::{ServiceError, ServiceResult};
 use crate::engine::{DecisionJson, DecisionOf, Game, RuleError, View, ENGINE_VERSION};
 use crate::storage::games::{self as store, GameUpdate, SeatRow, StoredAnswer};
-use crate::storage::{now_millis, Database, DbConnection};
+use crate::storage::{Database, DbConnection};
 
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -25,7 +26,8 @@ pub struct DecisionRequest {
 
 pub fn get(db: &Database, caller: &Caller, game_id: i64) -> ServiceResult<GameDetail> {
     caller.require(Scope::Read)?;
-    db.read(|conn| reloaded_detail(conn, game_id, caller))
+    let now = db.now();
+    db.read(|conn| reloaded_detail(conn, game_id, caller, now))
 }
 
 /// How long the answer to an `Idempotency-Key` is kept: a retry within it gets the first answer;
@@ -49,7 +51,7 @@ pub fn decide(
         let Some(key) = idempotency_key else {
             return Ok(None);
         };
-        let since = now_millis() - IDEMPOTENCY_KEY_MILLIS;
+        let since = db.now() - IDEMPOTENCY_KEY_MILLIS;
         match db.read(|c| store::idempotent_answer(c, caller.user_id, key, since))? {
             None => Ok(None),
             Some(a) if a.request_hash == request_hash => Ok(Some(DecisionAnswer::Repeated {
@@ -71,6 +73,7 @@ pub fn decide(
             "time_out is applied by the server's clock, not sent by players",
         ));
     }
+    let now = db.now();
     let result = db.write(|conn| {
         let (seat, game, seats) = apply_decision(
             conn,
@@ -78,12 +81,14 @@ pub fn decide(
             Actor::Player(caller.user_id),
             request.expected_version,
             &request.decision,
+            now,
         )?;
         let row = load_row(conn, game_id)?;
         let answer = GameDetail {
             summary: summary(&row, &seats)?,
             your_seat: Some(seat),
             state: Some(game.view(Some(seat))),
+            clock: Some(clock_view(&row, now)),
             links: GameLinks::of(game_id),
         };
         if let Some(key) = idempotency_key {
@@ -94,7 +99,6 @@ pub fn decide(
                 status: 200,
                 body,
             };
-            let now = now_millis();
             store::store_idempotent_answer(
                 conn,
                 caller.user_id,
@@ -126,6 +130,8 @@ pub(crate) enum Actor {
     Player(i64),
     /// The stand-in bot (this user id), for the seat to act, which has left the game.
     StandIn(i64),
+    /// The server's clock, timing out the seat to act once its deadline has passed.
+    Clock,
 }
 
 /// Validate `decision` for the actor's seat on `expected_version`, append it with the new state,
@@ -136,6 +142,7 @@ fn apply_decision(
     actor: Actor,
     expected_version: i64,
     decision: &DecisionJson,
+    now: i64,
 ) -> ServiceResult<(u8, Game, Vec<SeatRow>)> {
     let row = load_row(conn, game_id)?;
     let seats = store::seats(conn, game_id)?;
@@ -144,7 +151,7 @@ fn apply_decision(
             "not_seated",
             "you have no seat in this game",
         ))?),
-        Actor::StandIn(_) => None,
+        Actor::StandIn(_) | Actor::Clock => None,
     };
     match GameStatus::parse(&row.status) {
         GameStatus::Open | GameStatus::Cancelled => {
@@ -155,11 +162,6 @@ fn apply_decision(
         }
         GameStatus::Over => return Err(RuleError::GameOver.into()),
         GameStatus::Active => {}
-    }
-    if expected_version != row.version {
-        return Err(ServiceError::StaleVersion {
-            current: row.version,
-        });
     }
     let mut game = load_state(conn, &row)?;
     let seat = match (own_seat, actor) {
@@ -179,6 +181,15 @@ fn apply_decision(
                 })
             }
         },
+        // The clock times out the seat to act, only once its deadline has passed.
+        (None, Actor::Clock) => match (game.to_act(), row.deadline_at) {
+            (Some(seat), Some(deadline)) if deadline <= now => seat,
+            _ => {
+                return Err(ServiceError::StaleVersion {
+                    current: row.version,
+                })
+            }
+        },
         (None, Actor::Player(_)) => {
             return Err(ServiceError::forbidden(
                 "not_seated",
@@ -186,6 +197,20 @@ fn apply_decision(
             ))
         }
     };
+    if expected_version != row.version {
+        return Err(ServiceError::StaleVersion {
+            current: row.version,
+        });
+    }
+    // A decision after the deadline is too late: the clock's time-out will be applied.
+    if let (Actor::Player(_), Some(deadline)) = (actor, row.deadline_at) {
+        if deadline <= now {
+            return Err(ServiceError::conflict(
+                "deadline_passed",
+                "your time has run out",
+            ));
+        }
+    }
     let decision = decision.clone().resolve(game.board())?;
     let drawn = match decision {
         DecisionOf::DrawDeck => game.draw_pile_top(),
@@ -201,6 +226,10 @@ fn apply_decision(
     let snapshot = game.to_snapshot();
     let status = game.is_over().then_some(GameStatus::Over.name());
     let to_act = to_act_user(conn, &game, &seats)?;
+    // The clock runs for the seat to act, unless the stand-in plays it.
+    let mut clock = ClockState::from_json(row.clock.as_deref());
+    clock.after(game.to_act().filter(|&s| game.retired(s).is_none()), now);
+    let clock_json = clock.to_json()?;
     append(
         conn,
         &row,
@@ -209,7 +238,9 @@ fn apply_decision(
         GameUpdate {
             status,
             state: Some((&snapshot, ENGINE_VERSION, to_act)),
+            clock: Some((&clock_json, clock.deadline())),
         },
+        now,
     )?;
     Ok((seat, game, seats))
 }
@@ -250,9 +281,40 @@ pub fn decide_as_stand_in(
             Actor::StandIn(bot_user_id),
             request.expected_version,
             &request.decision,
+            db.now(),
         )
         .map(|_| ())
     })
+}
+
+/// Time out the seat to act in every game whose deadline has passed by now, earliest first.
+/// Each time-out is a versioned append: a move that came first, or another server instance that
+/// applied it first, makes this one stale, and it is skipped. Returns how many were applied.
+pub fn apply_due_timeouts(db: &Database, batch: i64) -> ServiceResult<usize> {
+    let now = db.now();
+    let due = db.read(|c| store::games_due(c, now, batch))?;
+    let mut applied = 0;
+    for (game_id, version) in due {
+        let outcome = db.write(|conn| {
+            apply_decision(
+                conn,
+                game_id,
+                Actor::Clock,
+                version,
+                &DecisionOf::TimeOut,
+                now,
+            )
+        });
+        match outcome {
+            Ok((seat, game, _)) => {
+                applied += 1;
+                tracing::info!(game_id, seat, over = game.is_over(), "seat timed out");
+            }
+            Err(ServiceError::StaleVersion { .. }) => {}
+            Err(e) => tracing::warn!(game_id, error = %e, "time-out failed"),
+        }
+    }
+    Ok(applied)
 }
 
 /// Resign on whatever the current version is.

@@ -21,6 +21,8 @@ pub struct GameRow {
     pub state: Option<String>,
     pub state_engine_version: i32,
     pub to_act_user: Option<i64>,
+    pub clock: Option<String>,
+    pub deadline_at: Option<i64>,
 }
 
 #[derive(Debug, Clone, Queryable, Selectable)]
@@ -48,6 +50,8 @@ pub struct GameUpdate<'a> {
     /// The engine state after this event, its engine version tag, and the user to act then
     /// (`None` when nobody is, the game being over).
     pub state: Option<(&'a str, i32, Option<i64>)>,
+    /// The clock after this event, and the deadline of the seat to act (if any).
+    pub clock: Option<(&'a str, Option<i64>)>,
 }
 
 /// The columns an append sets; `None` leaves a column as it is.
@@ -60,6 +64,8 @@ struct GameChanges<'a> {
     state: Option<&'a str>,
     state_engine_version: Option<i32>,
     to_act_user: Option<Option<i64>>,
+    clock: Option<Option<&'a str>>,
+    deadline_at: Option<Option<i64>>,
 }
 
 pub fn insert_game(
@@ -68,10 +74,12 @@ pub fn insert_game(
     players: i32,
     invite_only: bool,
     created_by: i64,
+    clock: &str,
     now: i64,
 ) -> Result<GameRow, StorageError> {
     let id: i64 = diesel::insert_into(games::table)
         .values((
+            games::clock.eq(Some(clock)),
             games::variant.eq(variant),
             games::players.eq(players),
             games::status.eq("open"),
@@ -124,6 +132,8 @@ pub fn append_event(
         state: update.state.map(|(state, _, _)| state),
         state_engine_version: update.state.map(|(_, tag, _)| tag),
         to_act_user: update.state.map(|(_, _, user)| user),
+        clock: update.clock.map(|(clock, _)| Some(clock)),
+        deadline_at: update.clock.map(|(_, deadline)| deadline),
     };
     let changed = diesel::update(
         games::table
@@ -389,4 +399,19 @@ pub fn games_awaiting(
         .into_iter()
         .filter_map(|(id, user)| user.map(|u| (id, u)))
         .collect())
+}
+
+/// Active games whose deadline has passed by `now`, earliest first, with their versions.
+pub fn games_due(
+    conn: &mut DbConnection,
+    now: i64,
+    limit: i64,
+) -> Result<Vec<(i64, i64)>, StorageError> {
+    Ok(games::table
+        .filter(games::deadline_at.le(now))
+        .filter(games::status.eq("active"))
+        .order(games::deadline_at.asc())
+        .limit(limit)
+        .select((games::id, games::version))
+        .load(conn)?)
 }

@@ -185,6 +185,8 @@ pub struct Database {
     /// SQLite allows one writer: writes of this process queue here rather than fail with
     /// SQLITE_BUSY when two transactions try to upgrade their locks.
     sqlite_writes: Option<Arc<Mutex<()>>>,
+    /// The time games are played by (events, clocks, deadlines).
+    clock: crate::clock::Clock,
 }
 
 impl Database {
@@ -230,6 +232,7 @@ impl Database {
             pool,
             backend,
             sqlite_writes: (backend == Backend::Sqlite).then(|| Arc::new(Mutex::new(()))),
+            clock: crate::clock::Clock::system(),
         };
         db.migrate()?;
         Ok(db)
@@ -237,6 +240,17 @@ impl Database {
 
     pub fn backend(&self) -> Backend {
         self.backend
+    }
+
+    /// The same database, its games played by `clock`.
+    pub fn with_clock(mut self, clock: crate::clock::Clock) -> Database {
+        self.clock = clock;
+        self
+    }
+
+    /// Now, by the games' clock, in milliseconds since the Unix epoch.
+    pub fn now(&self) -> i64 {
+        self.clock.now()
     }
 
     fn conn(&self) -> Result<r2d2::PooledConnection<Manager>, StorageError> {

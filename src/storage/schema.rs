@@ -58,6 +58,8 @@ diesel::table! {
         state -> Nullable<Text>,
         state_engine_version -> Integer,
         to_act_user -> Nullable<BigInt>,
+        clock -> Nullable<Text>,
+        deadline_at -> Nullable<BigInt>,
     }
 }
 

@@ -22,6 +22,8 @@ pub enum Db {
 }
 
 pub struct TestServer {
+    /// The games' clock: tests move it forward (`clock.advance(ms)`).
+    pub clock: keltis::clock::Clock,
     pub base: String,
     pub database_url: String,
     pub client: Client,
@@ -63,10 +65,13 @@ pub fn spawn(db: Db, tune: impl FnOnce(&mut Config)) -> Option<TestServer> {
     config.jwt_secret = Some(SECRET.into());
     config.auth_rate_limit = 100_000;
     tune(&mut config);
+    config.clock_interval_ms = 50;
+    let clock = keltis::clock::Clock::manual(keltis::storage::now_millis());
+    let server_clock = clock.clone();
     let (tx, rx) = mpsc::channel();
     std::thread::spawn(move || {
         actix_web::rt::System::new().block_on(async move {
-            match keltis::startup::build(&config) {
+            match keltis::startup::build_with_clock(&config, server_clock) {
                 Ok(running) => {
                     let _ = tx.send(Ok(running.port));
                     let _ = running.server.await;
@@ -82,6 +87,7 @@ pub fn spawn(db: Db, tune: impl FnOnce(&mut Config)) -> Option<TestServer> {
         .expect("server starts")
         .expect("server builds");
     Some(TestServer {
+        clock,
         base: format!("http://127.0.0.1:{port}"),
         database_url: url,
         client: Client::builder()

@@ -1,0 +1,229 @@
+//! Correspondence clocks: the time control chosen when a game is created, each seat's time, and
+//! the deadline of the seat to act. A clock is not a rule of the game: the engine knows only that
+//! a seat timed out (`time_out`); the arithmetic lives here, and the state is a projection kept in
+//! the game's row, written in the transaction of each event.
+//!
+//! The clock runs for the seat to act, across all the decisions of its turn; it stops when another
+//! seat is to act. A seat that left the game (played by the stand-in bot) has no deadline.
+
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use super::{ServiceError, ServiceResult};
+
+const MINUTE: u32 = 60;
+const DAY: u32 = 24 * 3600;
+
+/// How much time players have, chosen at creation. JSON tagged by `type`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum TimeControl {
+    /// Casual: no deadline.
+    #[default]
+    None,
+    /// Every turn must be finished within `seconds` (1 minute to 30 days).
+    PerTurn {
+        #[schema(minimum = 60, maximum = 2592000)]
+        seconds: u32,
+    },
+    /// A bank of `initial_seconds`; after each turn `increment_seconds` are added, up to
+    /// `max_seconds` (e.g. 3 days + 1 day per turn, at most 7 days).
+    Fischer {
+        #[schema(minimum = 60, maximum = 2592000)]
+        initial_seconds: u32,
+        #[schema(minimum = 0, maximum = 2592000)]
+        increment_seconds: u32,
+        #[schema(minimum = 60, maximum = 5184000)]
+        max_seconds: u32,
+    },
+}
+
+impl TimeControl {
+    /// Refuse controls outside the documented ranges.
+    pub fn check(self) -> ServiceResult<TimeControl> {
+        let bad = |why: &str| Err(ServiceError::invalid("invalid_time_control", why));
+        match self {
+            TimeControl::None => Ok(self),
+            TimeControl::PerTurn { seconds } if !(MINUTE..=30 * DAY).contains(&seconds) => {
+                bad("a turn lasts 1 minute to 30 days")
+            }
+            TimeControl::Fischer {
+                initial_seconds,
+                increment_seconds,
+                max_seconds,
+            } if !(MINUTE..=30 * DAY).contains(&initial_seconds)
+                || increment_seconds > 30 * DAY
+                || max_seconds < initial_seconds
+                || max_seconds > 60 * DAY =>
+            {
+                bad("a bank starts at 1 minute to 30 days, gains at most 30 days a turn, and its maximum is at least the start and at most 60 days")
+            }
+            _ => Ok(self),
+        }
+    }
+}
+
+/// The clock of a game, as kept in its row.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClockState {
+    pub control: TimeControl,
+    /// Fischer: each seat's bank when its current or next turn began, in milliseconds.
+    #[serde(default)]
+    pub banks: Vec<i64>,
+    /// The seat whose clock runs, and since when (milliseconds since the Unix epoch).
+    #[serde(default)]
+    pub running: Option<(u8, i64)>,
+}
+
+/// A game's clock as everyone sees it.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct ClockView {
+    pub time_control: TimeControl,
+    /// Every seat's remaining time now, in milliseconds (per turn: a whole turn for the seats
+    /// that are not to act); empty without a time control.
+    pub seats: Vec<SeatClock>,
+    /// When the seat to act runs out of time (milliseconds since the Unix epoch); `null` when no
+    /// clock runs.
+    #[schema(required = true)]
+    pub deadline: Option<i64>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct SeatClock {
+    pub seat: u8,
+    pub remaining_ms: i64,
+    /// Whether this seat's clock is running.
+    pub running: bool,
+}
+
+impl ClockState {
+    pub fn new(control: TimeControl, players: u8) -> ClockState {
+        let banks = match control {
+            TimeControl::Fischer {
+                initial_seconds, ..
+            } => vec![initial_seconds as i64 * 1000; players as usize],
+            _ => Vec::new(),
+        };
+        ClockState {
+            control,
+            banks,
+            running: None,
+        }
+    }
+
+    pub fn from_json(text: Option<&str>) -> ClockState {
+        text.and_then(|t| serde_json::from_str(t).ok())
+            .unwrap_or_else(|| ClockState::new(TimeControl::None, 0))
+    }
+
+    pub fn to_json(&self) -> ServiceResult<String> {
+        serde_json::to_string(self).map_err(|e| ServiceError::Internal(e.to_string()))
+    }
+
+    /// After an event: `to_act` is the seat to act now (`None` when nobody runs a clock: game
+    /// over, or a seat played by the stand-in). A turn that passed to another seat ends the
+    /// running seat's turn (Fischer: its bank pays the time used and gains the increment).
+    pub fn after(&mut self, to_act: Option<u8>, now: i64) {
+        if self.control == TimeControl::None {
+            return;
+        }
+        if let Some((seat, since)) = self.running {
+            if to_act == Some(seat) {
+                return;
+            }
+            if let TimeControl::Fischer {
+                increment_seconds,
+                max_seconds,
+                ..
+            } = self.control
+            {
+                if let Some(bank) = self.banks.get_mut(seat as usize) {
+                    let left = (*bank - (now - since)).max(0);
+                    *bank = (left + increment_seconds as i64 * 1000).min(max_seconds as i64 * 1000);
+                }
+            }
+        }
+        self.running = to_act.map(|seat| (seat, now));
+    }
+
+    /// When the running seat runs out of time.
+    pub fn deadline(&self) -> Option<i64> {
+        let (seat, since) = self.running?;
+        match self.control {
+            TimeControl::None => None,
+            TimeControl::PerTurn { seconds } => Some(since + seconds as i64 * 1000),
+            TimeControl::Fischer { .. } => Some(since + *self.banks.get(seat as usize)?),
+        }
+    }
+
+    pub fn view(&self, players: u8, now: i64) -> ClockView {
+        let deadline = self.deadline();
+        let seats = match self.control {
+            TimeControl::None => Vec::new(),
+            _ => (0..players)
+                .map(|seat| {
+                    let running = self.running.is_some_and(|(s, _)| s == seat);
+                    let idle = match self.control {
+                        TimeControl::PerTurn { seconds } => seconds as i64 * 1000,
+                        _ => self.banks.get(seat as usize).copied().unwrap_or(0),
+                    };
+                    let remaining_ms = match (running, deadline) {
+                        (true, Some(d)) => (d - now).max(0),
+                        _ => idle,
+                    };
+                    SeatClock {
+                        seat,
+                        remaining_ms,
+                        running,
+                    }
+                })
+                .collect(),
+        };
+        ClockView {
+            time_control: self.control,
+            seats,
+            deadline,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fischer_pays_the_time_used_and_adds_the_increment_up_to_the_maximum() {
+        let control = TimeControl::Fischer {
+            initial_seconds: 3 * DAY,
+            increment_seconds: DAY,
+            max_seconds: 7 * DAY,
+        };
+        let day = DAY as i64 * 1000;
+        let mut clock = ClockState::new(control, 2);
+        clock.after(Some(0), 0);
+        assert_eq!(clock.deadline(), Some(3 * day));
+        clock.after(Some(0), day / 2); // a decision within the turn: the clock runs on
+        clock.after(Some(1), 2 * day); // the turn passes after 2 days: 3 - 2 + 1 = 2 days
+        assert_eq!(clock.banks[0], 2 * day);
+        assert_eq!(clock.deadline(), Some(2 * day + 3 * day));
+        clock.after(Some(0), 2 * day + 1000); // seat 1 used one second: 3 + 1 days, capped at 7
+        assert_eq!(clock.banks[1], 4 * day - 1000);
+        let view = clock.view(2, 2 * day + 1000 + day);
+        assert_eq!(view.seats[0].remaining_ms, day);
+        assert!(view.seats[0].running);
+        assert_eq!(view.seats[1].remaining_ms, 4 * day - 1000);
+    }
+
+    #[test]
+    fn per_turn_deadlines_restart_with_every_turn_and_stop_for_nobody() {
+        let mut clock = ClockState::new(TimeControl::PerTurn { seconds: 600 }, 3);
+        clock.after(Some(2), 1000);
+        assert_eq!(clock.deadline(), Some(601_000));
+        clock.after(Some(0), 50_000);
+        assert_eq!(clock.deadline(), Some(650_000));
+        clock.after(None, 60_000);
+        assert_eq!(clock.deadline(), None);
+        assert!(TimeControl::PerTurn { seconds: 59 }.check().is_err());
+        assert!(TimeControl::PerTurn { seconds: 60 }.check().is_ok());
+    }
+}

@@ -54,7 +54,9 @@ fn schemathesis_finds_nothing() {
         .args(["--url", &s.base])
         .args(["-H", &format!("Authorization: Bearer {}", user.token)])
         .args(["--checks", "all", "--max-examples", "40", "--seed", "1"])
-        .args(["--workers", "2", "--request-timeout", "20"])
+        // One worker: with two, CPython 3.11 at times fails inside hypothesis (an AST recursion
+        // depth mismatch while it describes a lambda), an error of the tool, not of the server.
+        .args(["--workers", "1", "--request-timeout", "20"])
         .env("NO_COLOR", "1"));
     assert!(out.contains("Test cases"), "{out}");
 }

@@ -281,4 +281,48 @@ on_both_databases!(
     clocks_follow_their_time_control,
     a_timeout_ends_a_two_player_game,
     a_timeout_with_four_players_hands_the_seat_to_a_bot,
+    two_instances_apply_each_timeout_once,
 );
+
+/// Two server instances on one database, both past every deadline: each time-out is applied once.
+/// The second instance starts after the deadlines passed and catches up at once.
+fn two_instances_apply_each_timeout_once(db: Db) {
+    let a = support::spawn(db, |_| {}).expect("a database for this test");
+    let players: Vec<User> = (0..2).map(|i| a.register(&format!("twin{i}"))).collect();
+    let mut ids = Vec::new();
+    for _ in 0..6 {
+        let id = create(
+            &a,
+            &players[0],
+            json!({"variant": "keltis-card", "players": 2, "time_control": {"type": "per_turn", "seconds": 60}}),
+        );
+        a.post(
+            &format!("/api/v1/games/{id}/join"),
+            Some(&players[1].token),
+            json!({}),
+        );
+        ids.push(id);
+    }
+    // The second instance starts with its clock past every deadline, and so does the first's.
+    let url = a.database_url.clone();
+    let b = support::spawn(Db::Sqlite, move |c| c.database_url = Some(url)).expect("second server");
+    b.clock.advance(120 * 1000);
+    a.clock.advance(120 * 1000);
+    for id in ids {
+        let over = wait_for(&a, id, &players[0], |v| v["status"] == "over");
+        assert_eq!(over["state"]["result"]["end_reason"]["reason"], "timed_out");
+        let events = a
+            .get(
+                &format!("/api/v1/games/{id}/events"),
+                Some(&players[0].token),
+            )
+            .json();
+        let timeouts = events
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|e| e["data"]["decision"]["type"] == "time_out")
+            .count();
+        assert_eq!(timeouts, 1, "game {id}");
+    }
+}

@@ -124,6 +124,7 @@ const UNIONS: &[(&str, &str)] = &[
     ("Phase", "Phase"),
     ("EndReason", "End"),
     ("EventView", "Event"),
+    ("TimeControl", "TimeControl"),
 ];
 
 fn refine(mut doc: Value) -> Value {

@@ -111,6 +111,8 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
                 let backend = keltis::storage::Backend::of_url(&config.database_url());
                 tracing::info!(port = running.port, ?backend, "listening");
                 running.server.await?;
+                // The server has stopped (a signal): let the workers finish their pass.
+                running.workers.stop();
                 Ok(())
             })
         }

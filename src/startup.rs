@@ -32,6 +32,8 @@ pub enum StartupError {
 pub struct Running {
     pub server: Server,
     pub port: u16,
+    /// The background workers: `stop()` them before the process ends.
+    pub workers: crate::workers::Workers,
 }
 
 /// Open the database (migrating it), bind, and build the server.
@@ -58,8 +60,10 @@ pub fn build_with_clock(
     let port = listener.local_addr().map(|a| a.port()).unwrap_or(0);
     let bots = crate::service::bots::ensure_bot_accounts(&db, config.bot_mcts_ms)
         .map_err(|e| StartupError::Bots(e.to_string()))?;
+    let workers = crate::workers::Workers::default();
     if config.bots {
         crate::workers::bots::spawn(
+            &workers,
             db.clone(),
             bots.clone(),
             std::time::Duration::from_millis(100),
@@ -67,6 +71,7 @@ pub fn build_with_clock(
         .map_err(|error| StartupError::Worker { name: "bot", error })?;
     }
     crate::workers::clocks::spawn(
+        &workers,
         db.clone(),
         std::time::Duration::from_millis(config.clock_interval_ms.max(10)),
     )
@@ -75,6 +80,7 @@ pub fn build_with_clock(
         error,
     })?;
     crate::workers::maintenance::spawn(
+        &workers,
         db.clone(),
         std::time::Duration::from_secs(config.maintenance_interval_seconds.max(1)),
     )
@@ -140,6 +146,7 @@ pub fn build_with_clock(
         server = server.workers(workers);
     }
     Ok(Running {
+        workers,
         server: server.run(),
         port,
     })

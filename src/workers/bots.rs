@@ -4,22 +4,23 @@
 
 use std::time::Duration;
 
+use super::Workers;
 use crate::service::bots::{play_pending, ServerBot};
 use crate::storage::Database;
 
 /// Start the worker; it polls every `idle` while there is nothing to play.
-pub fn spawn(db: Database, bots: Vec<ServerBot>, idle: Duration) -> std::io::Result<()> {
-    std::thread::Builder::new()
-        .name("bot-worker".into())
-        .spawn(move || loop {
-            match play_pending(&db, &bots) {
-                Ok(0) => std::thread::sleep(idle),
-                Ok(_) => {}
-                Err(e) => {
-                    tracing::warn!(error = %e, "bot worker pass failed");
-                    std::thread::sleep(idle * 10);
-                }
-            }
-        })
-        .map(|_| ())
+pub fn spawn(
+    workers: &Workers,
+    db: Database,
+    bots: Vec<ServerBot>,
+    idle: Duration,
+) -> std::io::Result<()> {
+    workers.spawn("bot-worker", move || match play_pending(&db, &bots) {
+        Ok(0) => idle,
+        Ok(_) => Duration::ZERO,
+        Err(e) => {
+            tracing::warn!(error = %e, "bot worker pass failed");
+            idle * 10
+        }
+    })
 }

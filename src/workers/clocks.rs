@@ -5,6 +5,7 @@
 
 use std::time::Duration;
 
+use super::Workers;
 use crate::service::play::apply_due_timeouts;
 use crate::storage::Database;
 
@@ -12,16 +13,15 @@ use crate::storage::Database;
 const BATCH: i64 = 200;
 
 /// Start the worker; it looks for due deadlines every `every`.
-pub fn spawn(db: Database, every: Duration) -> std::io::Result<()> {
-    std::thread::Builder::new()
-        .name("clock-worker".into())
-        .spawn(move || loop {
-            match apply_due_timeouts(&db, BATCH) {
-                Ok(n) if n as i64 >= BATCH => continue,
-                Ok(_) => {}
-                Err(e) => tracing::warn!(error = %e, "clock pass failed"),
+pub fn spawn(workers: &Workers, db: Database, every: Duration) -> std::io::Result<()> {
+    workers.spawn("clock-worker", move || {
+        match apply_due_timeouts(&db, BATCH) {
+            Ok(n) if n as i64 >= BATCH => Duration::ZERO,
+            Ok(_) => every,
+            Err(e) => {
+                tracing::warn!(error = %e, "clock pass failed");
+                every
             }
-            std::thread::sleep(every);
-        })
-        .map(|_| ())
+        }
+    })
 }

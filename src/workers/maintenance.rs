@@ -3,22 +3,20 @@
 
 use std::time::Duration;
 
+use super::Workers;
 use crate::service::maintenance::sweep;
 use crate::storage::{now_millis, Database};
 
 /// Start the worker: a sweep at start, then one every `every`.
-pub fn spawn(db: Database, every: Duration) -> std::io::Result<()> {
-    std::thread::Builder::new()
-        .name("maintenance".into())
-        .spawn(move || loop {
-            match sweep(&db, now_millis()) {
-                Ok(swept) if swept != Default::default() => {
-                    tracing::info!(?swept, "expired rows deleted");
-                }
-                Ok(_) => {}
-                Err(e) => tracing::warn!(error = %e, "maintenance sweep failed"),
+pub fn spawn(workers: &Workers, db: Database, every: Duration) -> std::io::Result<()> {
+    workers.spawn("maintenance", move || {
+        match sweep(&db, now_millis()) {
+            Ok(swept) if swept != Default::default() => {
+                tracing::info!(?swept, "expired rows deleted");
             }
-            std::thread::sleep(every);
-        })
-        .map(|_| ())
+            Ok(_) => {}
+            Err(e) => tracing::warn!(error = %e, "maintenance sweep failed"),
+        }
+        every
+    })
 }

@@ -4,7 +4,72 @@
 //! - `bots`: plays the built-in bots' turns (and the seats of players who left).
 //! - `clocks`: applies time-outs when deadlines pass.
 //! - `maintenance`: deletes what has expired (idempotency answers, refresh tokens, sessions).
+//!
+//! Every worker stops when its [`Workers`] handle says so: a process that ends while a worker
+//! is inside a database call can crash in the database client's exit handlers.
 
 pub mod bots;
 pub mod clocks;
 pub mod maintenance;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+/// The server's worker threads, and the flag that stops them.
+#[derive(Clone, Default)]
+pub struct Workers {
+    stop: Arc<AtomicBool>,
+    threads: Arc<Mutex<Vec<JoinHandle<()>>>>,
+}
+
+impl Workers {
+    /// Run `pass` in a thread named `name` until stopped; `pass` returns how long to rest before
+    /// the next pass.
+    pub fn spawn(
+        &self,
+        name: &str,
+        mut pass: impl FnMut() -> Duration + Send + 'static,
+    ) -> std::io::Result<()> {
+        let stop = self.stop.clone();
+        let handle = std::thread::Builder::new()
+            .name(name.into())
+            .spawn(move || {
+                while !stop.load(Ordering::SeqCst) {
+                    let rest = pass();
+                    rest_unless_stopped(&stop, rest);
+                }
+            })?;
+        self.threads
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(handle);
+        Ok(())
+    }
+
+    /// Stop every worker and wait for each to finish its current pass.
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::SeqCst);
+        let threads: Vec<JoinHandle<()>> = self
+            .threads
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .drain(..)
+            .collect();
+        for t in threads {
+            let _ = t.join();
+        }
+    }
+}
+
+/// Sleep `total` in short steps, waking early when stopped.
+fn rest_unless_stopped(stop: &AtomicBool, total: Duration) {
+    let step = Duration::from_millis(50);
+    let mut left = total;
+    while !left.is_zero() && !stop.load(Ordering::SeqCst) {
+        let now = left.min(step);
+        std::thread::sleep(now);
+        left -= now;
+    }
+}

@@ -22,6 +22,9 @@ pub enum Db {
 }
 
 pub struct TestServer {
+    /// Stopped when the test server is dropped: no worker may be inside a database call when
+    /// the test process exits.
+    workers: keltis::workers::Workers,
     /// The games' clock: tests move it forward (`clock.advance(ms)`).
     pub clock: keltis::clock::Clock,
     pub base: String,
@@ -73,7 +76,7 @@ pub fn spawn(db: Db, tune: impl FnOnce(&mut Config)) -> Option<TestServer> {
         actix_web::rt::System::new().block_on(async move {
             match keltis::startup::build_with_clock(&config, server_clock) {
                 Ok(running) => {
-                    let _ = tx.send(Ok(running.port));
+                    let _ = tx.send(Ok((running.port, running.workers.clone())));
                     let _ = running.server.await;
                 }
                 Err(e) => {
@@ -82,11 +85,12 @@ pub fn spawn(db: Db, tune: impl FnOnce(&mut Config)) -> Option<TestServer> {
             }
         })
     });
-    let port = rx
+    let (port, workers) = rx
         .recv_timeout(Duration::from_secs(60))
         .expect("server starts")
         .expect("server builds");
     Some(TestServer {
+        workers,
         clock,
         base: format!("http://127.0.0.1:{port}"),
         database_url: url,
@@ -101,6 +105,7 @@ pub fn spawn(db: Db, tune: impl FnOnce(&mut Config)) -> Option<TestServer> {
 
 impl Drop for TestServer {
     fn drop(&mut self) {
+        self.workers.stop();
         let _ = std::fs::remove_dir_all(&self.dir);
         if let Some((admin_url, name)) = &self.pg_database {
             if let Ok(mut admin) = diesel::PgConnection::establish(admin_url) {

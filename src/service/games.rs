@@ -260,6 +260,11 @@ pub(super) fn record_from_log(
     Ok(record)
 }
 
+/// The refusal for a caller without a seat in the game.
+pub(super) fn not_seated() -> ServiceError {
+    ServiceError::forbidden("not_seated", "you have no seat in this game")
+}
+
 pub(super) fn seat_of(seats: &[SeatRow], user_id: i64) -> Option<u8> {
     seats
         .iter()
@@ -279,9 +284,10 @@ pub(super) fn detail(
         GameStatus::parse(&row.status),
         GameStatus::Active | GameStatus::Over
     );
-    let state = match started {
-        true => Some(load_state(conn, row)?.view(your_seat)),
-        false => None,
+    let state = if started {
+        Some(load_state(conn, row)?.view(your_seat))
+    } else {
+        None
     };
     Ok(GameDetail {
         summary: summary(row, &seats)?,

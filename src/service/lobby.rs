@@ -6,8 +6,8 @@ use utoipa::ToSchema;
 use super::accounts::{Caller, Scope};
 use super::clocks::{ClockState, TimeControl};
 use super::games::{
-    append, load_row, reloaded_detail, seat_of, summary, user_to_act, GameDetail, GameEvent,
-    GameStatus, GameSummary,
+    append, load_row, not_seated, reloaded_detail, seat_of, summary, user_to_act, GameDetail,
+    GameEvent, GameStatus, GameSummary,
 };
 use super::{random_u64, ServiceError, ServiceResult};
 use crate::engine::{Game, Setup, Variant, ENGINE_VERSION};
@@ -205,10 +205,7 @@ pub fn leave(db: &Database, caller: &Caller, game_id: i64) -> ServiceResult<Game
         }
         let seats = store::seats(conn, game_id)?;
         if seat_of(&seats, caller.user_id).is_none() {
-            return Err(ServiceError::forbidden(
-                "not_seated",
-                "you have no seat in this game",
-            ));
+            return Err(not_seated());
         }
         store::delete_seat(conn, game_id, caller.user_id)?;
         store::renumber_seats(conn, game_id)?;

@@ -7,8 +7,8 @@ use utoipa::ToSchema;
 use super::accounts::{Caller, Scope};
 use super::clocks::ClockState;
 use super::games::{
-    append, clock_view, load_row, load_state, reloaded_detail, seat_of, summary, to_act_user,
-    GameDetail, GameEvent, GameLinks, GameStatus,
+    append, clock_view, load_row, load_state, not_seated, reloaded_detail, seat_of, summary,
+    to_act_user, GameDetail, GameEvent, GameLinks, GameStatus,
 };
 use super::{ServiceError, ServiceResult};
 use crate::engine::{DecisionJson, DecisionOf, Game, RuleError, View, ENGINE_VERSION};
@@ -146,11 +146,9 @@ fn apply_decision(
 ) -> ServiceResult<(u8, Game, Vec<SeatRow>)> {
     let row = load_row(conn, game_id)?;
     let seats = store::seats(conn, game_id)?;
+    // A player's own seat, refused before anything else when there is none.
     let own_seat = match actor {
-        Actor::Player(user_id) => Some(seat_of(&seats, user_id).ok_or(ServiceError::forbidden(
-            "not_seated",
-            "you have no seat in this game",
-        ))?),
+        Actor::Player(user_id) => Some(seat_of(&seats, user_id).ok_or_else(not_seated)?),
         Actor::StandIn(_) | Actor::Clock => None,
     };
     match GameStatus::parse(&row.status) {
@@ -190,12 +188,7 @@ fn apply_decision(
                 })
             }
         },
-        (None, Actor::Player(_)) => {
-            return Err(ServiceError::forbidden(
-                "not_seated",
-                "you have no seat in this game",
-            ))
-        }
+        (None, Actor::Player(_)) => return Err(not_seated()),
     };
     if expected_version != row.version {
         return Err(ServiceError::StaleVersion {

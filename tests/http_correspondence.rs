@@ -237,6 +237,41 @@ fn a_timeout_ends_a_two_player_game(db: Db) {
     );
 }
 
+/// Past the deadline of the seat to act, before the clock worker has applied it: that seat's
+/// decisions are refused, while another seat may still resign.
+fn only_the_seat_to_act_is_bound_by_its_deadline(db: Db) {
+    // The clock worker's first pass runs at start; after that it waits a long time.
+    let s = support::spawn(db, |c| c.clock_interval_ms = 600_000).expect("a database");
+    let players: Vec<User> = (0..3).map(|i| s.register(&format!("bound{i}"))).collect();
+    let id = create(
+        &s,
+        &players[0],
+        json!({"variant": "keltis", "players": 3, "time_control": {"type": "per_turn", "seconds": 60}}),
+    );
+    for p in &players[1..] {
+        s.post(
+            &format!("/api/v1/games/{id}/join"),
+            Some(&p.token),
+            json!({}),
+        );
+    }
+    let view = s.game(id, &players[0]);
+    let to_act = view["state"]["to_act"].as_u64().unwrap() as usize;
+    let me = s.game(id, &players[to_act]);
+    s.clock.advance(61 * 1000);
+    let d = me["state"]["legal_decisions"][0].clone();
+    let late = s.decide(id, &players[to_act], me["version"].as_i64().unwrap(), &d);
+    assert_eq!((late.status, late.code()), (409, "deadline_passed".into()));
+    let waiting = (to_act + 1) % 3;
+    let a = s.post(
+        &format!("/api/v1/games/{id}/resign"),
+        Some(&players[waiting].token),
+        json!({}),
+    );
+    assert_eq!(a.status, 200, "{}", a.text);
+    assert_eq!(a.json()["state"]["seats"][waiting]["retired"], "resigned");
+}
+
 /// Four players: the seat that times out is taken over by the stand-in bot, the game goes on to
 /// its end, and the player who timed out ranks last.
 fn a_timeout_with_four_players_hands_the_seat_to_a_bot(db: Db) {
@@ -282,6 +317,7 @@ on_both_databases!(
     a_timeout_ends_a_two_player_game,
     a_timeout_with_four_players_hands_the_seat_to_a_bot,
     two_instances_apply_each_timeout_once,
+    only_the_seat_to_act_is_bound_by_its_deadline,
 );
 
 /// Two server instances on one database, both past every deadline: each time-out is applied once.

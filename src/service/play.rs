@@ -195,9 +195,10 @@ fn apply_decision(
             current: row.version,
         });
     }
-    // A decision after the deadline is too late: the clock's time-out will be applied.
+    // A decision of the seat to act after its deadline is too late: the clock's time-out will
+    // be applied. (The deadline is that seat's alone: another seat may still resign.)
     if let (Actor::Player(_), Some(deadline)) = (actor, row.deadline_at) {
-        if deadline <= now {
+        if deadline <= now && game.to_act() == Some(seat) {
             return Err(ServiceError::conflict(
                 "deadline_passed",
                 "your time has run out",

@@ -67,8 +67,8 @@ pub fn spawn(db: Db, tune: impl FnOnce(&mut Config)) -> Option<TestServer> {
     let url = url.clone();
     config.jwt_secret = Some(SECRET.into());
     config.auth_rate_limit = 100_000;
-    tune(&mut config);
     config.clock_interval_ms = 50;
+    tune(&mut config);
     let clock = keltis::clock::Clock::manual(keltis::storage::now_millis());
     let server_clock = clock.clone();
     let (tx, rx) = mpsc::channel();

@@ -64,6 +64,9 @@ pub struct Config {
     /// Milliseconds between the clock worker's looks for passed deadlines.
     #[arg(long, env = "KELTIS_CLOCK_INTERVAL_MS", default_value_t = 1000)]
     pub clock_interval_ms: u64,
+    /// Vacation days each player may take per calendar year (their clocks stand still).
+    #[arg(long, env = "KELTIS_VACATION_DAYS", default_value_t = 30)]
+    pub vacation_days_per_year: u32,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -99,6 +102,7 @@ impl Config {
             long_poll_max_seconds: 60,
             maintenance_interval_seconds: 600,
             clock_interval_ms: 1000,
+            vacation_days_per_year: 30,
         }
     }
 

@@ -94,6 +94,9 @@ pub fn build_with_clock(
         bots,
         limiter: api::rate_limit::RateLimiter::new(config.auth_rate_limit),
         long_poll_max_seconds: config.long_poll_max_seconds,
+        vacation: crate::service::vacations::VacationPolicy {
+            days_per_year: config.vacation_days_per_year,
+        },
     });
     let body_timeout = std::time::Duration::from_secs(config.body_timeout_seconds.max(1));
     let mut server =

@@ -201,6 +201,9 @@ fn a_timeout_ends_a_two_player_game(db: Db) {
         Some(&players[1].token),
         json!({}),
     );
+    // Both have played (else the game would be aborted, not lost on time).
+    finish_turn(&s, id, &players);
+    finish_turn(&s, id, &players);
     let view = s.game(id, &players[0]);
     let to_act = view["state"]["to_act"].as_u64().unwrap() as usize;
     let me = s.game(id, &players[to_act]);
@@ -226,15 +229,86 @@ fn a_timeout_ends_a_two_player_game(db: Db) {
         )
         .json();
     let events = events.as_array().unwrap();
-    let timeouts = events
-        .iter()
-        .filter(|e| e["data"]["decision"]["type"] == "time_out")
-        .count();
-    assert_eq!(timeouts, 1, "one time-out");
+    assert_eq!(kinds(events, "timed_out"), 1, "one time-out");
+    assert_eq!(kinds(events, "clock_started"), 1);
     assert_eq!(
-        events.last().unwrap()["data"]["decision"]["type"],
-        "time_out"
+        kinds(events, "seat_taken_over"),
+        0,
+        "two players: no stand-in"
     );
+    let last = events.last().unwrap();
+    assert_eq!(last["kind"], "timed_out");
+    assert_eq!(last["data"]["seat"], to_act);
+    // The record replays the time-out as the engine's decision.
+    let record = s
+        .get(
+            &format!("/api/v1/games/{id}/record"),
+            Some(&players[0].token),
+        )
+        .json();
+    let decisions = record["decisions"].as_array().unwrap();
+    assert_eq!(decisions.last().unwrap()["decision"]["type"], "time_out");
+}
+
+/// How many events of this kind.
+fn kinds(events: &[Value], kind: &str) -> usize {
+    events.iter().filter(|e| e["kind"] == kind).count()
+}
+
+/// A game whose first turn is never played is aborted without a result; with two players, also
+/// when the second seat never plays its first turn.
+fn a_game_never_begun_is_aborted(db: Db) {
+    let s = support::spawn(db, |_| {}).expect("a database for this test");
+    let players: Vec<User> = (0..2).map(|i| s.register(&format!("absent{i}"))).collect();
+    let control = json!({"type": "per_turn", "seconds": 600});
+    let mut ids = Vec::new();
+    for played_turns in [0, 1] {
+        let id = create(
+            &s,
+            &players[0],
+            json!({"variant": "keltis-card", "players": 2, "time_control": control}),
+        );
+        s.post(
+            &format!("/api/v1/games/{id}/join"),
+            Some(&players[1].token),
+            json!({}),
+        );
+        for _ in 0..played_turns {
+            finish_turn(&s, id, &players);
+        }
+        ids.push(id);
+    }
+    s.clock.advance(601 * 1000);
+    for id in ids {
+        let aborted = wait_for(&s, id, &players[0], |v| v["status"] == "aborted");
+        assert!(aborted["state"]["result"].is_null(), "no result: {aborted}");
+        assert!(aborted["clock"]["deadline"].is_null());
+        let events = s
+            .get(
+                &format!("/api/v1/games/{id}/events"),
+                Some(&players[1].token),
+            )
+            .json();
+        let events = events.as_array().unwrap();
+        assert_eq!(kinds(events, "aborted"), 1);
+        assert_eq!(kinds(events, "timed_out"), 0);
+        // Nothing more can be played, and the deal may be shown.
+        let a = s.decide(
+            id,
+            &players[0],
+            aborted["version"].as_i64().unwrap(),
+            &json!({"type": "draw_deck"}),
+        );
+        assert_eq!(
+            (a.status, a.code()),
+            (422, "game_over".into()),
+            "{}",
+            a.text
+        );
+        assert!(events[0..]
+            .iter()
+            .any(|e| e["kind"] == "started" && e["data"]["setup"].is_object()));
+    }
 }
 
 /// Past the deadline of the seat to act, before the clock worker has applied it: that seat's
@@ -283,12 +357,29 @@ fn a_timeout_with_four_players_hands_the_seat_to_a_bot(db: Db) {
         json!({"variant": "keltis", "players": 4, "time_control": {"type": "per_turn", "seconds": 60},
                "bots": ["bot-random", "bot-greedy", "bot-mcts"]}),
     );
+    // The sleeper plays a first turn (a game nobody began would be aborted), then no more.
     wait_for(&s, id, &human, |v| v["state"]["to_act"] == 0);
+    finish_turn(&s, id, std::slice::from_ref(&human));
+    let version = s.game(id, &human)["version"].as_i64().unwrap();
+    wait_for(&s, id, &human, |v| {
+        v["state"]["to_act"] == 0 && v["version"].as_i64().unwrap() > version
+    });
     s.clock.advance(61 * 1000);
     let view = wait_for(&s, id, &human, |v| {
         v["state"]["seats"][0]["retired"] == "timed_out"
     });
     assert_eq!(view["status"], "active", "the game goes on");
+    let events = s
+        .get(&format!("/api/v1/games/{id}/events"), Some(&human.token))
+        .json();
+    let taken = events
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["kind"] == "seat_taken_over")
+        .expect("a seat_taken_over event")
+        .clone();
+    assert_eq!(taken["data"], json!({"seat": 0, "by": "bot-greedy"}));
     let a = s.decide(
         id,
         &human,
@@ -315,13 +406,15 @@ on_both_databases!(
     resigning_from_three_players_lets_the_others_play_on,
     clocks_follow_their_time_control,
     a_timeout_ends_a_two_player_game,
+    a_game_never_begun_is_aborted,
     a_timeout_with_four_players_hands_the_seat_to_a_bot,
     two_instances_apply_each_timeout_once,
     only_the_seat_to_act_is_bound_by_its_deadline,
 );
 
-/// Two server instances on one database, both past every deadline: each time-out is applied once.
-/// The second instance starts after the deadlines passed and catches up at once.
+/// Two server instances on one database, both past every deadline: each deadline is applied once
+/// (here: the games are aborted, nobody having played). The second instance starts after the
+/// deadlines passed and catches up at once.
 fn two_instances_apply_each_timeout_once(db: Db) {
     let a = support::spawn(db, |_| {}).expect("a database for this test");
     let players: Vec<User> = (0..2).map(|i| a.register(&format!("twin{i}"))).collect();
@@ -345,20 +438,13 @@ fn two_instances_apply_each_timeout_once(db: Db) {
     b.clock.advance(120 * 1000);
     a.clock.advance(120 * 1000);
     for id in ids {
-        let over = wait_for(&a, id, &players[0], |v| v["status"] == "over");
-        assert_eq!(over["state"]["result"]["end_reason"]["reason"], "timed_out");
+        wait_for(&a, id, &players[0], |v| v["status"] == "aborted");
         let events = a
             .get(
                 &format!("/api/v1/games/{id}/events"),
                 Some(&players[0].token),
             )
             .json();
-        let timeouts = events
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|e| e["data"]["decision"]["type"] == "time_out")
-            .count();
-        assert_eq!(timeouts, 1, "game {id}");
+        assert_eq!(kinds(events.as_array().unwrap(), "aborted"), 1, "game {id}");
     }
 }

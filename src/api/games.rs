@@ -67,7 +67,7 @@ pub struct EventsQuery {
     pub limit: Option<i64>,
 }
 
-fn out_of_range(name: &str, range: &str) -> ApiError {
+pub(super) fn out_of_range(name: &str, range: &str) -> ApiError {
     ApiError::new(
         StatusCode::BAD_REQUEST,
         "invalid_query",

@@ -7,8 +7,10 @@ pub mod body_timeout;
 pub mod error;
 pub mod games;
 pub mod health;
+pub mod notifications;
 pub mod openapi;
 pub mod rate_limit;
+pub mod vacation;
 
 use actix_web::web;
 
@@ -23,6 +25,7 @@ pub struct AppState {
     pub bots: Vec<crate::service::bots::ServerBot>,
     /// The longest a long poll of events is held, in seconds.
     pub long_poll_max_seconds: u64,
+    pub vacation: crate::service::vacations::VacationPolicy,
 }
 
 pub use openapi::openapi_json;
@@ -52,5 +55,9 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(games::resign)
         .service(games::events)
         .service(games::record)
-        .service(games::bots);
+        .service(games::bots)
+        .service(vacation::status)
+        .service(vacation::start)
+        .service(vacation::stop)
+        .service(notifications::list);
 }

@@ -12,7 +12,7 @@ use serde_json::{json, Map, Value};
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
-use super::{accounts, error, games, health};
+use super::{accounts, error, games, health, notifications, vacation};
 
 /// The whole document: health at the root, the API nested under `/api/v1`.
 #[derive(OpenApi)]
@@ -32,6 +32,7 @@ use super::{accounts, error, games, health};
         (name = "accounts", description = "Registration, login, sessions, tokens"),
         (name = "lobby", description = "Creating and joining games"),
         (name = "play", description = "Views, decisions, events, records"),
+        (name = "correspondence", description = "Vacation and notifications"),
         (name = "bots", description = "The server's computer opponents"),
         (name = "health", description = "Liveness and readiness"),
     )
@@ -62,6 +63,10 @@ struct ApiDoc;
     games::events,
     games::record,
     games::bots,
+    vacation::status,
+    vacation::start,
+    vacation::stop,
+    notifications::list,
 ))]
 struct ApiV1;
 
@@ -125,6 +130,7 @@ const UNIONS: &[(&str, &str)] = &[
     ("EndReason", "End"),
     ("EventView", "Event"),
     ("TimeControl", "TimeControl"),
+    ("Notice", "Notice"),
 ];
 
 fn refine(mut doc: Value) -> Value {

@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::{ServiceError, ServiceResult};
+use crate::storage::games::ClockColumns;
 
 const MINUTE: u32 = 60;
 const DAY: u32 = 24 * 3600;
@@ -70,9 +71,24 @@ pub struct ClockState {
     /// Fischer: each seat's bank when its current or next turn began, in milliseconds.
     #[serde(default)]
     pub banks: Vec<i64>,
-    /// The seat whose clock runs, and since when (milliseconds since the Unix epoch).
+    /// The turn on the clock, if a seat with a clock is to act.
     #[serde(default)]
-    pub running: Option<(u8, i64)>,
+    pub turn: Option<TurnClock>,
+    /// Seats whose player is on vacation: their clocks stand still.
+    #[serde(default)]
+    pub away: Vec<u8>,
+}
+
+/// The clock of the turn being played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TurnClock {
+    pub seat: u8,
+    /// Time the turn used before its clock stopped for a vacation, in milliseconds.
+    #[serde(default)]
+    pub used_ms: i64,
+    /// Since when the clock runs (milliseconds since the Unix epoch); `None` while the seat's
+    /// player is away.
+    pub since: Option<i64>,
 }
 
 /// A game's clock as everyone sees it.
@@ -83,7 +99,7 @@ pub struct ClockView {
     /// that are not to act); empty without a time control.
     pub seats: Vec<SeatClock>,
     /// When the seat to act runs out of time (milliseconds since the Unix epoch); `null` when no
-    /// clock runs.
+    /// clock runs (no time control, the game over, or the seat to act away on vacation).
     #[schema(required = true)]
     pub deadline: Option<i64>,
 }
@@ -94,7 +110,13 @@ pub struct SeatClock {
     pub remaining_ms: i64,
     /// Whether this seat's clock is running.
     pub running: bool,
+    /// Whether this seat's player is on vacation (their clock stands still).
+    pub away: bool,
 }
+
+/// How long before a deadline the player is reminded: 24 hours and 1 hour, each only when the
+/// turn began with at least twice that time (a one-hour turn gets no "one hour left").
+pub const REMINDER_LEADS_MS: [i64; 2] = [24 * 3600 * 1000, 3600 * 1000];
 
 impl ClockState {
     pub fn new(control: TimeControl, players: u8) -> ClockState {
@@ -107,7 +129,8 @@ impl ClockState {
         ClockState {
             control,
             banks,
-            running: None,
+            turn: None,
+            away: Vec::new(),
         }
     }
 
@@ -120,15 +143,34 @@ impl ClockState {
         serde_json::to_string(self).map_err(|e| ServiceError::Internal(e.to_string()))
     }
 
+    /// The columns to store for this clock, serialised as `json`, after a change at `now`.
+    pub fn columns<'a>(&self, json: &'a str, now: i64) -> ClockColumns<'a> {
+        ClockColumns {
+            json,
+            deadline_at: self.deadline(),
+            reminder_at: self.next_reminder(now),
+        }
+    }
+
+    /// The time a seat's turn allows when it begins: the turn's length, or the seat's bank.
+    fn allowance(&self, seat: u8) -> i64 {
+        match self.control {
+            TimeControl::None => 0,
+            TimeControl::PerTurn { seconds } => seconds as i64 * 1000,
+            TimeControl::Fischer { .. } => self.banks.get(seat as usize).copied().unwrap_or(0),
+        }
+    }
+
     /// After an event: `to_act` is the seat to act now (`None` when nobody runs a clock: game
     /// over, or a seat played by the stand-in). A turn that passed to another seat ends the
-    /// running seat's turn (Fischer: its bank pays the time used and gains the increment).
+    /// current seat's turn (Fischer: its bank pays the time used and gains the increment). The
+    /// new turn's clock runs unless its player is away.
     pub fn after(&mut self, to_act: Option<u8>, now: i64) {
         if self.control == TimeControl::None {
             return;
         }
-        if let Some((seat, since)) = self.running {
-            if to_act == Some(seat) {
+        if let Some(turn) = self.turn {
+            if to_act == Some(turn.seat) {
                 return;
             }
             if let TimeControl::Fischer {
@@ -137,23 +179,86 @@ impl ClockState {
                 ..
             } = self.control
             {
-                if let Some(bank) = self.banks.get_mut(seat as usize) {
-                    let left = (*bank - (now - since)).max(0);
+                let used = turn.used_ms + turn.since.map_or(0, |s| now - s);
+                if let Some(bank) = self.banks.get_mut(turn.seat as usize) {
+                    let left = (*bank - used).max(0);
                     *bank = (left + increment_seconds as i64 * 1000).min(max_seconds as i64 * 1000);
                 }
             }
         }
-        self.running = to_act.map(|seat| (seat, now));
+        self.turn = to_act.map(|seat| TurnClock {
+            seat,
+            used_ms: 0,
+            since: (!self.away.contains(&seat)).then_some(now),
+        });
     }
 
-    /// When the running seat runs out of time.
+    /// A seat's player goes on vacation (`away`) or comes back: their turn's clock stops, or runs
+    /// again. A clock already past its deadline does not stop: the time-out comes first. Returns
+    /// whether anything changed.
+    pub fn set_away(&mut self, seat: u8, away: bool, now: i64) -> bool {
+        if self.control == TimeControl::None || self.away.contains(&seat) == away {
+            return false;
+        }
+        if away {
+            if self.deadline().is_some_and(|d| d <= now) && self.to_act() == Some(seat) {
+                return false;
+            }
+            self.away.push(seat);
+            self.away.sort_unstable();
+        } else {
+            self.away.retain(|&s| s != seat);
+        }
+        if let Some(turn) = self.turn.as_mut().filter(|t| t.seat == seat) {
+            match (away, turn.since) {
+                (true, Some(since)) => {
+                    turn.used_ms += now - since;
+                    turn.since = None;
+                }
+                (false, None) => turn.since = Some(now),
+                _ => {}
+            }
+        }
+        true
+    }
+
+    /// The seat whose turn is on the clock.
+    pub fn to_act(&self) -> Option<u8> {
+        self.turn.map(|t| t.seat)
+    }
+
+    /// When the seat to act runs out of time, while its clock runs.
     pub fn deadline(&self) -> Option<i64> {
-        let (seat, since) = self.running?;
+        let turn = self.turn?;
+        let since = turn.since?;
         match self.control {
             TimeControl::None => None,
-            TimeControl::PerTurn { seconds } => Some(since + seconds as i64 * 1000),
-            TimeControl::Fischer { .. } => Some(since + *self.banks.get(seat as usize)?),
+            _ => Some(since + self.allowance(turn.seat) - turn.used_ms),
         }
+    }
+
+    /// The next time a reminder is due after `now`: the earliest lead (of
+    /// [`REMINDER_LEADS_MS`]) that the turn is long enough for and that is still ahead.
+    pub fn next_reminder(&self, now: i64) -> Option<i64> {
+        let deadline = self.deadline()?;
+        let allowance = self.allowance(self.to_act()?);
+        REMINDER_LEADS_MS
+            .iter()
+            .filter(|&&lead| allowance >= 2 * lead)
+            .map(|lead| deadline - lead)
+            .find(|&at| at > now)
+    }
+
+    /// The reminder due at `now`, if any: the shortest lead already reached (a scheduler that
+    /// was down sends one reminder, the most urgent), while the deadline is still ahead.
+    pub fn reminder_due(&self, now: i64) -> Option<i64> {
+        let deadline = self.deadline().filter(|&d| d > now)?;
+        let allowance = self.allowance(self.to_act()?);
+        REMINDER_LEADS_MS
+            .iter()
+            .rev()
+            .copied()
+            .find(|&lead| allowance >= 2 * lead && deadline - lead <= now)
     }
 
     pub fn view(&self, players: u8, now: i64) -> ClockView {
@@ -162,19 +267,18 @@ impl ClockState {
             TimeControl::None => Vec::new(),
             _ => (0..players)
                 .map(|seat| {
-                    let running = self.running.is_some_and(|(s, _)| s == seat);
-                    let idle = match self.control {
-                        TimeControl::PerTurn { seconds } => seconds as i64 * 1000,
-                        _ => self.banks.get(seat as usize).copied().unwrap_or(0),
-                    };
-                    let remaining_ms = match (running, deadline) {
-                        (true, Some(d)) => (d - now).max(0),
-                        _ => idle,
+                    let turn = self.turn.filter(|t| t.seat == seat);
+                    let running = turn.is_some_and(|t| t.since.is_some());
+                    let remaining_ms = match (turn, deadline) {
+                        (Some(_), Some(d)) => (d - now).max(0),
+                        (Some(t), None) => (self.allowance(seat) - t.used_ms).max(0),
+                        (None, _) => self.allowance(seat),
                     };
                     SeatClock {
                         seat,
                         remaining_ms,
                         running,
+                        away: self.away.contains(&seat),
                     }
                 })
                 .collect(),

@@ -60,6 +60,48 @@ pub enum EventView {
         at: i64,
         data: DecidedData,
     },
+    /// The first turn's clock started (games with a time control).
+    ClockStarted {
+        seq: i64,
+        /// Milliseconds since the Unix epoch.
+        at: i64,
+        data: ClockStartedData,
+    },
+    /// A seat's deadline passed: it is out of the game (it loses on time with two players).
+    TimedOut {
+        seq: i64,
+        /// Milliseconds since the Unix epoch.
+        at: i64,
+        data: TimedOutData,
+    },
+    /// A seat that left the game (resigned or timed out) is played by a bot from now on.
+    SeatTakenOver {
+        seq: i64,
+        /// Milliseconds since the Unix epoch.
+        at: i64,
+        data: SeatTakenOverData,
+    },
+    /// The game ended without a result: its first turn was never played.
+    Aborted {
+        seq: i64,
+        /// Milliseconds since the Unix epoch.
+        at: i64,
+        data: SeatData,
+    },
+    /// A seat's player went on vacation: their clock stands still.
+    VacationStarted {
+        seq: i64,
+        /// Milliseconds since the Unix epoch.
+        at: i64,
+        data: SeatUserData,
+    },
+    /// A seat's player is back from vacation: their clock runs again.
+    VacationEnded {
+        seq: i64,
+        /// Milliseconds since the Unix epoch.
+        at: i64,
+        data: SeatUserData,
+    },
 }
 
 impl EventView {
@@ -71,7 +113,13 @@ impl EventView {
             | EventView::Left { seq, .. }
             | EventView::Invited { seq, .. }
             | EventView::Started { seq, .. }
-            | EventView::Decided { seq, .. } => *seq,
+            | EventView::Decided { seq, .. }
+            | EventView::ClockStarted { seq, .. }
+            | EventView::TimedOut { seq, .. }
+            | EventView::SeatTakenOver { seq, .. }
+            | EventView::Aborted { seq, .. }
+            | EventView::VacationStarted { seq, .. }
+            | EventView::VacationEnded { seq, .. } => *seq,
         }
     }
 }
@@ -120,6 +168,41 @@ pub struct DecidedData {
     pub drawn: Option<Card>,
 }
 
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct ClockStartedData {
+    /// The seat whose clock runs.
+    pub seat: u8,
+    /// When its time runs out (milliseconds since the Unix epoch); `null` while its player is
+    /// away.
+    #[schema(required = true)]
+    pub deadline: Option<i64>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct TimedOutData {
+    pub seat: u8,
+    /// The deadline that passed (milliseconds since the Unix epoch).
+    pub deadline: i64,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct SeatTakenOverData {
+    pub seat: u8,
+    /// The bot that plays the seat.
+    pub by: String,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct SeatData {
+    pub seat: u8,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct SeatUserData {
+    pub seat: u8,
+    pub user: String,
+}
+
 /// The caller's view of the events after `after`, hidden parts removed until the game is over.
 pub fn events(
     db: &Database,
@@ -133,7 +216,7 @@ pub fn events(
         let row = load_row(conn, game_id)?;
         let seats = store::seats(conn, game_id)?;
         let me = seat_of(&seats, caller.user_id);
-        let over = GameStatus::parse(&row.status) == GameStatus::Over;
+        let over = GameStatus::parse(&row.status).is_finished();
         store::events_after(conn, game_id, after, limit)?
             .into_iter()
             .map(|e| {
@@ -213,6 +296,36 @@ fn redact(seq: i64, at: i64, event: GameEvent, me: Option<u8>, over: bool) -> Ev
                 },
             }
         }
+        GameEvent::ClockStarted { seat, deadline } => EventView::ClockStarted {
+            seq,
+            at,
+            data: ClockStartedData { seat, deadline },
+        },
+        GameEvent::TimedOut { seat, deadline } => EventView::TimedOut {
+            seq,
+            at,
+            data: TimedOutData { seat, deadline },
+        },
+        GameEvent::SeatTakenOver { seat, by } => EventView::SeatTakenOver {
+            seq,
+            at,
+            data: SeatTakenOverData { seat, by },
+        },
+        GameEvent::Aborted { seat } => EventView::Aborted {
+            seq,
+            at,
+            data: SeatData { seat },
+        },
+        GameEvent::VacationStarted { seat, user } => EventView::VacationStarted {
+            seq,
+            at,
+            data: SeatUserData { seat, user },
+        },
+        GameEvent::VacationEnded { seat, user } => EventView::VacationEnded {
+            seq,
+            at,
+            data: SeatUserData { seat, user },
+        },
     }
 }
 
@@ -221,10 +334,10 @@ pub fn record(db: &Database, caller: &Caller, game_id: i64) -> ServiceResult<Rec
     caller.require(Scope::Read)?;
     db.read(|conn| {
         let row = load_row(conn, game_id)?;
-        if GameStatus::parse(&row.status) != GameStatus::Over {
+        if !GameStatus::parse(&row.status).is_finished() {
             return Err(ServiceError::conflict(
                 "game_not_over",
-                "the record is published when the game is over",
+                "the record is published when the game is over (or aborted)",
             ));
         }
         let mut record = record_from_log(conn, game_id)?

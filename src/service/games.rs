@@ -51,6 +51,36 @@ pub enum GameEvent {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         drawn: Option<Card>,
     },
+    /// The clock began with the first turn (games with a time control).
+    ClockStarted {
+        seat: u8,
+        /// `None` when the seat's player is away on vacation.
+        deadline: Option<i64>,
+    },
+    /// The seat's deadline passed (replays as the engine's `time_out`).
+    TimedOut {
+        seat: u8,
+        deadline: i64,
+    },
+    /// A seat that left the game is played by a bot from now on.
+    SeatTakenOver {
+        seat: u8,
+        by: String,
+    },
+    /// The game ended without a result: its first turn was never played.
+    Aborted {
+        seat: u8,
+    },
+    /// The seat's player went on vacation: their clock stands still.
+    VacationStarted {
+        seat: u8,
+        user: String,
+    },
+    /// The seat's player came back: their clock runs again.
+    VacationEnded {
+        seat: u8,
+        user: String,
+    },
 }
 
 impl GameEvent {
@@ -62,6 +92,12 @@ impl GameEvent {
             GameEvent::Invited { .. } => "invited",
             GameEvent::Started { .. } => "started",
             GameEvent::Decided { .. } => "decided",
+            GameEvent::ClockStarted { .. } => "clock_started",
+            GameEvent::TimedOut { .. } => "timed_out",
+            GameEvent::SeatTakenOver { .. } => "seat_taken_over",
+            GameEvent::Aborted { .. } => "aborted",
+            GameEvent::VacationStarted { .. } => "vacation_started",
+            GameEvent::VacationEnded { .. } => "vacation_ended",
         }
     }
 }
@@ -78,6 +114,8 @@ pub enum GameStatus {
     Over,
     /// Everyone left before the start.
     Cancelled,
+    /// Ended without a result: the first turn was never played.
+    Aborted,
 }
 
 impl GameStatus {
@@ -87,7 +125,13 @@ impl GameStatus {
             GameStatus::Active => "active",
             GameStatus::Over => "over",
             GameStatus::Cancelled => "cancelled",
+            GameStatus::Aborted => "aborted",
         }
+    }
+
+    /// Whether play has ended, so that what was hidden may be shown.
+    pub(super) fn is_finished(self) -> bool {
+        matches!(self, GameStatus::Over | GameStatus::Aborted)
     }
 
     pub(super) fn parse(s: &str) -> GameStatus {
@@ -95,6 +139,7 @@ impl GameStatus {
             "active" => GameStatus::Active,
             "over" => GameStatus::Over,
             "cancelled" => GameStatus::Cancelled,
+            "aborted" => GameStatus::Aborted,
             _ => GameStatus::Open,
         }
     }
@@ -200,15 +245,31 @@ pub(super) fn append(
     update: GameUpdate<'_>,
     now: i64,
 ) -> ServiceResult<i64> {
-    let payload =
-        serde_json::to_string(event).map_err(|e| ServiceError::Internal(e.to_string()))?;
-    store::append_event(conn, row.id, version, event.kind(), &payload, now, update).map_err(|e| {
-        match e {
-            StorageError::Conflict => ServiceError::StaleVersion {
-                current: version + 1,
-            },
-            e => e.into(),
-        }
+    append_all(conn, row, version, std::slice::from_ref(event), update, now)
+}
+
+/// Append events after `version` in one write; returns the new version.
+pub(super) fn append_all(
+    conn: &mut DbConnection,
+    row: &GameRow,
+    version: i64,
+    events: &[GameEvent],
+    update: GameUpdate<'_>,
+    now: i64,
+) -> ServiceResult<i64> {
+    let rows = events
+        .iter()
+        .map(|e| {
+            serde_json::to_string(e)
+                .map(|payload| (e.kind(), payload))
+                .map_err(|e| ServiceError::Internal(e.to_string()))
+        })
+        .collect::<ServiceResult<Vec<_>>>()?;
+    store::append_events(conn, row.id, version, &rows, now, update).map_err(|e| match e {
+        StorageError::Conflict => ServiceError::StaleVersion {
+            current: version + 1,
+        },
+        e => e.into(),
     })
 }
 
@@ -254,6 +315,14 @@ pub(super) fn record_from_log(
                     r.decisions.push(RecordedDecision { seat, decision });
                 }
             }
+            GameEvent::TimedOut { seat, .. } => {
+                if let Some(r) = record.as_mut() {
+                    r.decisions.push(RecordedDecision {
+                        seat,
+                        decision: DecisionJson::TimeOut,
+                    });
+                }
+            }
             _ => {}
         }
     }
@@ -282,7 +351,7 @@ pub(super) fn detail(
     let your_seat = caller.and_then(|c| seat_of(&seats, c.user_id));
     let started = matches!(
         GameStatus::parse(&row.status),
-        GameStatus::Active | GameStatus::Over
+        GameStatus::Active | GameStatus::Over | GameStatus::Aborted
     );
     let state = if started {
         Some(load_state(conn, row)?.view(your_seat))

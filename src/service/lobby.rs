@@ -6,12 +6,13 @@ use utoipa::ToSchema;
 use super::accounts::{Caller, Scope};
 use super::clocks::{ClockState, TimeControl};
 use super::games::{
-    append, load_row, not_seated, reloaded_detail, seat_of, summary, user_to_act, GameDetail,
-    GameEvent, GameStatus, GameSummary,
+    append, append_all, load_row, not_seated, reloaded_detail, seat_of, summary, user_to_act,
+    GameDetail, GameEvent, GameStatus, GameSummary,
 };
 use super::{random_u64, ServiceError, ServiceResult};
 use crate::engine::{Game, Setup, Variant, ENGINE_VERSION};
 use crate::storage::games::{self as store, GameRow, GameUpdate, SeatRow};
+use crate::storage::vacations;
 use crate::storage::{Database, DbConnection, StorageError};
 
 /// A game still open for joining, and its seats.
@@ -149,20 +150,34 @@ fn take_seat(
             .map_err(|e| ServiceError::Internal(e.to_string()))?;
         let game = Game::from_setup(&setup).map_err(|e| ServiceError::Internal(e.to_string()))?;
         let snapshot = game.to_snapshot();
-        let to_act = user_to_act(&game, &store::seats(conn, row.id)?);
-        // The first seat's clock starts with the deal.
+        let seats = store::seats(conn, row.id)?;
+        let to_act = user_to_act(&game, &seats);
+        // The first seat's clock starts with the deal (standing still for players away).
         let mut clock = ClockState::from_json(row.clock.as_deref());
+        let users: Vec<i64> = seats.iter().map(|s| s.user_id).collect();
+        for away in vacations::users_away(conn, &users)? {
+            if let Some(seat) = seat_of(&seats, away) {
+                clock.set_away(seat, true, now);
+            }
+        }
         clock.after(game.to_act(), now);
         let clock_json = clock.to_json()?;
-        return append(
+        let mut events = vec![GameEvent::Started { setup }];
+        if let (true, Some(seat)) = (clock.control != TimeControl::None, game.to_act()) {
+            events.push(GameEvent::ClockStarted {
+                seat,
+                deadline: clock.deadline(),
+            });
+        }
+        return append_all(
             conn,
             row,
             version,
-            &GameEvent::Started { setup },
+            &events,
             GameUpdate {
                 status: Some(GameStatus::Active.name()),
                 state: Some((&snapshot, ENGINE_VERSION, to_act)),
-                clock: Some((&clock_json, clock.deadline())),
+                clock: Some(clock.columns(&clock_json, now)),
             },
             now,
         );

@@ -4,12 +4,15 @@
 pub mod accounts;
 pub mod bots;
 pub mod clocks;
+pub mod deadlines;
 pub mod events;
 pub mod games;
 pub mod lobby;
 pub mod maintenance;
+pub mod notifications;
 pub mod play;
 pub mod sessions;
+pub mod vacations;
 
 use crate::engine::RuleError;
 use crate::storage::StorageError;

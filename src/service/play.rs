@@ -7,7 +7,7 @@ use utoipa::ToSchema;
 use super::accounts::{Caller, Scope};
 use super::clocks::ClockState;
 use super::games::{
-    append, clock_view, load_row, load_state, not_seated, reloaded_detail, seat_of, summary,
+    append_all, clock_view, load_row, load_state, not_seated, reloaded_detail, seat_of, summary,
     to_act_user, GameDetail, GameEvent, GameLinks, GameStatus,
 };
 use super::{ServiceError, ServiceResult};
@@ -125,7 +125,7 @@ pub fn decide(
 
 /// Who decides for which seat.
 #[derive(Clone, Copy, Debug)]
-pub(crate) enum Actor {
+pub(super) enum Actor {
     /// A user, for their own seat (refused once that seat has left the game).
     Player(i64),
     /// The stand-in bot (this user id), for the seat to act, which has left the game.
@@ -136,7 +136,7 @@ pub(crate) enum Actor {
 
 /// Validate `decision` for the actor's seat on `expected_version`, append it with the new state,
 /// and return the seat, the game after it and the seats.
-fn apply_decision(
+pub(super) fn apply_decision(
     conn: &mut DbConnection,
     game_id: i64,
     actor: Actor,
@@ -158,7 +158,7 @@ fn apply_decision(
                 "the game has not started",
             ))
         }
-        GameStatus::Over => return Err(RuleError::GameOver.into()),
+        GameStatus::Over | GameStatus::Aborted => return Err(RuleError::GameOver.into()),
         GameStatus::Active => {}
     }
     let mut game = load_state(conn, &row)?;
@@ -212,11 +212,24 @@ fn apply_decision(
         _ => None,
     };
     game.apply(seat, decision)?;
-    let event = GameEvent::Decided {
-        seat,
-        decision: decision.normalized().to_json(game.board()),
-        drawn,
-    };
+    let mut events = vec![match actor {
+        Actor::Clock => GameEvent::TimedOut {
+            seat,
+            deadline: row.deadline_at.unwrap_or(now),
+        },
+        _ => GameEvent::Decided {
+            seat,
+            decision: decision.normalized().to_json(game.board()),
+            drawn,
+        },
+    }];
+    // A seat that leaves a game that goes on is played by the stand-in from now on.
+    if matches!(decision, DecisionOf::Resign | DecisionOf::TimeOut) && !game.is_over() {
+        events.push(GameEvent::SeatTakenOver {
+            seat,
+            by: super::bots::STAND_IN.to_string(),
+        });
+    }
     let snapshot = game.to_snapshot();
     let status = game.is_over().then_some(GameStatus::Over.name());
     let to_act = to_act_user(conn, &game, &seats)?;
@@ -224,15 +237,15 @@ fn apply_decision(
     let mut clock = ClockState::from_json(row.clock.as_deref());
     clock.after(game.to_act().filter(|&s| game.retired(s).is_none()), now);
     let clock_json = clock.to_json()?;
-    append(
+    append_all(
         conn,
         &row,
         row.version,
-        &event,
+        &events,
         GameUpdate {
             status,
             state: Some((&snapshot, ENGINE_VERSION, to_act)),
-            clock: Some((&clock_json, clock.deadline())),
+            clock: Some(clock.columns(&clock_json, now)),
         },
         now,
     )?;
@@ -279,36 +292,6 @@ pub fn decide_as_stand_in(
         )
         .map(|_| ())
     })
-}
-
-/// Time out the seat to act in every game whose deadline has passed by now, earliest first.
-/// Each time-out is a versioned append: a move that came first, or another server instance that
-/// applied it first, makes this one stale, and it is skipped. Returns how many were applied.
-pub fn apply_due_timeouts(db: &Database, batch: i64) -> ServiceResult<usize> {
-    let now = db.now();
-    let due = db.read(|c| store::games_due(c, now, batch))?;
-    let mut applied = 0;
-    for (game_id, version) in due {
-        let outcome = db.write(|conn| {
-            apply_decision(
-                conn,
-                game_id,
-                Actor::Clock,
-                version,
-                &DecisionOf::TimeOut,
-                now,
-            )
-        });
-        match outcome {
-            Ok((seat, game, _)) => {
-                applied += 1;
-                tracing::info!(game_id, seat, over = game.is_over(), "seat timed out");
-            }
-            Err(ServiceError::StaleVersion { .. }) => {}
-            Err(e) => tracing::warn!(game_id, error = %e, "time-out failed"),
-        }
-    }
-    Ok(applied)
 }
 
 /// Resign on whatever the current version is.

@@ -23,6 +23,7 @@ pub struct GameRow {
     pub to_act_user: Option<i64>,
     pub clock: Option<String>,
     pub deadline_at: Option<i64>,
+    pub reminder_at: Option<i64>,
 }
 
 #[derive(Debug, Clone, Queryable, Selectable)]
@@ -50,8 +51,18 @@ pub struct GameUpdate<'a> {
     /// The engine state after this event, its engine version tag, and the user to act then
     /// (`None` when nobody is, the game being over).
     pub state: Option<(&'a str, i32, Option<i64>)>,
-    /// The clock after this event, and the deadline of the seat to act (if any).
-    pub clock: Option<(&'a str, Option<i64>)>,
+    /// The clock after this event.
+    pub clock: Option<ClockColumns<'a>>,
+}
+
+/// A game's clock as stored: its state, and the two times the scheduler looks for.
+#[derive(Debug, Clone, Copy)]
+pub struct ClockColumns<'a> {
+    pub json: &'a str,
+    /// When the seat to act runs out of time (if its clock runs).
+    pub deadline_at: Option<i64>,
+    /// When the seat to act is next reminded of its deadline.
+    pub reminder_at: Option<i64>,
 }
 
 /// The columns an append sets; `None` leaves a column as it is.
@@ -66,6 +77,7 @@ struct GameChanges<'a> {
     to_act_user: Option<Option<i64>>,
     clock: Option<Option<&'a str>>,
     deadline_at: Option<Option<i64>>,
+    reminder_at: Option<Option<i64>>,
 }
 
 pub fn insert_game(
@@ -103,37 +115,42 @@ pub fn game(conn: &mut DbConnection, id: i64) -> Result<Option<GameRow>, Storage
         .optional()?)
 }
 
-/// Append one event on `expected_version`. Another writer that appended first makes this a
-/// [`StorageError::Conflict`], and the caller's transaction must roll back.
-pub fn append_event(
+/// Append events (`(kind, payload)`, at least one) after `expected_version`, numbered from
+/// `expected_version + 1`; returns the new version. Another writer that appended first makes this
+/// a [`StorageError::Conflict`], and the caller's transaction must roll back.
+pub fn append_events(
     conn: &mut DbConnection,
     game_id: i64,
     expected_version: i64,
-    kind: &str,
-    payload: &str,
+    events: &[(&str, String)],
     now: i64,
     update: GameUpdate<'_>,
 ) -> Result<i64, StorageError> {
-    let seq = expected_version + 1;
-    diesel::insert_into(game_events::table)
-        .values((
-            game_events::game_id.eq(game_id),
-            game_events::seq.eq(seq),
-            game_events::kind.eq(kind),
-            game_events::payload.eq(payload),
-            game_events::created_at.eq(now),
-        ))
-        .execute(conn)
-        .map_err(StorageError::from_write)?;
+    let mut version = expected_version;
+    // One insert per event (a MultiConnection has no batch insert); rarely more than two.
+    for (kind, payload) in events {
+        version += 1;
+        diesel::insert_into(game_events::table)
+            .values((
+                game_events::game_id.eq(game_id),
+                game_events::seq.eq(version),
+                game_events::kind.eq(*kind),
+                game_events::payload.eq(payload.as_str()),
+                game_events::created_at.eq(now),
+            ))
+            .execute(conn)
+            .map_err(StorageError::from_write)?;
+    }
     let changes = GameChanges {
-        version: seq,
+        version,
         updated_at: now,
         status: update.status,
         state: update.state.map(|(state, _, _)| state),
         state_engine_version: update.state.map(|(_, tag, _)| tag),
         to_act_user: update.state.map(|(_, _, user)| user),
-        clock: update.clock.map(|(clock, _)| Some(clock)),
-        deadline_at: update.clock.map(|(_, deadline)| deadline),
+        clock: update.clock.map(|c| Some(c.json)),
+        deadline_at: update.clock.map(|c| c.deadline_at),
+        reminder_at: update.clock.map(|c| c.reminder_at),
     };
     let changed = diesel::update(
         games::table
@@ -145,7 +162,7 @@ pub fn append_event(
     if changed != 1 {
         return Err(StorageError::Conflict);
     }
-    Ok(seq)
+    Ok(version)
 }
 
 /// Replace a stale snapshot (another engine version) by one rebuilt from the log.
@@ -413,5 +430,52 @@ pub fn games_due(
         .order(games::deadline_at.asc())
         .limit(limit)
         .select((games::id, games::version))
+        .load(conn)?)
+}
+
+/// Active games whose next deadline reminder is due by `now`, earliest first, with their versions.
+pub fn games_reminder_due(
+    conn: &mut DbConnection,
+    now: i64,
+    limit: i64,
+) -> Result<Vec<(i64, i64)>, StorageError> {
+    Ok(games::table
+        .filter(games::reminder_at.le(now))
+        .filter(games::status.eq("active"))
+        .order(games::reminder_at.asc())
+        .limit(limit)
+        .select((games::id, games::version))
+        .load(conn)?)
+}
+
+/// Move a game's next reminder, if the game is still at `version` (a reminder is not an event:
+/// the version stays, so no player's move goes stale). Returns whether it was still there.
+pub fn set_reminder(
+    conn: &mut DbConnection,
+    game_id: i64,
+    version: i64,
+    reminder_at: Option<i64>,
+) -> Result<bool, StorageError> {
+    let changed = diesel::update(
+        games::table
+            .find(game_id)
+            .filter(games::version.eq(version)),
+    )
+    .set(games::reminder_at.eq(reminder_at))
+    .execute(conn)?;
+    Ok(changed == 1)
+}
+
+/// The active games a user sits at, with the seat.
+pub fn active_seats_of(
+    conn: &mut DbConnection,
+    user_id: i64,
+) -> Result<Vec<(GameRow, i32)>, StorageError> {
+    Ok(games::table
+        .inner_join(game_seats::table)
+        .filter(game_seats::user_id.eq(user_id))
+        .filter(games::status.eq("active"))
+        .order(games::id.asc())
+        .select((GameRow::as_select(), game_seats::seat))
         .load(conn)?)
 }

@@ -3,7 +3,9 @@
 
 pub mod accounts;
 pub mod games;
+pub mod notifications;
 pub mod schema;
+pub mod vacations;
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;

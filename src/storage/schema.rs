@@ -60,6 +60,7 @@ diesel::table! {
         to_act_user -> Nullable<BigInt>,
         clock -> Nullable<Text>,
         deadline_at -> Nullable<BigInt>,
+        reminder_at -> Nullable<BigInt>,
     }
 }
 
@@ -99,6 +100,33 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    vacations (id) {
+        id -> BigInt,
+        user_id -> BigInt,
+        started_at -> BigInt,
+        ends_at -> BigInt,
+        ended_at -> Nullable<BigInt>,
+    }
+}
+
+diesel::table! {
+    notifications (id) {
+        id -> BigInt,
+        user_id -> BigInt,
+        kind -> Text,
+        game_id -> Nullable<BigInt>,
+        payload -> Text,
+        dedup_key -> Text,
+        created_at -> BigInt,
+        status -> Text,
+        attempts -> Integer,
+        next_attempt_at -> BigInt,
+        sent_at -> Nullable<BigInt>,
+        last_error -> Nullable<Text>,
+    }
+}
+
 diesel::joinable!(game_seats -> games (game_id));
 diesel::joinable!(game_seats -> users (user_id));
 diesel::joinable!(game_events -> games (game_id));
@@ -113,4 +141,6 @@ diesel::allow_tables_to_appear_in_same_query!(
     game_invites,
     game_events,
     idempotency_keys,
+    vacations,
+    notifications,
 );

@@ -1,0 +1,49 @@
+//! `/api/v1/me/notifications`: what the server has queued for the caller, and its delivery.
+
+use actix_web::{get, web};
+use serde::Deserialize;
+use utoipa::IntoParams;
+
+use super::auth::Authenticated;
+use super::error::ApiError;
+use super::games::out_of_range;
+use super::AppState;
+use crate::service::notifications::{self, NotificationView};
+
+/// Largest page of notifications.
+const MAX_PAGE: i64 = 200;
+
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct NotificationsQuery {
+    /// Only notifications older than this id (the last `id` of the previous page).
+    #[param(minimum = 1)]
+    pub before: Option<i64>,
+    /// Notifications per page (default 50).
+    #[param(minimum = 1, maximum = 200)]
+    pub limit: Option<i64>,
+}
+
+/// The caller's notifications (deadline reminders, ...), newest first, each with its delivery
+/// status: `pending`, `sent` or `failed`.
+#[utoipa::path(operation_id = "listNotifications", tag = "correspondence", security(("bearer" = [])), params(NotificationsQuery), responses(
+    (status = 200, body = [NotificationView]),
+))]
+#[get("/me/notifications")]
+pub async fn list(
+    state: web::Data<AppState>,
+    Authenticated(caller): Authenticated,
+    query: web::Query<NotificationsQuery>,
+) -> Result<web::Json<Vec<NotificationView>>, ApiError> {
+    if query.before.is_some_and(|b| b < 1) {
+        return Err(out_of_range("before", "1 or more"));
+    }
+    let limit = query.limit.unwrap_or(50);
+    if !(1..=MAX_PAGE).contains(&limit) {
+        return Err(out_of_range("limit", "1 to 200"));
+    }
+    let before = query.before;
+    Ok(web::Json(
+        web::block(move || notifications::list(&state.db, &caller, before, limit)).await??,
+    ))
+}

@@ -1,0 +1,77 @@
+//! The notification outbox: rows written in the transaction of what caused them, for a
+//! deliverer to send.
+
+use diesel::prelude::*;
+
+use super::schema::notifications;
+use super::{DbConnection, StorageError};
+
+#[derive(Debug, Clone, Queryable, Selectable)]
+#[diesel(table_name = notifications)]
+pub struct NotificationRow {
+    pub id: i64,
+    pub user_id: i64,
+    pub kind: String,
+    pub game_id: Option<i64>,
+    pub payload: String,
+    pub created_at: i64,
+    pub status: String,
+    pub attempts: i32,
+    pub sent_at: Option<i64>,
+    pub last_error: Option<String>,
+}
+
+pub struct NewNotification<'a> {
+    pub user_id: i64,
+    pub kind: &'a str,
+    pub game_id: Option<i64>,
+    pub payload: &'a str,
+    /// Unique per notification: writing the same one twice is a no-op.
+    pub dedup_key: &'a str,
+}
+
+/// Queue a notification; returns false when one with the same key already exists.
+pub fn insert(
+    conn: &mut DbConnection,
+    new: &NewNotification<'_>,
+    now: i64,
+) -> Result<bool, StorageError> {
+    let query = diesel::insert_into(notifications::table)
+        .values((
+            notifications::user_id.eq(new.user_id),
+            notifications::kind.eq(new.kind),
+            notifications::game_id.eq(new.game_id),
+            notifications::payload.eq(new.payload),
+            notifications::dedup_key.eq(new.dedup_key),
+            notifications::created_at.eq(now),
+            notifications::next_attempt_at.eq(now),
+        ))
+        .on_conflict(notifications::dedup_key)
+        .do_nothing();
+    // ON CONFLICT is backend-specific in diesel: run it on the connection underneath.
+    let inserted = match conn {
+        DbConnection::Postgresql(c) => query.execute(c)?,
+        DbConnection::Sqlite(c) => query.execute(c)?,
+    };
+    Ok(inserted == 1)
+}
+
+/// A user's notifications, newest first; `before`: only those with a smaller id (the cursor).
+pub fn of_user(
+    conn: &mut DbConnection,
+    user_id: i64,
+    before: Option<i64>,
+    limit: i64,
+) -> Result<Vec<NotificationRow>, StorageError> {
+    let mut query = notifications::table
+        .filter(notifications::user_id.eq(user_id))
+        .into_boxed();
+    if let Some(id) = before {
+        query = query.filter(notifications::id.lt(id));
+    }
+    Ok(query
+        .order(notifications::id.desc())
+        .limit(limit)
+        .select(NotificationRow::as_select())
+        .load(conn)?)
+}

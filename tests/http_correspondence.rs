@@ -5,7 +5,7 @@
 mod support;
 
 use serde_json::{json, Value};
-use support::{Db, User};
+use support::{kinds, Db, User};
 
 /// In a three-player game a resignation does not end the game: the stand-in bot plays the seat,
 /// the others play on to the end, and the resigner cannot win and ranks last.
@@ -79,54 +79,13 @@ fn resigning_from_three_players_lets_the_others_play_on(db: Db) {
 
 const DAY: i64 = 24 * 3600 * 1000;
 
-fn create(s: &support::TestServer, owner: &User, body: Value) -> i64 {
-    let a = s.post("/api/v1/games", Some(&owner.token), body);
-    assert_eq!(a.status, 201, "{}", a.text);
-    a.json()["id"].as_i64().unwrap()
-}
-
-/// Play the seat to act's decisions until another seat is to act (or the game ends).
-fn finish_turn(s: &support::TestServer, id: i64, players: &[User]) {
-    let first = s.game(id, &players[0])["state"]["to_act"].clone();
-    for _ in 0..50 {
-        let view = s.game(id, &players[0]);
-        if view["status"] == "over" || view["state"]["to_act"] != first {
-            return;
-        }
-        let to_act = view["state"]["to_act"].as_u64().unwrap() as usize;
-        let me = s.game(id, &players[to_act]);
-        let d = me["state"]["legal_decisions"][0].clone();
-        let a = s.decide(id, &players[to_act], me["version"].as_i64().unwrap(), &d);
-        assert_eq!(a.status, 200, "{d} -> {}", a.text);
-    }
-    panic!("the turn did not end");
-}
-
-/// Wait (real time, briefly) until `check` holds for the game as `user` sees it.
-fn wait_for(
-    s: &support::TestServer,
-    id: i64,
-    user: &User,
-    check: impl Fn(&Value) -> bool,
-) -> Value {
-    for _ in 0..300 {
-        let view = s.game(id, user);
-        if check(&view) {
-            return view;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
-    panic!("never happened: {}", s.game(id, user));
-}
-
 /// Fischer and per-turn clocks: every view carries each seat's time and the deadline of the seat
 /// to act, by the arithmetic of the time control.
 fn clocks_follow_their_time_control(db: Db) {
     let s = support::spawn(db, |_| {}).expect("a database for this test");
     let players: Vec<User> = (0..2).map(|i| s.register(&format!("clocked{i}"))).collect();
     let fischer = json!({"type": "fischer", "initial_seconds": 3 * 86400, "increment_seconds": 86400, "max_seconds": 7 * 86400});
-    let id = create(
-        &s,
+    let id = s.create(
         &players[0],
         json!({"variant": "keltis", "players": 2, "time_control": fischer}),
     );
@@ -144,7 +103,7 @@ fn clocks_follow_their_time_control(db: Db) {
     assert_eq!(view["clock"]["seats"][first]["running"], true);
     // Two days later the first seat finishes its turn: 3 - 2 + 1 = 2 days left.
     s.clock.advance(2 * DAY);
-    finish_turn(&s, id, &players);
+    s.finish_turn(id, &players);
     let view = s.game(id, &players[0]);
     assert_eq!(view["clock"]["seats"][first]["remaining_ms"], 2 * DAY);
     assert_eq!(view["clock"]["seats"][first]["running"], false);
@@ -156,9 +115,7 @@ fn clocks_follow_their_time_control(db: Db) {
     assert_eq!(mine["games"][0]["time_control"]["type"], "fischer");
 
     // Per turn: the deadline restarts with every turn.
-    let id = create(
-        &s,
-        &players[0],
+    let id = s.create(&players[0],
         json!({"variant": "keltis-card", "players": 2, "time_control": {"type": "per_turn", "seconds": 3600}}),
     );
     s.post(
@@ -172,7 +129,7 @@ fn clocks_follow_their_time_control(db: Db) {
         t0 + 3600 * 1000
     );
     s.clock.advance(1000 * 1000);
-    finish_turn(&s, id, &players);
+    s.finish_turn(id, &players);
     let view = s.game(id, &players[1]);
     assert_eq!(view["clock"]["deadline"], t0 + 1000 * 1000 + 3600 * 1000);
     let waiting = 1 - view["state"]["to_act"].as_u64().unwrap() as usize;
@@ -191,9 +148,7 @@ fn clocks_follow_their_time_control(db: Db) {
 fn a_timeout_ends_a_two_player_game(db: Db) {
     let s = support::spawn(db, |_| {}).expect("a database for this test");
     let players: Vec<User> = (0..2).map(|i| s.register(&format!("late{i}"))).collect();
-    let id = create(
-        &s,
-        &players[0],
+    let id = s.create(&players[0],
         json!({"variant": "keltis", "players": 2, "time_control": {"type": "per_turn", "seconds": 60}}),
     );
     s.post(
@@ -202,8 +157,8 @@ fn a_timeout_ends_a_two_player_game(db: Db) {
         json!({}),
     );
     // Both have played (else the game would be aborted, not lost on time).
-    finish_turn(&s, id, &players);
-    finish_turn(&s, id, &players);
+    s.finish_turn(id, &players);
+    s.finish_turn(id, &players);
     let view = s.game(id, &players[0]);
     let to_act = view["state"]["to_act"].as_u64().unwrap() as usize;
     let me = s.game(id, &players[to_act]);
@@ -216,7 +171,7 @@ fn a_timeout_ends_a_two_player_game(db: Db) {
         "a move after the deadline: {}",
         a.text
     );
-    let over = wait_for(&s, id, &players[0], |v| v["status"] == "over");
+    let over = s.wait_for(id, &players[0], |v| v["status"] == "over");
     assert_eq!(
         over["state"]["result"]["end_reason"],
         json!({"reason": "timed_out", "seat": to_act})
@@ -250,11 +205,6 @@ fn a_timeout_ends_a_two_player_game(db: Db) {
     assert_eq!(decisions.last().unwrap()["decision"]["type"], "time_out");
 }
 
-/// How many events of this kind.
-fn kinds(events: &[Value], kind: &str) -> usize {
-    events.iter().filter(|e| e["kind"] == kind).count()
-}
-
 /// A game whose first turn is never played is aborted without a result; with two players, also
 /// when the second seat never plays its first turn.
 fn a_game_never_begun_is_aborted(db: Db) {
@@ -263,8 +213,7 @@ fn a_game_never_begun_is_aborted(db: Db) {
     let control = json!({"type": "per_turn", "seconds": 600});
     let mut ids = Vec::new();
     for played_turns in [0, 1] {
-        let id = create(
-            &s,
+        let id = s.create(
             &players[0],
             json!({"variant": "keltis-card", "players": 2, "time_control": control}),
         );
@@ -274,13 +223,13 @@ fn a_game_never_begun_is_aborted(db: Db) {
             json!({}),
         );
         for _ in 0..played_turns {
-            finish_turn(&s, id, &players);
+            s.finish_turn(id, &players);
         }
         ids.push(id);
     }
     s.clock.advance(601 * 1000);
     for id in ids {
-        let aborted = wait_for(&s, id, &players[0], |v| v["status"] == "aborted");
+        let aborted = s.wait_for(id, &players[0], |v| v["status"] == "aborted");
         assert!(aborted["state"]["result"].is_null(), "no result: {aborted}");
         assert!(aborted["clock"]["deadline"].is_null());
         let events = s
@@ -317,9 +266,7 @@ fn only_the_seat_to_act_is_bound_by_its_deadline(db: Db) {
     // The clock worker's first pass runs at start; after that it waits a long time.
     let s = support::spawn(db, |c| c.clock_interval_ms = 600_000).expect("a database");
     let players: Vec<User> = (0..3).map(|i| s.register(&format!("bound{i}"))).collect();
-    let id = create(
-        &s,
-        &players[0],
+    let id = s.create(&players[0],
         json!({"variant": "keltis", "players": 3, "time_control": {"type": "per_turn", "seconds": 60}}),
     );
     for p in &players[1..] {
@@ -351,21 +298,19 @@ fn only_the_seat_to_act_is_bound_by_its_deadline(db: Db) {
 fn a_timeout_with_four_players_hands_the_seat_to_a_bot(db: Db) {
     let s = support::spawn(db, |_| {}).expect("a database for this test");
     let human = s.register("sleeper");
-    let id = create(
-        &s,
-        &human,
+    let id = s.create(&human,
         json!({"variant": "keltis", "players": 4, "time_control": {"type": "per_turn", "seconds": 60},
                "bots": ["bot-random", "bot-greedy", "bot-mcts"]}),
     );
     // The sleeper plays a first turn (a game nobody began would be aborted), then no more.
-    wait_for(&s, id, &human, |v| v["state"]["to_act"] == 0);
-    finish_turn(&s, id, std::slice::from_ref(&human));
+    s.wait_for(id, &human, |v| v["state"]["to_act"] == 0);
+    s.finish_turn(id, std::slice::from_ref(&human));
     let version = s.game(id, &human)["version"].as_i64().unwrap();
-    wait_for(&s, id, &human, |v| {
+    s.wait_for(id, &human, |v| {
         v["state"]["to_act"] == 0 && v["version"].as_i64().unwrap() > version
     });
     s.clock.advance(61 * 1000);
-    let view = wait_for(&s, id, &human, |v| {
+    let view = s.wait_for(id, &human, |v| {
         v["state"]["seats"][0]["retired"] == "timed_out"
     });
     assert_eq!(view["status"], "active", "the game goes on");
@@ -409,6 +354,8 @@ on_both_databases!(
     a_game_never_begun_is_aborted,
     a_timeout_with_four_players_hands_the_seat_to_a_bot,
     two_instances_apply_each_timeout_once,
+    a_deadline_passed_while_stopped_is_applied_at_start,
+    random_clocks_and_waits,
     only_the_seat_to_act_is_bound_by_its_deadline,
 );
 
@@ -420,9 +367,7 @@ fn two_instances_apply_each_timeout_once(db: Db) {
     let players: Vec<User> = (0..2).map(|i| a.register(&format!("twin{i}"))).collect();
     let mut ids = Vec::new();
     for _ in 0..6 {
-        let id = create(
-            &a,
-            &players[0],
+        let id = a.create(&players[0],
             json!({"variant": "keltis-card", "players": 2, "time_control": {"type": "per_turn", "seconds": 60}}),
         );
         a.post(
@@ -438,7 +383,7 @@ fn two_instances_apply_each_timeout_once(db: Db) {
     b.clock.advance(120 * 1000);
     a.clock.advance(120 * 1000);
     for id in ids {
-        wait_for(&a, id, &players[0], |v| v["status"] == "aborted");
+        a.wait_for(id, &players[0], |v| v["status"] == "aborted");
         let events = a
             .get(
                 &format!("/api/v1/games/{id}/events"),
@@ -447,4 +392,134 @@ fn two_instances_apply_each_timeout_once(db: Db) {
             .json();
         assert_eq!(kinds(events.as_array().unwrap(), "aborted"), 1, "game {id}");
     }
+}
+
+/// A server stopped before deadlines passed: the one started after them applies each at start,
+/// a time-out where both had played, an abort where nobody had.
+fn a_deadline_passed_while_stopped_is_applied_at_start(db: Db) {
+    let a = support::spawn(db, |_| {}).expect("a database for this test");
+    let players: Vec<User> = (0..2).map(|i| a.register(&format!("stopped{i}"))).collect();
+    let mut ids = Vec::new();
+    for played in [true, false] {
+        let id = a.create(
+            &players[0],
+            json!({"variant": "keltis-card", "players": 2, "time_control": {"type": "per_turn", "seconds": 60}}),
+        );
+        a.post(
+            &format!("/api/v1/games/{id}/join"),
+            Some(&players[1].token),
+            json!({}),
+        );
+        if played {
+            a.finish_turn(id, &players);
+            a.finish_turn(id, &players);
+        }
+        ids.push(id);
+    }
+    a.stop();
+    assert!(
+        a.client.get(a.url("/healthz")).send().is_err(),
+        "the first server is down"
+    );
+    let url = a.database_url.clone();
+    let b = support::spawn_at(db, a.clock.now() + 3_600_000, move |c| {
+        c.database_url = Some(url);
+        // Only the pass at start may apply them.
+        c.clock_interval_ms = 600_000;
+    })
+    .expect("the server starts again");
+    let over = b.wait_for(ids[0], &players[0], |v| v["status"] == "over");
+    assert_eq!(over["state"]["result"]["end_reason"]["reason"], "timed_out");
+    b.wait_for(ids[1], &players[0], |v| v["status"] == "aborted");
+    let events = b.events(ids[0], &players[1]);
+    let timed_out = events.iter().find(|e| e["kind"] == "timed_out").unwrap();
+    assert!(timed_out["at"].as_i64() > timed_out["data"]["deadline"].as_i64());
+}
+
+/// Property, over random games with random clocks and random waits: no decision is accepted from
+/// a seat after its deadline, no view shows a negative time, every time-out comes at or after the
+/// deadline it names, and a game ends at most once.
+fn random_clocks_and_waits(db: Db) {
+    let s = support::spawn(db, |c| c.clock_interval_ms = 20).expect("a database");
+    let mut rng = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = |n: u64| {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        rng % n.max(1)
+    };
+    let (mut accepted, mut ended_by_clock) = (0, 0);
+    for case in 0..8 {
+        let players: Vec<User> = (0..2)
+            .map(|i| s.register(&format!("random{case}x{i}")))
+            .collect();
+        let control = if next(2) == 0 {
+            json!({"type": "per_turn", "seconds": 60 + next(600)})
+        } else {
+            let initial = 60 + next(600);
+            json!({"type": "fischer", "initial_seconds": initial, "increment_seconds": next(120), "max_seconds": initial + next(600)})
+        };
+        let id = s.create(
+            &players[0],
+            json!({"variant": "keltis-card", "players": 2, "time_control": control}),
+        );
+        s.post(
+            &format!("/api/v1/games/{id}/join"),
+            Some(&players[1].token),
+            json!({}),
+        );
+        for _ in 0..400 {
+            let view = s.game(id, &players[0]);
+            if view["status"] != "active" {
+                break;
+            }
+            for seat in view["clock"]["seats"].as_array().unwrap() {
+                assert!(seat["remaining_ms"].as_i64().unwrap() >= 0, "{seat}");
+            }
+            let to_act = view["state"]["to_act"].as_u64().unwrap() as usize;
+            let remaining = view["clock"]["seats"][to_act]["remaining_ms"]
+                .as_i64()
+                .unwrap() as u64;
+            // Mostly in time, now and then too late.
+            let wait = if next(12) == 0 {
+                remaining + next(60_000)
+            } else {
+                next(remaining / 3)
+            };
+            s.clock.advance(wait as i64);
+            let me = s.game(id, &players[to_act]);
+            let (Some(deadline), Some(legal)) = (
+                me["clock"]["deadline"].as_i64(),
+                me["state"]["legal_decisions"].as_array(),
+            ) else {
+                continue;
+            };
+            if legal.is_empty() || me["state"]["to_act"] != json!(to_act) {
+                continue;
+            }
+            let d = &legal[next(legal.len() as u64) as usize];
+            let now = s.clock.now();
+            let a = s.decide(id, &players[to_act], me["version"].as_i64().unwrap(), d);
+            match a.status {
+                200 => {
+                    assert!(now < deadline, "accepted at {now}, deadline {deadline}");
+                    accepted += 1;
+                }
+                409 | 422 => {}
+                _ => panic!("{d} -> {} {}", a.status, a.text),
+            }
+        }
+        let events = s.events(id, &players[0]);
+        for e in events.iter().filter(|e| e["kind"] == "timed_out") {
+            assert!(e["at"].as_i64() >= e["data"]["deadline"].as_i64(), "{e}");
+        }
+        let endings = kinds(&events, "timed_out") + kinds(&events, "aborted");
+        assert!(endings <= 1, "case {case}: {endings} endings");
+        ended_by_clock += endings;
+    }
+    // The cases did exercise both sides of a deadline.
+    assert!(
+        accepted > 20 && ended_by_clock > 0,
+        "{accepted} moves, {ended_by_clock} ended by the clock"
+    );
 }

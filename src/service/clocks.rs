@@ -330,4 +330,109 @@ mod tests {
         assert!(TimeControl::PerTurn { seconds: 59 }.check().is_err());
         assert!(TimeControl::PerTurn { seconds: 60 }.check().is_ok());
     }
+
+    #[test]
+    fn a_vacation_stops_the_turn_and_keeps_the_time_it_used() {
+        let hour = 3600 * 1000;
+        let mut clock = ClockState::new(TimeControl::PerTurn { seconds: 10 * 3600 }, 2);
+        clock.after(Some(0), 0);
+        assert!(clock.set_away(0, true, 3 * hour)); // 3 hours used
+        assert_eq!(clock.deadline(), None);
+        let view = clock.view(2, 50 * hour);
+        assert_eq!(view.seats[0].remaining_ms, 7 * hour);
+        assert!(view.seats[0].away && !view.seats[0].running);
+        assert!(clock.set_away(0, false, 100 * hour));
+        assert_eq!(clock.deadline(), Some(107 * hour));
+        // A turn that comes to a seat whose player is away waits with a stopped clock.
+        clock.set_away(1, true, 101 * hour);
+        clock.after(Some(1), 102 * hour);
+        assert_eq!(clock.deadline(), None);
+        assert!(!clock.set_away(1, true, 103 * hour), "already away");
+        clock.set_away(1, false, 110 * hour);
+        assert_eq!(clock.deadline(), Some(120 * hour));
+    }
+
+    #[test]
+    fn a_clock_past_its_deadline_does_not_stop_for_a_vacation() {
+        let mut clock = ClockState::new(TimeControl::PerTurn { seconds: 60 }, 2);
+        clock.after(Some(0), 0);
+        assert!(!clock.set_away(0, true, 60_000));
+        assert_eq!(clock.deadline(), Some(60_000));
+        assert!(clock.set_away(1, true, 60_000), "another seat may go away");
+    }
+
+    #[test]
+    fn reminders_come_24_hours_and_1_hour_before_when_the_turn_is_long_enough() {
+        let hour = 3600 * 1000;
+        let mut clock = ClockState::new(TimeControl::PerTurn { seconds: 3 * 86400 }, 2);
+        clock.after(Some(0), 0);
+        assert_eq!(clock.next_reminder(0), Some(48 * hour));
+        assert_eq!(clock.reminder_due(48 * hour - 1), None);
+        assert_eq!(clock.reminder_due(48 * hour), Some(24 * hour));
+        assert_eq!(clock.next_reminder(48 * hour), Some(71 * hour));
+        // A scheduler back after both points sends the most urgent one only.
+        assert_eq!(clock.reminder_due(71 * hour + 5), Some(hour));
+        assert_eq!(clock.next_reminder(71 * hour + 5), None);
+        assert_eq!(clock.reminder_due(72 * hour), None, "past the deadline");
+        // One-hour turns get no reminder; two-hour turns get the one-hour one.
+        let mut short = ClockState::new(TimeControl::PerTurn { seconds: 3600 }, 2);
+        short.after(Some(0), 0);
+        assert_eq!(short.next_reminder(0), None);
+        let mut two = ClockState::new(TimeControl::PerTurn { seconds: 7200 }, 2);
+        two.after(Some(1), 0);
+        assert_eq!(two.next_reminder(0), Some(hour));
+    }
+
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Over random Fischer clocks, turns, waits and vacations, with time-outs applied as the
+        /// scheduler does: no bank is ever negative or above the maximum, a turn never has used
+        /// more than it was given, and a time-out only ever follows a passed deadline.
+        #[test]
+        fn banks_never_go_negative_and_time_outs_follow_passed_deadlines(
+            initial in 60u32..100_000,
+            increment in 0u32..50_000,
+            extra in 0u32..100_000,
+            steps in proptest::collection::vec((0i64..200_000_000, 0u8..3, 0u8..4), 1..60),
+        ) {
+            let control = TimeControl::Fischer {
+                initial_seconds: initial,
+                increment_seconds: increment,
+                max_seconds: initial + extra,
+            };
+            let mut clock = ClockState::new(control, 3);
+            let mut now = 0i64;
+            clock.after(Some(0), now);
+            for (wait, seat, action) in steps {
+                now += wait;
+                if let (Some(deadline), Some(late)) = (clock.deadline(), clock.to_act()) {
+                    if deadline <= now {
+                        // The scheduler's time-out: the next seat plays on.
+                        clock.after(Some((late + 1) % 3), now);
+                        continue;
+                    }
+                }
+                if let Some(turn) = clock.turn {
+                    if let (Some(since), Some(deadline)) = (turn.since, clock.deadline()) {
+                        prop_assert!(deadline >= since, "used more than given");
+                    }
+                }
+                match action {
+                    0 => clock.set_away(seat, !clock.away.contains(&seat), now),
+                    _ => {
+                        clock.after(Some(seat), now);
+                        true
+                    }
+                };
+                for (s, bank) in clock.banks.iter().enumerate() {
+                    prop_assert!(*bank >= 0, "seat {} bank {}", s, bank);
+                    prop_assert!(*bank <= (initial + extra) as i64 * 1000);
+                }
+                for seat_clock in clock.view(3, now).seats {
+                    prop_assert!(seat_clock.remaining_ms >= 0);
+                }
+            }
+        }
+    }
 }

@@ -25,6 +25,7 @@ pub struct TestServer {
     /// Stopped when the test server is dropped: no worker may be inside a database call when
     /// the test process exits.
     workers: keltis::workers::Workers,
+    server: actix_web::dev::ServerHandle,
     /// The games' clock: tests move it forward (`clock.advance(ms)`).
     pub clock: keltis::clock::Clock,
     pub base: String,
@@ -42,6 +43,12 @@ fn unique(prefix: &str) -> String {
 
 /// A server on `db`; `None` when PostgreSQL is asked for and `TEST_DATABASE_URL` is not set.
 pub fn spawn(db: Db, tune: impl FnOnce(&mut Config)) -> Option<TestServer> {
+    spawn_at(db, keltis::storage::now_millis(), tune)
+}
+
+/// A server whose clock starts at `start` (milliseconds since the Unix epoch): a server started
+/// later than another on the same database.
+pub fn spawn_at(db: Db, start: i64, tune: impl FnOnce(&mut Config)) -> Option<TestServer> {
     let dir = std::env::temp_dir().join(unique("keltis_test"));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let mut pg_database = None;
@@ -69,14 +76,15 @@ pub fn spawn(db: Db, tune: impl FnOnce(&mut Config)) -> Option<TestServer> {
     config.auth_rate_limit = 100_000;
     config.clock_interval_ms = 50;
     tune(&mut config);
-    let clock = keltis::clock::Clock::manual(keltis::storage::now_millis());
+    let clock = keltis::clock::Clock::manual(start);
     let server_clock = clock.clone();
     let (tx, rx) = mpsc::channel();
     std::thread::spawn(move || {
         actix_web::rt::System::new().block_on(async move {
             match keltis::startup::build_with_clock(&config, server_clock) {
                 Ok(running) => {
-                    let _ = tx.send(Ok((running.port, running.workers.clone())));
+                    let handle = running.server.handle();
+                    let _ = tx.send(Ok((running.port, running.workers.clone(), handle)));
                     let _ = running.server.await;
                 }
                 Err(e) => {
@@ -85,12 +93,13 @@ pub fn spawn(db: Db, tune: impl FnOnce(&mut Config)) -> Option<TestServer> {
             }
         })
     });
-    let (port, workers) = rx
+    let (port, workers, server) = rx
         .recv_timeout(Duration::from_secs(60))
         .expect("server starts")
         .expect("server builds");
     Some(TestServer {
         workers,
+        server,
         clock,
         base: format!("http://127.0.0.1:{port}"),
         database_url: url,
@@ -101,6 +110,68 @@ pub fn spawn(db: Db, tune: impl FnOnce(&mut Config)) -> Option<TestServer> {
         dir,
         pg_database,
     })
+}
+
+impl TestServer {
+    /// Create a game (`POST /games` with `body`); its id.
+    pub fn create(&self, owner: &User, body: Value) -> i64 {
+        let a = self.post("/api/v1/games", Some(&owner.token), body);
+        assert_eq!(a.status, 201, "{}", a.text);
+        a.json()["id"].as_i64().expect("game id")
+    }
+
+    /// Play the seat to act's first legal decisions until another seat is to act (or the game
+    /// ends); `players` by seat, as far as needed.
+    pub fn finish_turn(&self, id: i64, players: &[User]) {
+        let first = self.game(id, &players[0])["state"]["to_act"].clone();
+        for _ in 0..50 {
+            let view = self.game(id, &players[0]);
+            if view["status"] == "over" || view["state"]["to_act"] != first {
+                return;
+            }
+            let to_act = view["state"]["to_act"].as_u64().expect("seat to act") as usize;
+            let me = self.game(id, &players[to_act]);
+            let d = me["state"]["legal_decisions"][0].clone();
+            let a = self.decide(
+                id,
+                &players[to_act],
+                me["version"].as_i64().unwrap_or(0),
+                &d,
+            );
+            assert_eq!(a.status, 200, "{d} -> {}", a.text);
+        }
+        panic!("the turn did not end");
+    }
+
+    /// Wait (real time, briefly: for the server's workers) until `check` holds for the game as
+    /// `user` sees it.
+    pub fn wait_for(&self, id: i64, user: &User, check: impl Fn(&Value) -> bool) -> Value {
+        for _ in 0..300 {
+            let view = self.game(id, user);
+            if check(&view) {
+                return view;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        panic!("never happened: {}", self.game(id, user));
+    }
+
+    /// The game's events as `user` sees them.
+    pub fn events(&self, id: i64, user: &User) -> Vec<Value> {
+        let a = self.get(&format!("/api/v1/games/{id}/events"), Some(&user.token));
+        assert_eq!(a.status, 200, "{}", a.text);
+        a.json().as_array().cloned().unwrap_or_default()
+    }
+
+    /// Stop the server as an operator would: its workers, then its HTTP server. Its database
+    /// stays, for another server to start on.
+    pub fn stop(&self) {
+        self.workers.stop();
+        let handle = self.server.clone();
+        std::thread::spawn(move || actix_web::rt::System::new().block_on(handle.stop(true)))
+            .join()
+            .expect("server stops");
+    }
 }
 
 impl Drop for TestServer {
@@ -114,6 +185,11 @@ impl Drop for TestServer {
             }
         }
     }
+}
+
+/// How many of `events` are of this kind.
+pub fn kinds(events: &[Value], kind: &str) -> usize {
+    events.iter().filter(|e| e["kind"] == kind).count()
 }
 
 /// A response, read once.
@@ -225,6 +301,14 @@ impl TestServer {
 
     pub fn get(&self, path: &str, token: Option<&str>) -> Answer {
         let mut req = self.client.get(self.url(path));
+        if let Some(t) = token {
+            req = req.bearer_auth(t);
+        }
+        self.send(req)
+    }
+
+    pub fn delete(&self, path: &str, token: Option<&str>) -> Answer {
+        let mut req = self.client.delete(self.url(path));
         if let Some(t) = token {
             req = req.bearer_auth(t);
         }

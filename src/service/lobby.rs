@@ -9,6 +9,7 @@ use super::games::{
     append, append_all, load_row, not_seated, reloaded_detail, seat_of, summary, user_to_act,
     GameDetail, GameEvent, GameStatus, GameSummary,
 };
+use super::notifications::{queue, queue_for_people, Notice};
 use super::{random_u64, ServiceError, ServiceResult};
 use crate::engine::{Game, Setup, Variant, ENGINE_VERSION};
 use crate::storage::games::{self as store, GameRow, GameUpdate, SeatRow};
@@ -169,7 +170,7 @@ fn take_seat(
                 deadline: clock.deadline(),
             });
         }
-        return append_all(
+        let version = append_all(
             conn,
             row,
             version,
@@ -180,7 +181,17 @@ fn take_seat(
                 clock: Some(clock.columns(&clock_json, now)),
             },
             now,
-        );
+        )?;
+        let game_id = row.id;
+        queue_for_people(conn, &seats, |_| true, |_| Notice::GameStarted { game_id }, now)?;
+        let first = game.to_act();
+        let your_turn = |seat| Notice::YourTurn {
+            game_id,
+            seat,
+            version,
+        };
+        queue_for_people(conn, &seats, |s| Some(s) == first, your_turn, now)?;
+        return Ok(version);
     }
     Ok(version)
 }
@@ -293,6 +304,11 @@ pub fn invite(
             GameUpdate::default(),
             now,
         )?;
+        let invitation = Notice::Invitation {
+            game_id,
+            by: caller.name.clone(),
+        };
+        queue(conn, invitee.id, &invitation, now)?;
         reloaded_detail(conn, game_id, caller, now)
     })
 }

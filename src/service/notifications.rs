@@ -23,31 +23,74 @@ pub enum Notice {
         /// How long before the deadline this reminder was due, in milliseconds (24 h or 1 h).
         lead_ms: i64,
     },
+    /// It is your turn in a game (at this version of it).
+    YourTurn { game_id: i64, seat: u8, version: i64 },
+    /// Someone invited you to a game.
+    Invitation {
+        game_id: i64,
+        /// Who invited you.
+        by: String,
+    },
+    /// A game you sit at has started.
+    GameStarted { game_id: i64 },
+    /// A game you sat at is over (or was aborted).
+    GameOver { game_id: i64 },
+    /// Confirm your email address (sent to that address only).
+    VerifyEmail {
+        /// The address to confirm.
+        email: String,
+    },
+    /// The games waiting for you (digest mode).
+    Digest {
+        /// The games where it is your turn.
+        game_ids: Vec<i64>,
+    },
 }
 
 impl Notice {
-    fn kind(&self) -> &'static str {
+    pub fn kind(&self) -> &'static str {
         match self {
             Notice::DeadlineReminder { .. } => "deadline_reminder",
+            Notice::YourTurn { .. } => "your_turn",
+            Notice::Invitation { .. } => "invitation",
+            Notice::GameStarted { .. } => "game_started",
+            Notice::GameOver { .. } => "game_over",
+            Notice::VerifyEmail { .. } => "verify_email",
+            Notice::Digest { .. } => "digest",
         }
     }
 
-    fn game_id(&self) -> Option<i64> {
+    pub fn game_id(&self) -> Option<i64> {
         match self {
-            Notice::DeadlineReminder { game_id, .. } => Some(*game_id),
+            Notice::DeadlineReminder { game_id, .. }
+            | Notice::YourTurn { game_id, .. }
+            | Notice::Invitation { game_id, .. }
+            | Notice::GameStarted { game_id }
+            | Notice::GameOver { game_id } => Some(*game_id),
+            Notice::VerifyEmail { .. } | Notice::Digest { .. } => None,
         }
     }
 
-    /// What makes this notice unique: the same one written twice is queued once.
-    fn dedup_key(&self) -> String {
-        match self {
+    /// What makes this notice unique for its recipient (with `at`, its time, for the kinds that
+    /// may rightly come again): the same one written twice is queued once.
+    fn dedup_key(&self, user_id: i64, at: i64) -> String {
+        let what = match self {
             Notice::DeadlineReminder {
                 game_id,
                 seat,
                 deadline,
                 lead_ms,
-            } => format!("deadline_reminder:{game_id}:{seat}:{deadline}:{lead_ms}"),
-        }
+            } => format!("{game_id}:{seat}:{deadline}:{lead_ms}"),
+            Notice::YourTurn {
+                game_id, version, ..
+            } => format!("{game_id}:{version}"),
+            Notice::Invitation { game_id, .. }
+            | Notice::GameStarted { game_id }
+            | Notice::GameOver { game_id } => game_id.to_string(),
+            Notice::VerifyEmail { email } => format!("{email}:{at}"),
+            Notice::Digest { .. } => at.to_string(),
+        };
+        format!("{}:{user_id}:{what}", self.kind())
     }
 }
 
@@ -58,6 +101,9 @@ pub enum DeliveryStatus {
     /// Waiting to be sent (or to be retried).
     Pending,
     Sent,
+    /// Not sent, and never will be: no verified address, or that kind of email is turned off
+    /// (`last_error` says which).
+    Skipped,
     /// Given up on.
     Failed,
 }
@@ -73,6 +119,9 @@ pub struct NotificationView {
     /// Milliseconds since the Unix epoch.
     #[schema(required = true)]
     pub sent_at: Option<i64>,
+    /// Why the last attempt failed, or why it was skipped.
+    #[schema(required = true)]
+    pub last_error: Option<String>,
     pub notice: Notice,
 }
 
@@ -90,9 +139,23 @@ pub(super) fn queue(
         kind: notice.kind(),
         game_id: notice.game_id(),
         payload: &payload,
-        dedup_key: &notice.dedup_key(),
+        dedup_key: &notice.dedup_key(user_id, now),
     };
     Ok(store::insert(conn, &new, now)?)
+}
+
+/// Queue `notice(seat)` for every seated person (not the bots) in `seats` for whom `who` holds.
+pub(super) fn queue_for_people(
+    conn: &mut DbConnection,
+    seats: &[crate::storage::games::SeatRow],
+    who: impl Fn(u8) -> bool,
+    notice: impl Fn(u8) -> Notice,
+    now: i64,
+) -> ServiceResult<()> {
+    for s in seats.iter().filter(|s| !s.is_bot && who(s.seat as u8)) {
+        queue(conn, s.user_id, &notice(s.seat as u8), now)?;
+    }
+    Ok(())
 }
 
 /// The caller's notifications, newest first; `before`: only older ones (an id from a previous
@@ -120,11 +183,13 @@ fn view(row: NotificationRow) -> ServiceResult<NotificationView> {
         created_at: row.created_at,
         status: match row.status.as_str() {
             "sent" => DeliveryStatus::Sent,
+            "skipped" => DeliveryStatus::Skipped,
             "failed" => DeliveryStatus::Failed,
             _ => DeliveryStatus::Pending,
         },
         attempts: row.attempts,
         sent_at: row.sent_at,
+        last_error: row.last_error,
         notice,
     })
 }

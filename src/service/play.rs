@@ -10,6 +10,7 @@ use super::games::{
     append_all, clock_view, load_row, load_state, not_seated, reloaded_detail, seat_of, summary,
     to_act_user, GameDetail, GameEvent, GameLinks, GameStatus,
 };
+use super::notifications::{queue_for_people, Notice};
 use super::{ServiceError, ServiceResult};
 use crate::engine::{DecisionJson, DecisionOf, Game, RuleError, View, ENGINE_VERSION};
 use crate::storage::games::{self as store, GameUpdate, SeatRow, StoredAnswer};
@@ -211,6 +212,7 @@ pub(super) fn apply_decision(
         DecisionOf::DrawPile { color } => game.pile(color).last().copied(),
         _ => None,
     };
+    let before = game.to_act();
     game.apply(seat, decision)?;
     let mut events = vec![match actor {
         Actor::Clock => GameEvent::TimedOut {
@@ -237,7 +239,7 @@ pub(super) fn apply_decision(
     let mut clock = ClockState::from_json(row.clock.as_deref());
     clock.after(game.to_act().filter(|&s| game.retired(s).is_none()), now);
     let clock_json = clock.to_json()?;
-    append_all(
+    let version = append_all(
         conn,
         &row,
         row.version,
@@ -249,6 +251,19 @@ pub(super) fn apply_decision(
         },
         now,
     )?;
+    // Tell the people concerned, in the same transaction: the end, or the next seat's turn.
+    let game_id = row.id;
+    if game.is_over() {
+        queue_for_people(conn, &seats, |_| true, |_| Notice::GameOver { game_id }, now)?;
+    } else if let Some(next) = game.to_act().filter(|&s| Some(s) != before || s != seat) {
+        let your_turn = |seat| Notice::YourTurn {
+            game_id,
+            seat,
+            version,
+        };
+        let playing = |s: u8| s == next && game.retired(s).is_none();
+        queue_for_people(conn, &seats, playing, your_turn, now)?;
+    }
     Ok((seat, game, seats))
 }
 

@@ -45,6 +45,26 @@ impl TokenKeys {
             decoding: DecodingKey::from_secret(secret),
         }
     }
+
+    /// Sign other claims with the same key (links in emails). They must carry an `aud` that
+    /// access tokens lack, so that neither kind passes for the other.
+    pub(super) fn sign<T: Serialize>(&self, claims: &T) -> ServiceResult<String> {
+        encode(&Header::new(JwtAlgorithm::HS256), claims, &self.encoding)
+            .map_err(|e| ServiceError::Internal(e.to_string()))
+    }
+
+    /// Claims signed by [`TokenKeys::sign`] for `audience`, unexpired; `None` otherwise.
+    pub(super) fn verify<T: serde::de::DeserializeOwned>(
+        &self,
+        token: &str,
+        audience: &str,
+    ) -> Option<T> {
+        let mut validation = Validation::new(JwtAlgorithm::HS256);
+        validation.set_audience(&[audience]);
+        decode::<T>(token, &self.decoding, &validation)
+            .ok()
+            .map(|d| d.claims)
+    }
 }
 
 /// What login and refresh return.

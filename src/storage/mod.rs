@@ -3,6 +3,7 @@
 
 pub mod accounts;
 pub mod games;
+pub mod mail;
 pub mod notifications;
 pub mod schema;
 pub mod vacations;

@@ -75,3 +75,74 @@ pub fn of_user(
         .select(NotificationRow::as_select())
         .load(conn)?)
 }
+
+/// Take up to `limit` pending notifications that are due, for `lease_ms`: their next attempt
+/// moves past the lease and their attempts count up, so another instance (or this one, after a
+/// crash) takes them again only once the lease has run out. On PostgreSQL rows another instance
+/// is claiming are skipped (`FOR UPDATE SKIP LOCKED`); SQLite has one writer at a time.
+pub fn claim(
+    conn: &mut DbConnection,
+    now: i64,
+    lease_ms: i64,
+    limit: i64,
+) -> Result<Vec<NotificationRow>, StorageError> {
+    let due = notifications::table
+        .filter(notifications::status.eq("pending"))
+        .filter(notifications::next_attempt_at.le(now))
+        .order(notifications::next_attempt_at.asc())
+        .limit(limit)
+        .select(notifications::id);
+    let ids: Vec<i64> = match conn {
+        DbConnection::Postgresql(c) => due.for_update().skip_locked().load(c)?,
+        DbConnection::Sqlite(c) => due.load(c)?,
+    };
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    diesel::update(notifications::table.filter(notifications::id.eq_any(&ids)))
+        .set((
+            notifications::next_attempt_at.eq(now + lease_ms),
+            notifications::attempts.eq(notifications::attempts + 1),
+        ))
+        .execute(conn)?;
+    Ok(notifications::table
+        .filter(notifications::id.eq_any(&ids))
+        .order(notifications::id.asc())
+        .select(NotificationRow::as_select())
+        .load(conn)?)
+}
+
+/// The end of a notification's delivery: `sent`, `skipped` (nothing to send it to, or its
+/// player does not want it) or `failed` (given up on), with why.
+pub fn finish(
+    conn: &mut DbConnection,
+    id: i64,
+    status: &str,
+    at: i64,
+    why: Option<&str>,
+) -> Result<(), StorageError> {
+    diesel::update(notifications::table.find(id))
+        .set((
+            notifications::status.eq(status),
+            notifications::sent_at.eq((status == "sent").then_some(at)),
+            notifications::last_error.eq(why),
+        ))
+        .execute(conn)?;
+    Ok(())
+}
+
+/// Try again at `next_at` (the relay was unreachable or answered "try later").
+pub fn retry_at(
+    conn: &mut DbConnection,
+    id: i64,
+    next_at: i64,
+    why: &str,
+) -> Result<(), StorageError> {
+    diesel::update(notifications::table.find(id))
+        .set((
+            notifications::next_attempt_at.eq(next_at),
+            notifications::last_error.eq(why),
+        ))
+        .execute(conn)?;
+    Ok(())
+}

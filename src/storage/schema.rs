@@ -127,6 +127,23 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    mail_settings (user_id) {
+        user_id -> BigInt,
+        email -> Nullable<Text>,
+        verified_at -> Nullable<BigInt>,
+        bounced_at -> Nullable<BigInt>,
+        language -> Text,
+        your_turn -> Bool,
+        deadline_reminder -> Bool,
+        invitation -> Bool,
+        game_started -> Bool,
+        game_over -> Bool,
+        digest_hours -> Nullable<Integer>,
+        last_digest_at -> Nullable<BigInt>,
+    }
+}
+
 diesel::joinable!(game_seats -> games (game_id));
 diesel::joinable!(game_seats -> users (user_id));
 diesel::joinable!(game_events -> games (game_id));
@@ -143,4 +160,5 @@ diesel::allow_tables_to_appear_in_same_query!(
     idempotency_keys,
     vacations,
     notifications,
+    mail_settings,
 );

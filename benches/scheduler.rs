@@ -65,7 +65,10 @@ fn due_deadlines(c: &mut Criterion) {
         })
     });
     group.bench_function("reminders_due", |b| {
-        b.iter(|| db.read(|conn| games_reminder_due(conn, now, DUE)).expect("query"))
+        b.iter(|| {
+            db.read(|conn| games_reminder_due(conn, now, DUE))
+                .expect("query")
+        })
     });
     group.finish();
     drop(db);

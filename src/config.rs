@@ -67,6 +67,36 @@ pub struct Config {
     /// Vacation days each player may take per calendar year (their clocks stand still).
     #[arg(long, env = "KELTIS_VACATION_DAYS", default_value_t = 30)]
     pub vacation_days_per_year: u32,
+    /// The SMTP relay that sends notification emails; without one they stay in the outbox.
+    #[arg(long, env = "KELTIS_SMTP_HOST")]
+    pub smtp_host: Option<String>,
+    /// The relay's port (default: 25 without TLS, 587 with STARTTLS, 465 with implicit TLS).
+    #[arg(long, env = "KELTIS_SMTP_PORT")]
+    pub smtp_port: Option<u16>,
+    /// How to secure the connection to the relay.
+    #[arg(long, env = "KELTIS_SMTP_TLS", value_enum, default_value = "starttls")]
+    pub smtp_tls: crate::service::mail::delivery::SmtpTls,
+    #[arg(long, env = "KELTIS_SMTP_USERNAME")]
+    pub smtp_username: Option<String>,
+    #[arg(long, env = "KELTIS_SMTP_PASSWORD", hide_env_values = true)]
+    pub smtp_password: Option<String>,
+    /// The sender of notification emails.
+    #[arg(
+        long,
+        env = "KELTIS_MAIL_FROM",
+        default_value = "Keltis <keltis@localhost>"
+    )]
+    pub mail_from: String,
+    /// Where players reach this server: the links in emails start with it.
+    #[arg(
+        long,
+        env = "KELTIS_PUBLIC_URL",
+        default_value = "http://127.0.0.1:8080"
+    )]
+    pub public_url: String,
+    /// Milliseconds between the mail worker's looks at the outbox.
+    #[arg(long, env = "KELTIS_MAIL_INTERVAL_MS", default_value_t = 1000)]
+    pub mail_interval_ms: u64,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -103,7 +133,28 @@ impl Config {
             maintenance_interval_seconds: 600,
             clock_interval_ms: 1000,
             vacation_days_per_year: 30,
+            smtp_host: None,
+            smtp_port: None,
+            smtp_tls: crate::service::mail::delivery::SmtpTls::Starttls,
+            smtp_username: None,
+            smtp_password: None,
+            mail_from: "Keltis <keltis@localhost>".into(),
+            public_url: "http://127.0.0.1:8080".into(),
+            mail_interval_ms: 1000,
         }
+    }
+
+    /// The SMTP relay's settings, if one is configured.
+    pub fn smtp(&self) -> Option<crate::service::mail::delivery::SmtpSettings> {
+        Some(crate::service::mail::delivery::SmtpSettings {
+            host: self.smtp_host.clone()?,
+            port: self.smtp_port,
+            tls: self.smtp_tls,
+            username: self.smtp_username.clone(),
+            password: self.smtp_password.clone(),
+            from: self.mail_from.clone(),
+            public_url: self.public_url.clone(),
+        })
     }
 
     pub fn database_url(&self) -> String {

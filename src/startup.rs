@@ -19,6 +19,8 @@ pub enum StartupError {
     Storage(#[from] crate::storage::StorageError),
     #[error("bots: {0}")]
     Bots(String),
+    #[error("email: {0}")]
+    Mail(String),
     #[error("cannot start the {name} worker: {error}")]
     Worker {
         name: &'static str,
@@ -79,6 +81,23 @@ pub fn build_with_clock(
         name: "clock",
         error,
     })?;
+    match config.smtp() {
+        Some(smtp) => {
+            let mailer = crate::service::mail::delivery::Mailer::new(&smtp, TokenKeys::new(&secret))
+                .map_err(StartupError::Mail)?;
+            tracing::info!(relay = %smtp.host, "notification emails go through this SMTP relay");
+            crate::workers::mail::spawn(
+                &workers,
+                db.clone(),
+                mailer,
+                std::time::Duration::from_millis(config.mail_interval_ms.max(10)),
+            )
+            .map_err(|error| StartupError::Worker { name: "mail", error })?;
+        }
+        None => tracing::warn!(
+            "no SMTP relay configured (--smtp-host): notifications are kept in the outbox, not emailed"
+        ),
+    }
     crate::workers::maintenance::spawn(
         &workers,
         db.clone(),

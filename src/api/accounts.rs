@@ -91,6 +91,12 @@ pub async fn register(
 ) -> Result<HttpResponse, ApiError> {
     limit(&state, &req, "register")?;
     let agent = user_agent(&req);
+    // Emails are written in the language the browser prefers, until the player chooses.
+    let language = crate::service::mail::Language::from_accept_language(
+        req.headers()
+            .get(actix_web::http::header::ACCEPT_LANGUAGE)
+            .and_then(|v| v.to_str().ok()),
+    );
     let session = web::block(move || {
         accounts::register(
             &state.db,
@@ -98,6 +104,7 @@ pub async fn register(
             &body.name,
             &body.password,
             agent.as_deref(),
+            language,
         )
     })
     .await??;

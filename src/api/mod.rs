@@ -4,6 +4,7 @@
 pub mod accounts;
 pub mod auth;
 pub mod body_timeout;
+pub mod email;
 pub mod error;
 pub mod games;
 pub mod health;
@@ -59,5 +60,11 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(vacation::status)
         .service(vacation::start)
         .service(vacation::stop)
-        .service(notifications::list);
+        .service(notifications::list)
+        .service(email::settings)
+        .service(email::set_email)
+        .service(email::set_preferences)
+        .service(email::verify)
+        .service(email::unsubscribe_page)
+        .service(email::unsubscribe);
 }

@@ -12,7 +12,7 @@ use serde_json::{json, Map, Value};
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
-use super::{accounts, error, games, health, notifications, vacation};
+use super::{accounts, email, error, games, health, notifications, vacation};
 
 /// The whole document: health at the root, the API nested under `/api/v1`.
 #[derive(OpenApi)]
@@ -33,6 +33,7 @@ use super::{accounts, error, games, health, notifications, vacation};
         (name = "lobby", description = "Creating and joining games"),
         (name = "play", description = "Views, decisions, events, records"),
         (name = "correspondence", description = "Vacation and notifications"),
+        (name = "email", description = "Email address, preferences, and the links in emails"),
         (name = "bots", description = "The server's computer opponents"),
         (name = "health", description = "Liveness and readiness"),
     )
@@ -67,6 +68,12 @@ struct ApiDoc;
     vacation::start,
     vacation::stop,
     notifications::list,
+    email::settings,
+    email::set_email,
+    email::set_preferences,
+    email::verify,
+    email::unsubscribe_page,
+    email::unsubscribe,
 ))]
 struct ApiV1;
 

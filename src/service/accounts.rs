@@ -165,6 +165,7 @@ pub fn register(
     name: &str,
     password: &str,
     user_agent: Option<&str>,
+    language: super::mail::Language,
 ) -> ServiceResult<Session> {
     check_new_name(name)?;
     check_password(password)?;
@@ -174,14 +175,17 @@ pub fn register(
         .hash_password(password.as_bytes(), &salt)
         .map_err(|e| ServiceError::Internal(e.to_string()))?
         .to_string();
-    let user = db
-        .write(|c| store::insert_user(c, name, &hash, false, now_millis()))
-        .map_err(|e| match e {
-            StorageError::Conflict => {
-                ServiceError::conflict("name_taken", "that user name is taken")
-            }
-            e => e.into(),
-        })?;
+    let user = db.write(|c| {
+        let user =
+            store::insert_user(c, name, &hash, false, now_millis()).map_err(|e| match e {
+                StorageError::Conflict => {
+                    ServiceError::conflict("name_taken", "that user name is taken")
+                }
+                e => e.into(),
+            })?;
+        super::mail::create_settings(c, user.id, language)?;
+        Ok::<_, ServiceError>(user)
+    })?;
     sessions::open(db, keys, user.id, &user.name, user_agent)
 }
 

@@ -113,7 +113,13 @@ fn abort(
     )?;
     let seats = store::seats(conn, row.id)?;
     let game_id = row.id;
-    queue_for_people(conn, &seats, |_| true, |_| Notice::GameOver { game_id }, now)?;
+    queue_for_people(
+        conn,
+        &seats,
+        |_| true,
+        |_| Notice::GameOver { game_id },
+        now,
+    )?;
     Ok(())
 }
 

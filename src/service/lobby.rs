@@ -183,7 +183,13 @@ fn take_seat(
             now,
         )?;
         let game_id = row.id;
-        queue_for_people(conn, &seats, |_| true, |_| Notice::GameStarted { game_id }, now)?;
+        queue_for_people(
+            conn,
+            &seats,
+            |_| true,
+            |_| Notice::GameStarted { game_id },
+            now,
+        )?;
         let first = game.to_act();
         let your_turn = |seat| Notice::YourTurn {
             game_id,

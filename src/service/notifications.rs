@@ -24,7 +24,11 @@ pub enum Notice {
         lead_ms: i64,
     },
     /// It is your turn in a game (at this version of it).
-    YourTurn { game_id: i64, seat: u8, version: i64 },
+    YourTurn {
+        game_id: i64,
+        seat: u8,
+        version: i64,
+    },
     /// Someone invited you to a game.
     Invitation {
         game_id: i64,

@@ -254,7 +254,13 @@ pub(super) fn apply_decision(
     // Tell the people concerned, in the same transaction: the end, or the next seat's turn.
     let game_id = row.id;
     if game.is_over() {
-        queue_for_people(conn, &seats, |_| true, |_| Notice::GameOver { game_id }, now)?;
+        queue_for_people(
+            conn,
+            &seats,
+            |_| true,
+            |_| Notice::GameOver { game_id },
+            now,
+        )?;
     } else if let Some(next) = game.to_act().filter(|&s| Some(s) != before || s != seat) {
         let your_turn = |seat| Notice::YourTurn {
             game_id,

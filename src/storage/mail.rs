@@ -33,6 +33,7 @@ pub struct PreferenceChanges<'a> {
     pub game_started: Option<bool>,
     pub game_over: Option<bool>,
     pub digest_hours: Option<Option<i32>>,
+    pub last_digest_at: Option<Option<i64>>,
 }
 
 pub fn settings(

@@ -3,6 +3,7 @@
 //!
 //! - `bots`: plays the built-in bots' turns (and the seats of players who left).
 //! - `clocks`: applies time-outs when deadlines pass.
+//! - `mail`: sends the notification outbox by SMTP (when a relay is configured).
 //! - `maintenance`: deletes what has expired (idempotency answers, refresh tokens, sessions).
 //!
 //! Every worker stops when its [`Workers`] handle says so: a process that ends while a worker
@@ -10,6 +11,7 @@
 
 pub mod bots;
 pub mod clocks;
+pub mod mail;
 pub mod maintenance;
 
 use std::sync::atomic::{AtomicBool, Ordering};

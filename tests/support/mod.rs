@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 pub mod proxy;
+pub mod smtp;
 
 use std::sync::mpsc;
 use std::time::Duration;
@@ -375,6 +376,27 @@ impl TestServer {
             json!({"expected_version": version, "decision": decision}),
         )
     }
+}
+
+/// Mail tests on both databases, reported as ignored without the SMTP server's tools.
+#[macro_export]
+macro_rules! mail_tests_on_both_databases {
+    ($($name:ident),* $(,)?) => {
+        mod sqlite {
+            $(
+                #[test]
+                #[cfg_attr(not(mail_tests), ignore = "mail: set KELTIS_MAIL_TESTS=1 with python3's aiosmtpd installed")]
+                fn $name() { super::$name(super::support::Db::Sqlite) }
+            )*
+        }
+        mod postgres {
+            $(
+                #[test]
+                #[cfg_attr(not(all(mail_tests, postgres_tests)), ignore = "mail on PostgreSQL: set KELTIS_MAIL_TESTS=1 and TEST_DATABASE_URL")]
+                fn $name() { super::$name(super::support::Db::Postgres) }
+            )*
+        }
+    };
 }
 
 /// Run a scenario on SQLite, and on PostgreSQL when `TEST_DATABASE_URL` is set (without it the

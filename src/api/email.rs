@@ -1,0 +1,130 @@
+//! `/api/v1/me/email*`: a player's address and email preferences; `/api/v1/email/*`: the links
+//! in emails (confirm an address, one-click unsubscribe), which work without logging in.
+
+use actix_web::{get, post, put, web, HttpResponse};
+use serde::Deserialize;
+use utoipa::IntoParams;
+
+use super::auth::Authenticated;
+use super::error::{ApiError, Problem};
+use super::AppState;
+use crate::service::mail::{self, MailSettings, Preferences, SetEmail};
+
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct LinkQuery {
+    /// The signed token from the email's link.
+    #[param(max_length = 2048)]
+    pub token: String,
+}
+
+/// The caller's email address (never shown to others), whether it is confirmed, and which
+/// emails they want.
+#[utoipa::path(operation_id = "getEmailSettings", tag = "email", security(("bearer" = [])), responses(
+    (status = 200, body = MailSettings),
+))]
+#[get("/me/email")]
+pub async fn settings(
+    state: web::Data<AppState>,
+    Authenticated(caller): Authenticated,
+) -> Result<web::Json<MailSettings>, ApiError> {
+    Ok(web::Json(
+        web::block(move || mail::settings(&state.db, &caller)).await??,
+    ))
+}
+
+/// Set or remove the caller's address. A new address gets a confirmation link and nothing else
+/// until it is confirmed. Only from a signed-in session (not with an API token).
+#[utoipa::path(operation_id = "setEmail", tag = "email", security(("bearer" = [])), request_body = SetEmail, responses(
+    (status = 200, body = MailSettings),
+    (status = 422, description = "`invalid_email`", body = Problem),
+))]
+#[put("/me/email")]
+pub async fn set_email(
+    state: web::Data<AppState>,
+    Authenticated(caller): Authenticated,
+    body: web::Json<SetEmail>,
+) -> Result<web::Json<MailSettings>, ApiError> {
+    Ok(web::Json(
+        web::block(move || mail::set_email(&state.db, &caller, &body)).await??,
+    ))
+}
+
+/// Choose the language of emails and which ones to receive (or a digest instead of one email per
+/// turn). Only from a signed-in session.
+#[utoipa::path(operation_id = "setEmailPreferences", tag = "email", security(("bearer" = [])), request_body = Preferences, responses(
+    (status = 200, body = MailSettings),
+    (status = 422, description = "`invalid_digest`", body = Problem),
+))]
+#[put("/me/email/preferences")]
+pub async fn set_preferences(
+    state: web::Data<AppState>,
+    Authenticated(caller): Authenticated,
+    body: web::Json<Preferences>,
+) -> Result<web::Json<MailSettings>, ApiError> {
+    Ok(web::Json(
+        web::block(move || mail::set_preferences(&state.db, &caller, &body)).await??,
+    ))
+}
+
+fn page(title: &str, body: &str) -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type("text/html; charset=utf-8")
+        .body(format!(
+            "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>{title}</title></head><body><h1>{title}</h1>{body}</body></html>"
+        ))
+}
+
+/// Confirm an address: the link from the confirmation email.
+#[utoipa::path(operation_id = "verifyEmail", tag = "email", params(LinkQuery), responses(
+    (status = 200, description = "A page saying the address is confirmed", content_type = "text/html", body = String),
+    (status = 422, description = "`invalid_link`: unknown, expired, or for an address no longer set", body = Problem),
+))]
+#[get("/email/verify")]
+pub async fn verify(
+    state: web::Data<AppState>,
+    query: web::Query<LinkQuery>,
+) -> Result<HttpResponse, ApiError> {
+    web::block(move || mail::verify(&state.db, &state.keys, &query.token)).await??;
+    Ok(page(
+        "Email address confirmed",
+        "<p>Keltis will write to it about your games.</p>",
+    ))
+}
+
+/// The unsubscribe link opened in a browser: a page with a button (opening the link changes
+/// nothing, so that mail scanners that follow links unsubscribe no one).
+#[utoipa::path(operation_id = "unsubscribePage", tag = "email", params(LinkQuery), responses(
+    (status = 200, description = "A page with the unsubscribe button", content_type = "text/html", body = String),
+))]
+#[get("/email/unsubscribe")]
+pub async fn unsubscribe_page(query: web::Query<LinkQuery>) -> HttpResponse {
+    let token: String = query
+        .token
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+        .collect();
+    page(
+        "Unsubscribe",
+        &format!("<form method=\"post\" action=\"?token={token}\"><button type=\"submit\">Stop these emails</button></form>"),
+    )
+}
+
+/// One-click unsubscribe (RFC 8058: `List-Unsubscribe-Post: List-Unsubscribe=One-Click`): turns
+/// that kind of email off for the link's account, without logging in.
+#[utoipa::path(operation_id = "unsubscribe", tag = "email", params(LinkQuery), responses(
+    (status = 200, description = "A page saying it is done", content_type = "text/html", body = String),
+    (status = 422, description = "`invalid_link`", body = Problem),
+))]
+#[post("/email/unsubscribe")]
+pub async fn unsubscribe(
+    state: web::Data<AppState>,
+    query: web::Query<LinkQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let kind =
+        web::block(move || mail::unsubscribe(&state.db, &state.keys, &query.token)).await??;
+    Ok(page(
+        "Unsubscribed",
+        &format!("<p>You will get no more emails of this kind ({kind}).</p>"),
+    ))
+}

@@ -1,0 +1,368 @@
+//! Notification emails through a real SMTP server on loopback (aiosmtpd, started by the tests):
+//! double opt-in, "your turn" once per turn, headers and both parts, the language, one-click
+//! unsubscribe, the relay down and back, bounces, two server instances. On SQLite, and on
+//! PostgreSQL when `TEST_DATABASE_URL` is set.
+
+#[macro_use]
+mod support;
+
+use serde_json::{json, Value};
+use support::smtp::SmtpSink;
+use support::{Db, TestServer, User};
+
+const PUBLIC: &str = "http://keltis.test";
+
+fn server(db: Db, sink: &SmtpSink, url: Option<String>) -> TestServer {
+    let port = sink.port;
+    support::spawn(db, move |c| {
+        c.smtp_host = Some("127.0.0.1".into());
+        c.smtp_port = Some(port);
+        c.smtp_tls = keltis::service::mail::delivery::SmtpTls::None;
+        c.mail_from = "Keltis <keltis@keltis.test>".into();
+        c.public_url = PUBLIC.into();
+        c.mail_interval_ms = 50;
+        if let Some(url) = url {
+            c.database_url = Some(url);
+        }
+    })
+    .expect("a database for this test")
+}
+
+/// Register with a browser's language.
+fn register(s: &TestServer, name: &str, accept_language: &str) -> User {
+    let a = s.send(
+        s.client
+            .post(s.url("/api/v1/auth/register"))
+            .header("Accept-Language", accept_language)
+            .json(&json!({"name": name, "password": "correct horse"})),
+    );
+    assert_eq!(a.status, 201, "{}", a.text);
+    let body = a.json();
+    User {
+        name: name.into(),
+        token: body["access_token"].as_str().unwrap().into(),
+        refresh_token: body["refresh_token"].as_str().unwrap().into(),
+        id: body["user_id"].as_i64().unwrap(),
+    }
+}
+
+fn put(s: &TestServer, path: &str, user: &User, body: Value) -> support::Answer {
+    s.send(
+        s.client
+            .put(s.url(path))
+            .bearer_auth(&user.token)
+            .json(&body),
+    )
+}
+
+/// The link in a message that starts with `prefix`, made to point at the test server.
+fn link(s: &TestServer, message: &Value, prefix: &str) -> String {
+    let text = message["text"].as_str().unwrap();
+    let start = text
+        .find(prefix)
+        .unwrap_or_else(|| panic!("no {prefix} in {text}"));
+    let url: String = text[start..]
+        .chars()
+        .take_while(|c| !c.is_whitespace())
+        .collect();
+    url.replacen(PUBLIC, &s.base, 1)
+}
+
+/// Set and confirm a user's address; the confirmation is the only message before that.
+fn confirmed_address(s: &TestServer, sink: &SmtpSink, user: &User) -> String {
+    let address = format!("{}@example.org", user.name);
+    let a = put(s, "/api/v1/me/email", user, json!({"email": address}));
+    assert_eq!(a.status, 200, "{}", a.text);
+    assert_eq!(a.json()["verified"], false);
+    let got = sink.wait_for(&address, 1);
+    let verify = link(s, &got[0], &format!("{PUBLIC}/api/v1/email/verify?token="));
+    let a = s.send(s.client.get(&verify));
+    assert_eq!(a.status, 200, "{}", a.text);
+    let settings = s.get("/api/v1/me/email", Some(&user.token)).json();
+    assert_eq!(settings["verified"], true);
+    address
+}
+
+fn game(s: &TestServer, players: &[User]) -> i64 {
+    let id = s.create(&players[0], json!({"variant": "keltis", "players": 2}));
+    let a = s.post(
+        &format!("/api/v1/games/{id}/join"),
+        Some(&players[1].token),
+        json!({}),
+    );
+    assert_eq!(a.status, 200, "{}", a.text);
+    id
+}
+
+fn with_subject<'a>(messages: &'a [Value], needle: &str) -> Vec<&'a Value> {
+    messages
+        .iter()
+        .filter(|m| {
+            m["headers"]["Subject"]
+                .as_str()
+                .unwrap_or("")
+                .contains(needle)
+        })
+        .collect()
+}
+
+/// A confirmed address gets "your turn" once per turn, for the right player, in their language,
+/// with both parts, the game's link and the unsubscribe headers; an unconfirmed address gets only
+/// its confirmation link; a refused move sends nothing; the unsubscribe link works without login.
+fn a_turn_sends_one_email_to_the_next_player(db: Db) {
+    let sink = SmtpSink::start();
+    let s = server(db, &sink, None);
+    let anna = register(&s, "anna", "fr-FR,fr;q=0.9,en;q=0.5");
+    let ben = register(&s, "ben", "de-DE");
+    let carl = register(&s, "carl", "en");
+    let anna_at = confirmed_address(&s, &sink, &anna);
+    let ben_at = confirmed_address(&s, &sink, &ben);
+    // Carl's address is never confirmed: it gets the link and nothing else.
+    put(
+        &s,
+        "/api/v1/me/email",
+        &carl,
+        json!({"email": "carl@example.org"}),
+    );
+    let id = game(&s, &[anna.clone(), ben.clone()]);
+    let invite = s.post(
+        &format!(
+            "/api/v1/games/{}/invites",
+            s.create(&carl, json!({"variant": "keltis-card", "players": 2}))
+        ),
+        Some(&carl.token),
+        json!({"user": "anna"}),
+    );
+    assert_eq!(invite.status, 200, "{}", invite.text);
+    let players = [anna.clone(), ben.clone()];
+    let first = s.game(id, &anna)["state"]["to_act"].as_u64().unwrap() as usize;
+    let (waiter, waiter_at) = if first == 0 {
+        (&ben, &ben_at)
+    } else {
+        (&anna, &anna_at)
+    };
+    // Started (both) and "your turn" for the first seat.
+    sink.wait_for(&anna_at, 3);
+    sink.wait_for(&ben_at, 3);
+    let before = sink.to(waiter_at).len();
+    // A refused move (stale version) sends nothing.
+    let stale = s.decide(id, &players[first], 0, &json!({"type": "draw_deck"}));
+    assert_eq!(stale.status, 409, "{}", stale.text);
+    s.finish_turn(id, &players);
+    let got = sink.wait_for(waiter_at, before + 1);
+    std::thread::sleep(std::time::Duration::from_millis(400));
+    let got_now = sink.to(waiter_at);
+    assert_eq!(got_now.len(), got.len(), "one email for the turn");
+    let email = got.last().unwrap();
+    let french = waiter.name == "anna";
+    let subject = email["headers"]["Subject"].as_str().unwrap();
+    if french {
+        assert!(subject.starts_with("À vous de jouer"), "{subject}");
+    } else {
+        assert!(subject.starts_with("Du bist am Zug"), "{subject}");
+    }
+    let headers = &email["headers"];
+    assert!(headers["Message-ID"]
+        .as_str()
+        .unwrap()
+        .ends_with("@keltis.test>"));
+    assert!(headers["Date"].is_string());
+    assert_eq!(
+        headers["List-Unsubscribe-Post"],
+        "List-Unsubscribe=One-Click"
+    );
+    let game_link = format!("{PUBLIC}/api/v1/games/{id}");
+    assert!(email["text"].as_str().unwrap().contains(&game_link));
+    assert!(email["html"].as_str().unwrap().contains(&game_link));
+    assert_eq!(email["to"], json!([waiter_at]));
+    // Carl, unconfirmed: the confirmation link only.
+    let carl_mail = sink.to("carl@example.org");
+    assert_eq!(carl_mail.len(), 1, "{carl_mail:?}");
+    assert!(carl_mail[0]["text"]
+        .as_str()
+        .unwrap()
+        .contains("/api/v1/email/verify?token="));
+    // Anna's invitation came (she is confirmed).
+    let anna_mail = sink.wait_for(&anna_at, 4);
+    assert!(
+        !with_subject(&anna_mail, "carl").is_empty(),
+        "the invitation"
+    );
+
+    // One-click unsubscribe, without logging in: no more "your turn" for the waiter.
+    let unsubscribe = headers["List-Unsubscribe"].as_str().unwrap();
+    let url = unsubscribe
+        .trim_matches(|c| c == '<' || c == '>')
+        .replacen(PUBLIC, &s.base, 1);
+    let a = s.send(
+        s.client
+            .post(&url)
+            .header("Content-Type", "application/x-www-form-urlencoded")
+            .body("List-Unsubscribe=One-Click"),
+    );
+    assert_eq!(a.status, 200, "{}", a.text);
+    let settings = s.get("/api/v1/me/email", Some(&waiter.token)).json();
+    assert_eq!(settings["preferences"]["your_turn"], false);
+    let count = sink.to(waiter_at).len();
+    s.finish_turn(id, &players); // the waiter's own turn
+    s.finish_turn(id, &players); // the mover's: the waiter's turn again, no email
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    assert_eq!(sink.to(waiter_at).len(), count, "unsubscribed");
+    let notices = s
+        .get("/api/v1/me/notifications", Some(&waiter.token))
+        .json();
+    let skipped = notices
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|n| n["notice"]["kind"] == "your_turn" && n["status"] == "skipped")
+        .cloned();
+    assert!(skipped.is_some(), "{notices}");
+}
+
+/// The relay is down for a while: messages wait and are retried with backoff; when it is back,
+/// each arrives exactly once, even with two server instances sending from one outbox.
+fn the_relay_down_then_up_delivers_each_message_once(db: Db) {
+    let mut sink = SmtpSink::start();
+    let a = server(db, &sink, None);
+    let b = server(Db::Sqlite, &sink, Some(a.database_url.clone()));
+    let players: Vec<User> = ["dora", "emil"]
+        .iter()
+        .map(|n| register(&a, n, "en"))
+        .collect();
+    let addresses: Vec<String> = players
+        .iter()
+        .map(|p| confirmed_address(&a, &sink, p))
+        .collect();
+    sink.down();
+    let mut ids = Vec::new();
+    for _ in 0..3 {
+        ids.push(game(&a, &players));
+    }
+    // Each game: started for both, "your turn" for one: 9 messages waiting.
+    std::thread::sleep(std::time::Duration::from_millis(400));
+    let pending = a
+        .get("/api/v1/me/notifications", Some(&players[0].token))
+        .json();
+    let failed_once = pending
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|n| n["status"] == "pending" && n["attempts"].as_i64() >= Some(1))
+        .count();
+    assert!(failed_once >= 3, "attempted while down: {pending}");
+    sink.up();
+    for clock in [&a.clock, &b.clock] {
+        clock.advance(10 * 60 * 1000);
+    }
+    let total =
+        sink.wait_for(&addresses[0], 1 + 3).len() + sink.wait_for(&addresses[1], 1 + 3).len();
+    std::thread::sleep(std::time::Duration::from_millis(600));
+    let all: Vec<Value> = addresses.iter().flat_map(|a| sink.to(a)).collect();
+    let mut ids_seen: Vec<String> = all
+        .iter()
+        .map(|m| m["headers"]["Message-ID"].as_str().unwrap().to_string())
+        .collect();
+    let n = ids_seen.len();
+    ids_seen.sort();
+    ids_seen.dedup();
+    assert_eq!(ids_seen.len(), n, "no message twice");
+    assert_eq!(
+        n,
+        2 + 9,
+        "two confirmations and nine notices (got {total} at first)"
+    );
+    let notices = a
+        .get("/api/v1/me/notifications", Some(&players[0].token))
+        .json();
+    assert!(
+        notices
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|n| n["notice"]["kind"] != "verify_email")
+            .all(|n| n["status"] == "sent"),
+        "{notices}"
+    );
+}
+
+/// An address the relay refuses for good is marked bounced and used no more.
+fn a_bouncing_address_is_marked_and_left_alone(db: Db) {
+    let sink = SmtpSink::start();
+    let s = server(db, &sink, None);
+    let user = register(&s, "fay", "en");
+    let a = put(
+        &s,
+        "/api/v1/me/email",
+        &user,
+        json!({"email": "bounce-fay@example.org"}),
+    );
+    assert_eq!(a.status, 200, "{}", a.text);
+    for _ in 0..100 {
+        if s.get("/api/v1/me/email", Some(&user.token)).json()["bounced"] == true {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let settings = s.get("/api/v1/me/email", Some(&user.token)).json();
+    assert_eq!(settings["bounced"], true, "{settings}");
+    let notices = s.get("/api/v1/me/notifications", Some(&user.token)).json();
+    assert_eq!(notices[0]["status"], "failed", "{notices}");
+    // Bad input: a clear error.
+    let a = put(
+        &s,
+        "/api/v1/me/email",
+        &user,
+        json!({"email": "not an address"}),
+    );
+    assert_eq!((a.status, a.code()), (422, "invalid_email".into()));
+}
+
+/// Digest mode: one message listing every game waiting, instead of one per game.
+fn a_digest_collects_the_games_waiting(db: Db) {
+    let sink = SmtpSink::start();
+    let s = server(db, &sink, None);
+    let gus = register(&s, "gus", "en");
+    let address = confirmed_address(&s, &sink, &gus);
+    let prefs = json!({"language": "en", "your_turn": true, "deadline_reminder": true, "invitation": true,
+                       "game_started": false, "game_over": true, "digest_hours": 1});
+    let a = put(&s, "/api/v1/me/email/preferences", &gus, prefs);
+    assert_eq!(a.status, 200, "{}", a.text);
+    let ids: Vec<i64> = (0..2)
+        .map(|_| {
+            s.create(
+                &gus,
+                json!({"variant": "keltis-card", "players": 2, "bots": ["bot-greedy"]}),
+            )
+        })
+        .collect();
+    for &id in &ids {
+        s.wait_for(id, &gus, |v| v["state"]["to_act"] == 0);
+    }
+    s.clock.advance(3600 * 1000 + 1000);
+    let got = sink.wait_for(&address, 2);
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    assert_eq!(
+        sink.to(&address).len(),
+        2,
+        "the confirmation and one digest"
+    );
+    let digest = &got[1];
+    assert!(digest["headers"]["Subject"]
+        .as_str()
+        .unwrap()
+        .contains("2 games"));
+    for id in ids {
+        assert!(digest["text"]
+            .as_str()
+            .unwrap()
+            .contains(&format!("{PUBLIC}/api/v1/games/{id}")));
+    }
+}
+
+mail_tests_on_both_databases!(
+    a_turn_sends_one_email_to_the_next_player,
+    the_relay_down_then_up_delivers_each_message_once,
+    a_bouncing_address_is_marked_and_left_alone,
+    a_digest_collects_the_games_waiting,
+);

@@ -94,7 +94,7 @@ pub fn build_with_clock(
             )
             .map_err(|error| StartupError::Worker { name: "mail", error })?;
         }
-        None => tracing::warn!(
+        None => tracing::info!(
             "no SMTP relay configured (--smtp-host): notifications are kept in the outbox, not emailed"
         ),
     }

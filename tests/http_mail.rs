@@ -124,26 +124,31 @@ fn a_turn_sends_one_email_to_the_next_player(db: Db) {
         &carl,
         json!({"email": "carl@example.org"}),
     );
-    let id = game(&s, &[anna.clone(), ben.clone()]);
+    let carls_game = s.create(&carl, json!({"variant": "keltis-card", "players": 2}));
     let invite = s.post(
-        &format!(
-            "/api/v1/games/{}/invites",
-            s.create(&carl, json!({"variant": "keltis-card", "players": 2}))
-        ),
+        &format!("/api/v1/games/{carls_game}/invites"),
         Some(&carl.token),
         json!({"user": "anna"}),
     );
     assert_eq!(invite.status, 200, "{}", invite.text);
+    let anna_mail = sink.wait_for(&anna_at, 2);
+    assert!(
+        !with_subject(&anna_mail, "carl").is_empty(),
+        "the invitation"
+    );
+    let id = game(&s, &[anna.clone(), ben.clone()]);
     let players = [anna.clone(), ben.clone()];
     let first = s.game(id, &anna)["state"]["to_act"].as_u64().unwrap() as usize;
-    let (waiter, waiter_at) = if first == 0 {
-        (&ben, &ben_at)
+    let (waiter, waiter_at, first_at) = if first == 0 {
+        (&ben, &ben_at, &anna_at)
     } else {
-        (&anna, &anna_at)
+        (&anna, &anna_at, &ben_at)
     };
-    // Started (both) and "your turn" for the first seat.
+    // "Game started" for both, and "your turn" for the first seat.
     sink.wait_for(&anna_at, 3);
-    sink.wait_for(&ben_at, 3);
+    sink.wait_for(&ben_at, 2);
+    let first_mail = sink.wait_for(first_at, if first == 0 { 4 } else { 3 });
+    assert!(!with_subject(&first_mail, &format!("{id}")).is_empty());
     let before = sink.to(waiter_at).len();
     // A refused move (stale version) sends nothing.
     let stale = s.decide(id, &players[first], 0, &json!({"type": "draw_deck"}));

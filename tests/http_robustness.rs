@@ -90,6 +90,7 @@ fn no_input_makes_the_server_answer_500(db: Db) {
                             let mut req = match method.as_str() {
                                 "get" => s.client.get(url),
                                 "post" => s.client.post(url).json(&body),
+                                "put" => s.client.put(url).json(&body),
                                 "delete" => s.client.delete(url),
                                 other => panic!("method {other}"),
                             };

@@ -67,6 +67,19 @@ pub async fn set_preferences(
     ))
 }
 
+/// Longest link token accepted.
+const MAX_TOKEN: usize = 2048;
+
+fn check_token(query: &LinkQuery) -> Result<(), ApiError> {
+    if query.token.len() > MAX_TOKEN {
+        return Err(super::games::out_of_range(
+            "token",
+            "at most 2048 characters",
+        ));
+    }
+    Ok(())
+}
+
 fn page(title: &str, body: &str) -> HttpResponse {
     HttpResponse::Ok()
         .content_type("text/html; charset=utf-8")
@@ -85,6 +98,7 @@ pub async fn verify(
     state: web::Data<AppState>,
     query: web::Query<LinkQuery>,
 ) -> Result<HttpResponse, ApiError> {
+    check_token(&query)?;
     web::block(move || mail::verify(&state.db, &state.keys, &query.token)).await??;
     Ok(page(
         "Email address confirmed",
@@ -96,18 +110,20 @@ pub async fn verify(
 /// nothing, so that mail scanners that follow links unsubscribe no one).
 #[utoipa::path(operation_id = "unsubscribePage", tag = "email", params(LinkQuery), responses(
     (status = 200, description = "A page with the unsubscribe button", content_type = "text/html", body = String),
+    (status = 400, description = "`invalid_query`: the token is too long", body = Problem),
 ))]
 #[get("/email/unsubscribe")]
-pub async fn unsubscribe_page(query: web::Query<LinkQuery>) -> HttpResponse {
+pub async fn unsubscribe_page(query: web::Query<LinkQuery>) -> Result<HttpResponse, ApiError> {
+    check_token(&query)?;
     let token: String = query
         .token
         .chars()
         .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
         .collect();
-    page(
+    Ok(page(
         "Unsubscribe",
         &format!("<form method=\"post\" action=\"?token={token}\"><button type=\"submit\">Stop these emails</button></form>"),
-    )
+    ))
 }
 
 /// One-click unsubscribe (RFC 8058: `List-Unsubscribe-Post: List-Unsubscribe=One-Click`): turns

@@ -6,9 +6,20 @@ use super::ServiceResult;
 use crate::storage::accounts::{self as store, Swept};
 use crate::storage::Database;
 
-/// Delete idempotency answers older than their 24 hours, refresh tokens past their expiry, and
-/// sessions revoked, or unused, for longer than a refresh token lives (with their tokens).
+/// How long a notification is listed once its delivery has ended.
+pub const NOTIFICATION_DAYS: i64 = 30;
+
+/// Delete idempotency answers older than their 24 hours, refresh tokens past their expiry,
+/// sessions revoked, or unused, for longer than a refresh token lives (with their tokens), and
+/// notifications delivered (or skipped, or given up on) more than 30 days ago.
 pub fn sweep(db: &Database, now: i64) -> ServiceResult<Swept> {
     let sessions_before = now - REFRESH_TOKEN_SECONDS * 1000;
-    Ok(db.write(|c| store::sweep_expired(c, now, now - IDEMPOTENCY_KEY_MILLIS, sessions_before))?)
+    let notifications_before = now - NOTIFICATION_DAYS * 24 * 3600 * 1000;
+    Ok(db.write(|c| {
+        let mut swept =
+            store::sweep_expired(c, now, now - IDEMPOTENCY_KEY_MILLIS, sessions_before)?;
+        swept.notifications =
+            crate::storage::notifications::delete_finished(c, notifications_before)?;
+        Ok::<_, crate::storage::StorageError>(swept)
+    })?)
 }

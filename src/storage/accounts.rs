@@ -236,6 +236,7 @@ pub struct Swept {
     pub idempotency_keys: usize,
     pub refresh_tokens: usize,
     pub sessions: usize,
+    pub notifications: usize,
 }
 
 /// Delete what has expired: idempotency answers older than `keys_before`, refresh tokens past
@@ -274,6 +275,7 @@ pub fn sweep_expired(
         idempotency_keys,
         refresh_tokens,
         sessions,
+        notifications: 0,
     })
 }
 

@@ -146,3 +146,13 @@ pub fn retry_at(
         .execute(conn)?;
     Ok(())
 }
+
+/// Delete notifications whose delivery ended (sent, skipped or failed) before `before`.
+pub fn delete_finished(conn: &mut DbConnection, before: i64) -> Result<usize, StorageError> {
+    Ok(diesel::delete(
+        notifications::table
+            .filter(notifications::status.ne("pending"))
+            .filter(notifications::created_at.lt(before)),
+    )
+    .execute(conn)?)
+}

@@ -85,6 +85,7 @@ pub struct Preferences {
     /// Digest mode: instead of one "your turn" email per game, one email every this many hours
     /// (1 to 168) listing every game waiting for you; `null` for one email per turn.
     #[schema(required = true, minimum = 1, maximum = 168)]
+    #[serde(deserialize_with = "Option::deserialize")]
     pub digest_hours: Option<u32>,
 }
 
@@ -108,6 +109,8 @@ pub struct MailSettings {
 pub struct SetEmail {
     /// The new address, or `null` to remove it.
     #[schema(required = true, max_length = 254)]
+    // Required though nullable: a missing field is an error, not a removal.
+    #[serde(deserialize_with = "Option::deserialize")]
     pub email: Option<String>,
 }
 

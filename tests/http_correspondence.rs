@@ -85,15 +85,10 @@ fn clocks_follow_their_time_control(db: Db) {
     let s = support::spawn(db, |_| {}).expect("a database for this test");
     let players: Vec<User> = (0..2).map(|i| s.register(&format!("clocked{i}"))).collect();
     let fischer = json!({"type": "fischer", "initial_seconds": 3 * 86400, "increment_seconds": 86400, "max_seconds": 7 * 86400});
-    let id = s.create(
-        &players[0],
-        json!({"variant": "keltis", "players": 2, "time_control": fischer}),
-    );
     let started = s.clock.now();
-    s.post(
-        &format!("/api/v1/games/{id}/join"),
-        Some(&players[1].token),
-        json!({}),
+    let id = s.started_with(
+        json!({"variant": "keltis", "players": 2, "time_control": fischer}),
+        &players,
     );
     let view = s.game(id, &players[0]);
     assert_eq!(view["time_control"], fischer);
@@ -115,14 +110,7 @@ fn clocks_follow_their_time_control(db: Db) {
     assert_eq!(mine["games"][0]["time_control"]["type"], "fischer");
 
     // Per turn: the deadline restarts with every turn.
-    let id = s.create(&players[0],
-        json!({"variant": "keltis-card", "players": 2, "time_control": {"type": "per_turn", "seconds": 3600}}),
-    );
-    s.post(
-        &format!("/api/v1/games/{id}/join"),
-        Some(&players[1].token),
-        json!({}),
-    );
+    let id = s.started_with(json!({"variant": "keltis-card", "players": 2, "time_control": {"type": "per_turn", "seconds": 3600}}), &players);
     let t0 = s.clock.now();
     assert_eq!(
         s.game(id, &players[0])["clock"]["deadline"],
@@ -148,14 +136,7 @@ fn clocks_follow_their_time_control(db: Db) {
 fn a_timeout_ends_a_two_player_game(db: Db) {
     let s = support::spawn(db, |_| {}).expect("a database for this test");
     let players: Vec<User> = (0..2).map(|i| s.register(&format!("late{i}"))).collect();
-    let id = s.create(&players[0],
-        json!({"variant": "keltis", "players": 2, "time_control": {"type": "per_turn", "seconds": 60}}),
-    );
-    s.post(
-        &format!("/api/v1/games/{id}/join"),
-        Some(&players[1].token),
-        json!({}),
-    );
+    let id = s.started_with(json!({"variant": "keltis", "players": 2, "time_control": {"type": "per_turn", "seconds": 60}}), &players);
     // Both have played (else the game would be aborted, not lost on time).
     s.finish_turn(id, &players);
     s.finish_turn(id, &players);
@@ -213,14 +194,9 @@ fn a_game_never_begun_is_aborted(db: Db) {
     let control = json!({"type": "per_turn", "seconds": 600});
     let mut ids = Vec::new();
     for played_turns in [0, 1] {
-        let id = s.create(
-            &players[0],
+        let id = s.started_with(
             json!({"variant": "keltis-card", "players": 2, "time_control": control}),
-        );
-        s.post(
-            &format!("/api/v1/games/{id}/join"),
-            Some(&players[1].token),
-            json!({}),
+            &players,
         );
         for _ in 0..played_turns {
             s.finish_turn(id, &players);
@@ -266,16 +242,7 @@ fn only_the_seat_to_act_is_bound_by_its_deadline(db: Db) {
     // The clock worker's first pass runs at start; after that it waits a long time.
     let s = support::spawn(db, |c| c.clock_interval_ms = 600_000).expect("a database");
     let players: Vec<User> = (0..3).map(|i| s.register(&format!("bound{i}"))).collect();
-    let id = s.create(&players[0],
-        json!({"variant": "keltis", "players": 3, "time_control": {"type": "per_turn", "seconds": 60}}),
-    );
-    for p in &players[1..] {
-        s.post(
-            &format!("/api/v1/games/{id}/join"),
-            Some(&p.token),
-            json!({}),
-        );
-    }
+    let id = s.started_with(json!({"variant": "keltis", "players": 3, "time_control": {"type": "per_turn", "seconds": 60}}), &players);
     let view = s.game(id, &players[0]);
     let to_act = view["state"]["to_act"].as_u64().unwrap() as usize;
     let me = s.game(id, &players[to_act]);
@@ -367,14 +334,7 @@ fn two_instances_apply_each_timeout_once(db: Db) {
     let players: Vec<User> = (0..2).map(|i| a.register(&format!("twin{i}"))).collect();
     let mut ids = Vec::new();
     for _ in 0..6 {
-        let id = a.create(&players[0],
-            json!({"variant": "keltis-card", "players": 2, "time_control": {"type": "per_turn", "seconds": 60}}),
-        );
-        a.post(
-            &format!("/api/v1/games/{id}/join"),
-            Some(&players[1].token),
-            json!({}),
-        );
+        let id = a.started_with(json!({"variant": "keltis-card", "players": 2, "time_control": {"type": "per_turn", "seconds": 60}}), &players);
         ids.push(id);
     }
     // The second instance starts with its clock past every deadline, and so does the first's.
@@ -401,15 +361,7 @@ fn a_deadline_passed_while_stopped_is_applied_at_start(db: Db) {
     let players: Vec<User> = (0..2).map(|i| a.register(&format!("stopped{i}"))).collect();
     let mut ids = Vec::new();
     for played in [true, false] {
-        let id = a.create(
-            &players[0],
-            json!({"variant": "keltis-card", "players": 2, "time_control": {"type": "per_turn", "seconds": 60}}),
-        );
-        a.post(
-            &format!("/api/v1/games/{id}/join"),
-            Some(&players[1].token),
-            json!({}),
-        );
+        let id = a.started_with(json!({"variant": "keltis-card", "players": 2, "time_control": {"type": "per_turn", "seconds": 60}}), &players);
         if played {
             a.finish_turn(id, &players);
             a.finish_turn(id, &players);
@@ -459,14 +411,9 @@ fn random_clocks_and_waits(db: Db) {
             let initial = 60 + next(600);
             json!({"type": "fischer", "initial_seconds": initial, "increment_seconds": next(120), "max_seconds": initial + next(600)})
         };
-        let id = s.create(
-            &players[0],
+        let id = s.started_with(
             json!({"variant": "keltis-card", "players": 2, "time_control": control}),
-        );
-        s.post(
-            &format!("/api/v1/games/{id}/join"),
-            Some(&players[1].token),
-            json!({}),
+            &players,
         );
         for _ in 0..400 {
             let view = s.game(id, &players[0]);

@@ -84,14 +84,7 @@ fn confirmed_address(s: &TestServer, sink: &SmtpSink, user: &User) -> String {
 }
 
 fn game(s: &TestServer, players: &[User]) -> i64 {
-    let id = s.create(&players[0], json!({"variant": "keltis", "players": 2}));
-    let a = s.post(
-        &format!("/api/v1/games/{id}/join"),
-        Some(&players[1].token),
-        json!({}),
-    );
-    assert_eq!(a.status, 200, "{}", a.text);
-    id
+    s.started_with(json!({"variant": "keltis", "players": 2}), players)
 }
 
 fn with_subject<'a>(messages: &'a [Value], needle: &str) -> Vec<&'a Value> {

@@ -11,17 +11,10 @@ const DAY: i64 = 24 * HOUR;
 
 /// Two players in a started game with this time control; its id.
 fn game_with(s: &TestServer, players: &[User], variant: &str, control: Value) -> i64 {
-    let id = s.create(
-        &players[0],
+    s.started_with(
         json!({"variant": variant, "players": 2, "time_control": control}),
-    );
-    let a = s.post(
-        &format!("/api/v1/games/{id}/join"),
-        Some(&players[1].token),
-        json!({}),
-    );
-    assert_eq!(a.status, 200, "{}", a.text);
-    id
+        players,
+    )
 }
 
 fn seat_to_act(s: &TestServer, id: i64, user: &User) -> usize {

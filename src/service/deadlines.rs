@@ -5,7 +5,7 @@
 
 use super::clocks::ClockState;
 use super::games::{append, load_row, load_state, record_from_log, GameEvent, GameStatus};
-use super::notifications::{queue, queue_for_people, Notice};
+use super::notifications::{queue, queue_game_over, Notice};
 use super::play::{apply_decision, Actor};
 use super::{ServiceError, ServiceResult};
 use crate::engine::{DecisionOf, Game, ENGINE_VERSION};
@@ -112,14 +112,7 @@ fn abort(
         now,
     )?;
     let seats = store::seats(conn, row.id)?;
-    let game_id = row.id;
-    queue_for_people(
-        conn,
-        &seats,
-        |_| true,
-        |_| Notice::GameOver { game_id },
-        now,
-    )?;
+    queue_game_over(conn, row.id, &seats, now)?;
     Ok(())
 }
 

@@ -162,6 +162,16 @@ pub(super) fn queue_for_people(
     Ok(())
 }
 
+/// Tell every seated person that the game is over (or aborted).
+pub(super) fn queue_game_over(
+    conn: &mut DbConnection,
+    game_id: i64,
+    seats: &[crate::storage::games::SeatRow],
+    now: i64,
+) -> ServiceResult<()> {
+    queue_for_people(conn, seats, |_| true, |_| Notice::GameOver { game_id }, now)
+}
+
 /// The caller's notifications, newest first; `before`: only older ones (an id from a previous
 /// page).
 pub fn list(

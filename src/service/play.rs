@@ -10,7 +10,7 @@ use super::games::{
     append_all, clock_view, load_row, load_state, not_seated, reloaded_detail, seat_of, summary,
     to_act_user, GameDetail, GameEvent, GameLinks, GameStatus,
 };
-use super::notifications::{queue_for_people, Notice};
+use super::notifications::{queue_for_people, queue_game_over, Notice};
 use super::{ServiceError, ServiceResult};
 use crate::engine::{DecisionJson, DecisionOf, Game, RuleError, View, ENGINE_VERSION};
 use crate::storage::games::{self as store, GameUpdate, SeatRow, StoredAnswer};
@@ -254,13 +254,7 @@ pub(super) fn apply_decision(
     // Tell the people concerned, in the same transaction: the end, or the next seat's turn.
     let game_id = row.id;
     if game.is_over() {
-        queue_for_people(
-            conn,
-            &seats,
-            |_| true,
-            |_| Notice::GameOver { game_id },
-            now,
-        )?;
+        queue_game_over(conn, game_id, &seats, now)?;
     } else if let Some(next) = game.to_act().filter(|&s| Some(s) != before || s != seat) {
         let your_turn = |seat| Notice::YourTurn {
             game_id,

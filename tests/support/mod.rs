@@ -345,13 +345,12 @@ impl TestServer {
 
     /// A started game: the first user creates it, the others join.
     pub fn started_game(&self, variant: &str, users: &[User]) -> i64 {
-        let a = self.post(
-            "/api/v1/games",
-            Some(&users[0].token),
-            json!({"variant": variant, "players": users.len()}),
-        );
-        assert_eq!(a.status, 201, "{}", a.text);
-        let id = a.json()["id"].as_i64().expect("id");
+        self.started_with(json!({"variant": variant, "players": users.len()}), users)
+    }
+
+    /// A started game created by the first user with `body` (`POST /games`), the others joining.
+    pub fn started_with(&self, body: Value, users: &[User]) -> i64 {
+        let id = self.create(&users[0], body);
         for u in &users[1..] {
             let a = self.post(
                 &format!("/api/v1/games/{id}/join"),

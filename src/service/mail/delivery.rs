@@ -12,7 +12,7 @@ use lettre::{Message, SmtpTransport, Transport};
 
 use super::link_token;
 use super::messages::{render, Email, GameFacts, Links, Outcome, Subject};
-use crate::service::games::{load_state, parse_event, GameEvent, GameStatus};
+use crate::service::games::{load_state, parse_event, GameEvent, GameLinks, GameStatus};
 use crate::service::notifications::Notice;
 use crate::service::sessions::TokenKeys;
 use crate::service::{ServiceError, ServiceResult};
@@ -95,7 +95,7 @@ impl Mailer {
     }
 
     fn game_link(&self, game_id: i64) -> String {
-        format!("{}/api/v1/games/{game_id}", self.public_url)
+        format!("{}{}", self.public_url, GameLinks::of(game_id).this)
     }
 }
 

@@ -358,9 +358,192 @@ fn a_digest_collects_the_games_waiting(db: Db) {
     }
 }
 
+const DAY: i64 = 24 * 3600 * 1000;
+
+/// A deadline reminder arrives by email: 24 hours before the deadline, to the player to act only,
+/// with the deadline and the game's link.
+fn a_deadline_reminder_arrives_by_email(db: Db) {
+    let sink = SmtpSink::start();
+    let s = server(db, &sink, None);
+    let players = [register(&s, "rita", "en"), register(&s, "rolf", "en")];
+    let addresses: Vec<String> = players
+        .iter()
+        .map(|p| confirmed_address(&s, &sink, p))
+        .collect();
+    let id = s.started_with(
+        json!({"variant": "keltis-card", "players": 2,
+               "time_control": {"type": "per_turn", "seconds": 3 * 86400}}),
+        &players,
+    );
+    let seat = s.game(id, &players[0])["state"]["to_act"].as_u64().unwrap() as usize;
+    let deadline = s.game(id, &players[seat])["clock"]["deadline"]
+        .as_i64()
+        .unwrap();
+    let reminders = |address: &str| {
+        sink.to(address)
+            .into_iter()
+            .filter(|m| {
+                m["headers"]["Subject"]
+                    .as_str()
+                    .unwrap_or("")
+                    .contains("left for your turn")
+            })
+            .collect::<Vec<_>>()
+    };
+    s.clock.advance(2 * DAY);
+    let mut found = Vec::new();
+    for _ in 0..100 {
+        found = reminders(&addresses[seat]);
+        if !found.is_empty() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    assert_eq!(found.len(), 1, "one reminder");
+    let subject = found[0]["headers"]["Subject"].as_str().unwrap();
+    assert_eq!(subject, format!("24 hours left for your turn in game {id}"));
+    let text = found[0]["text"].as_str().unwrap();
+    assert!(
+        text.contains(&format!("{PUBLIC}/api/v1/games/{id}")),
+        "{text}"
+    );
+    let when = keltis::service::mail::messages::utc(deadline);
+    assert!(text.contains(&when), "the deadline {when} in {text}");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    assert!(
+        reminders(&addresses[1 - seat]).is_empty(),
+        "only the player to act"
+    );
+    assert_eq!(reminders(&addresses[seat]).len(), 1, "once");
+}
+
+/// The cards an email names, counted: a colour word followed by a value (`∎` for end cards).
+fn cards_named(text: &str) -> std::collections::HashMap<(String, String), usize> {
+    const COLORS: [&str; 6] = ["green", "yellow", "brown", "blue", "pink", "gray"];
+    let words: Vec<&str> = text
+        .split(|c: char| !(c.is_alphanumeric() || c == '∎'))
+        .filter(|w| !w.is_empty())
+        .collect();
+    let mut named = std::collections::HashMap::new();
+    for pair in words.windows(2) {
+        let value_like = pair[1] == "∎" || pair[1].chars().all(|c| c.is_ascii_digit());
+        if COLORS.contains(&pair[0]) && value_like {
+            *named
+                .entry((pair[0].to_string(), pair[1].to_string()))
+                .or_insert(0) += 1;
+        }
+    }
+    named
+}
+
+/// The cards shown face up by the first `count` decisions of a record (laid or discarded).
+fn cards_shown(record: &Value, count: usize) -> std::collections::HashMap<(String, String), usize> {
+    let mut shown = std::collections::HashMap::new();
+    for d in record["decisions"].as_array().unwrap().iter().take(count) {
+        let card = &d["decision"]["card"];
+        if let Some(color) = card["color"].as_str() {
+            let value = match card["value"].as_u64() {
+                Some(v) => v.to_string(),
+                None => "∎".to_string(),
+            };
+            *shown.entry((color.to_string(), value)).or_insert(0) += 1;
+        }
+    }
+    shown
+}
+
+/// A whole game played with email on: every "your turn" message is read when it arrives (the game
+/// waits for it), and after the game each is checked against the record: it names no card more
+/// often than the decisions before it had shown face up, so no card of another seat's hand and no
+/// card of the deck ever appears.
+fn no_email_names_a_card_its_reader_could_not_see(db: Db) {
+    let sink = SmtpSink::start();
+    let s = server(db, &sink, None);
+    let players = [register(&s, "hana", "en"), register(&s, "hugo", "en")];
+    let addresses: Vec<String> = players
+        .iter()
+        .map(|p| confirmed_address(&s, &sink, p))
+        .collect();
+    let id = s.started_with(json!({"variant": "keltis", "players": 2}), &players);
+    let your_turns = |address: &str| {
+        sink.to(address)
+            .into_iter()
+            .filter(|m| {
+                m["headers"]["Subject"]
+                    .as_str()
+                    .unwrap_or("")
+                    .starts_with("Your turn")
+            })
+            .collect::<Vec<_>>()
+    };
+    let wait_for_turns = |address: &str, n: usize| {
+        for _ in 0..200 {
+            let got = your_turns(address);
+            if got.len() >= n {
+                return got;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(25));
+        }
+        panic!("{address} never got {n} 'your turn' emails");
+    };
+    // (the email, how many decisions had been made when it was sent)
+    let mut read: Vec<(Value, usize)> = Vec::new();
+    let mut expected = [0usize; 2];
+    let mut decisions = 0usize;
+    let mut to_act = s.game(id, &players[0])["state"]["to_act"].as_u64().unwrap() as usize;
+    expected[to_act] = 1;
+    read.push((wait_for_turns(&addresses[to_act], 1)[0].clone(), 0));
+    loop {
+        let me = s.game(id, &players[to_act]);
+        let legal = me["state"]["legal_decisions"].as_array().unwrap();
+        // Vary the choice so that the game lays, discards and draws from piles.
+        let d = legal[(decisions * 7 + 3) % legal.len()].clone();
+        let a = s.decide(id, &players[to_act], me["version"].as_i64().unwrap(), &d);
+        assert_eq!(a.status, 200, "{}", a.text);
+        decisions += 1;
+        let view = s.game(id, &players[0]);
+        if view["status"] == "over" {
+            break;
+        }
+        let next = view["state"]["to_act"].as_u64().unwrap() as usize;
+        if next != to_act {
+            expected[next] += 1;
+            let got = wait_for_turns(&addresses[next], expected[next]);
+            read.push((got[expected[next] - 1].clone(), decisions));
+            to_act = next;
+        }
+    }
+    assert!(read.len() > 20, "a whole game: {} emails", read.len());
+    let record = s.get(
+        &format!("/api/v1/games/{id}/record"),
+        Some(&players[0].token),
+    );
+    assert_eq!(record.status, 200, "{}", record.text);
+    let record = record.json();
+    assert_eq!(record["decisions"].as_array().unwrap().len(), decisions);
+    let mut named_at_all = 0;
+    for (email, count) in &read {
+        let shown = cards_shown(&record, *count);
+        for part in ["text", "html"] {
+            let body = email[part].as_str().unwrap();
+            for (card, times) in cards_named(body) {
+                named_at_all += times;
+                let allowed = shown.get(&card).copied().unwrap_or(0);
+                assert!(
+                    times <= allowed,
+                    "{card:?} named {times} times, shown {allowed} times by {count} decisions: {body}"
+                );
+            }
+        }
+    }
+    assert!(named_at_all > 0, "the emails name the cards laid");
+}
+
 mail_tests_on_both_databases!(
     a_turn_sends_one_email_to_the_next_player,
     the_relay_down_then_up_delivers_each_message_once,
     a_bouncing_address_is_marked_and_left_alone,
     a_digest_collects_the_games_waiting,
+    a_deadline_reminder_arrives_by_email,
+    no_email_names_a_card_its_reader_could_not_see,
 );

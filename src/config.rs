@@ -57,6 +57,14 @@ pub struct Config {
     /// The longest a long poll of events (`wait=`) is held, in seconds (at most 60).
     #[arg(long, env = "KELTIS_LONG_POLL_MAX", default_value_t = 60)]
     pub long_poll_max_seconds: u64,
+    /// Seconds an event stream stays silent before it sends a heartbeat comment (keeps proxies
+    /// from closing idle streams).
+    #[arg(long, env = "KELTIS_STREAM_HEARTBEAT", default_value_t = 15)]
+    pub stream_heartbeat_seconds: u64,
+    /// Seconds after which the server ends an event stream; the client reconnects with
+    /// `Last-Event-ID` and misses nothing (spreads long-lived connections over instances).
+    #[arg(long, env = "KELTIS_STREAM_MAX", default_value_t = 3600)]
+    pub stream_max_seconds: u64,
     /// Seconds between sweeps that delete expired idempotency answers, refresh tokens and
     /// sessions.
     #[arg(long, env = "KELTIS_MAINTENANCE_INTERVAL", default_value_t = 600)]
@@ -130,6 +138,8 @@ impl Config {
             sqlite_synchronous: crate::storage::SqliteSync::Full,
             body_timeout_seconds: 10,
             long_poll_max_seconds: 60,
+            stream_heartbeat_seconds: 15,
+            stream_max_seconds: 3600,
             maintenance_interval_seconds: 600,
             clock_interval_ms: 1000,
             vacation_days_per_year: 30,

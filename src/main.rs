@@ -110,6 +110,7 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
                 let running = keltis::startup::build(&config)?;
                 let backend = keltis::storage::Backend::of_url(&config.database_url());
                 tracing::info!(port = running.port, ?backend, "listening");
+                actix_web::rt::spawn(running.stopper.clone().stop_on_signal());
                 running.server.await?;
                 // The server has stopped (a signal): let the workers finish their pass.
                 running.workers.stop();

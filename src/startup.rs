@@ -36,6 +36,8 @@ pub struct Running {
     pub port: u16,
     /// The background workers: `stop()` them before the process ends.
     pub workers: crate::workers::Workers,
+    /// Stops the server gracefully.
+    pub stopper: Stopper,
 }
 
 /// Open the database (migrating it), bind, and build the server.
@@ -98,6 +100,12 @@ pub fn build_with_clock(
             "no SMTP relay configured (--smtp-host): notifications are kept in the outbox, not emailed"
         ),
     }
+    crate::workers::listener::spawn(&workers, db.clone()).map_err(|error| {
+        StartupError::Worker {
+            name: "wake-up listener",
+            error,
+        }
+    })?;
     crate::workers::maintenance::spawn(
         &workers,
         db.clone(),
@@ -107,6 +115,7 @@ pub fn build_with_clock(
         name: "maintenance",
         error,
     })?;
+    let draining = api::Draining::default();
     let state = web::Data::new(AppState {
         db,
         keys: TokenKeys::new(&secret),
@@ -116,6 +125,10 @@ pub fn build_with_clock(
         vacation: crate::service::vacations::VacationPolicy {
             days_per_year: config.vacation_days_per_year,
         },
+        draining: draining.clone(),
+        open_streams: Default::default(),
+        stream_heartbeat: std::time::Duration::from_secs(config.stream_heartbeat_seconds.max(1)),
+        stream_lifetime: std::time::Duration::from_secs(config.stream_max_seconds.max(1)),
     });
     let body_timeout = std::time::Duration::from_secs(config.body_timeout_seconds.max(1));
     let mut server =
@@ -167,9 +180,57 @@ pub fn build_with_clock(
     if let Some(workers) = config.workers {
         server = server.workers(workers);
     }
+    // Signals are ours (see `Stopper`): streams must end before the server waits for requests.
+    let server = server.disable_signals().run();
     Ok(Running {
+        stopper: Stopper {
+            server: server.handle(),
+            draining,
+            workers: workers.clone(),
+        },
         workers,
-        server: server.run(),
+        server,
         port,
     })
+}
+
+/// Stops a running server gracefully: open event streams end, requests in flight finish (up to
+/// actix's shutdown timeout), then the background workers finish their pass.
+#[derive(Clone)]
+pub struct Stopper {
+    server: actix_web::dev::ServerHandle,
+    draining: api::Draining,
+    workers: crate::workers::Workers,
+}
+
+impl Stopper {
+    pub async fn stop(&self) {
+        self.draining.start();
+        self.server.stop(true).await;
+        let workers = self.workers.clone();
+        // Joining the worker threads blocks: not on the server's runtime.
+        let _ = actix_web::rt::task::spawn_blocking(move || workers.stop()).await;
+    }
+
+    /// Stop when the process is asked to (SIGINT, SIGTERM).
+    pub async fn stop_on_signal(self) {
+        wait_for_signal().await;
+        tracing::info!("stopping: ending streams, finishing requests");
+        self.stop().await;
+    }
+}
+
+async fn wait_for_signal() {
+    #[cfg(unix)]
+    {
+        use actix_web::rt::signal::unix::{signal, SignalKind};
+        if let Ok(mut term) = signal(SignalKind::terminate()) {
+            tokio::select! {
+                _ = actix_web::rt::signal::ctrl_c() => {}
+                _ = term.recv() => {}
+            }
+            return;
+        }
+    }
+    let _ = actix_web::rt::signal::ctrl_c().await;
 }

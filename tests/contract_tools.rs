@@ -44,7 +44,12 @@ fn run(cmd: &mut Command) -> String {
 fn schemathesis_finds_nothing() {
     let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
     // A long poll answers within a second here, so that generated `wait` values keep the run short.
-    let s = support::spawn(Db::Sqlite, |c| c.long_poll_max_seconds = 1).expect("server");
+    // Streams end after a second too.
+    let s = support::spawn(Db::Sqlite, |c| {
+        c.long_poll_max_seconds = 1;
+        c.stream_max_seconds = 1;
+    })
+    .expect("server");
     let user = s.register("schemathesis");
     let out = run(Command::new("schemathesis")
         .arg("--config-file")

@@ -18,33 +18,36 @@ impl FromRequest for Authenticated {
     type Future = Pin<Box<dyn Future<Output = Result<Self, ApiError>>>>;
 
     fn from_request(req: &HttpRequest, _: &mut actix_web::dev::Payload) -> Self::Future {
-        let state = req.app_data::<web::Data<AppState>>().cloned();
-        let bearer = req
-            .headers()
-            .get(header::AUTHORIZATION)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| {
-                v.strip_prefix("Bearer ")
-                    .or_else(|| v.strip_prefix("bearer "))
-            })
-            .map(|t| t.trim().to_string());
-        Box::pin(async move {
-            let state = state.ok_or_else(|| {
-                ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", "no state")
-            })?;
-            let bearer = bearer.ok_or_else(|| {
-                ApiError::new(
-                    StatusCode::UNAUTHORIZED,
-                    "unauthorized",
-                    "send Authorization: Bearer <access token or API token>",
-                )
-            })?;
-            // Both kinds are checked against the database (API tokens, and the session of an
-            // access token): off the async threads.
-            let caller =
-                web::block(move || accounts::authenticate(&state.db, &state.keys, &bearer))
-                    .await??;
-            Ok(Authenticated(caller))
+        let caller = bearer_caller(req);
+        Box::pin(async move { Ok(Authenticated(caller.await?)) })
+    }
+}
+
+/// The caller of a request with `Authorization: Bearer <access token or API token>`.
+pub(super) fn bearer_caller(
+    req: &HttpRequest,
+) -> impl Future<Output = Result<Caller, ApiError>> + 'static {
+    let state = req.app_data::<web::Data<AppState>>().cloned();
+    let bearer = req
+        .headers()
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| {
+            v.strip_prefix("Bearer ")
+                .or_else(|| v.strip_prefix("bearer "))
         })
+        .map(|t| t.trim().to_string());
+    async move {
+        let state = state.ok_or_else(|| {
+            ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", "no state")
+        })?;
+        let bearer = bearer.ok_or_else(|| {
+            ApiError::new(
+                StatusCode::UNAUTHORIZED,
+                "unauthorized",
+                "send Authorization: Bearer <access token or API token>",
+            )
+        })?;
+        Ok(web::block(move || accounts::authenticate(&state.db, &state.keys, &bearer)).await??)
     }
 }

@@ -16,6 +16,7 @@ use super::error::{ApiError, Problem};
 use super::AppState;
 use crate::service::events::{self as game_events, EventView};
 use crate::service::games::GameDetail;
+use crate::service::live;
 use crate::service::lobby::{self, GameFilter, GamePage, NewGame};
 use crate::service::play::{self, DecisionAnswer, DecisionRequest};
 
@@ -287,16 +288,17 @@ pub async fn events(
     }
     // The operator may cap the hold (behind a proxy with a shorter timeout, say): a long poll
     // may always answer early with no events.
-    let deadline = Instant::now() + Duration::from_secs(wait.min(state.long_poll_max_seconds));
+    let until = Instant::now() + Duration::from_secs(wait.min(state.long_poll_max_seconds));
+    // Subscribed before the first read: an event committed in between still wakes this request,
+    // which holds no connection and no thread while it waits.
+    let mut waiter = live::Waiter::for_game(&state.db, id);
     loop {
         let (state2, caller2) = (state.clone(), caller.clone());
         let found = web::block(move || game_events::events(&state2.db, &caller2, id, after, limit))
             .await??;
-        if !found.is_empty() || Instant::now() >= deadline {
+        if !found.is_empty() || !waiter.woken_before(until.into()).await {
             return Ok(web::Json(found));
         }
-        // Polling the database keeps several server instances on one PostgreSQL correct.
-        actix_web::rt::time::sleep(Duration::from_millis(200)).await;
     }
 }
 

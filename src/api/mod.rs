@@ -11,6 +11,7 @@ pub mod health;
 pub mod notifications;
 pub mod openapi;
 pub mod rate_limit;
+pub mod streams;
 pub mod vacation;
 
 use actix_web::web;
@@ -27,6 +28,36 @@ pub struct AppState {
     /// The longest a long poll of events is held, in seconds.
     pub long_poll_max_seconds: u64,
     pub vacation: crate::service::vacations::VacationPolicy,
+    /// Set when the server begins to stop: open streams end.
+    pub draining: Draining,
+    /// How many event streams are open (metrics).
+    pub open_streams: std::sync::Arc<std::sync::atomic::AtomicI64>,
+    /// How long a stream stays silent before it sends a heartbeat comment.
+    pub stream_heartbeat: std::time::Duration,
+    /// How long a stream lasts before the server ends it (the client resumes).
+    pub stream_lifetime: std::time::Duration,
+}
+
+/// Set when the server begins to stop, so that open event streams end and the stop does not
+/// wait for them.
+#[derive(Clone)]
+pub struct Draining(std::sync::Arc<tokio::sync::watch::Sender<bool>>);
+
+impl Default for Draining {
+    fn default() -> Draining {
+        Draining(std::sync::Arc::new(tokio::sync::watch::channel(false).0))
+    }
+}
+
+impl Draining {
+    /// Begin: every stream ends after what it is sending.
+    pub fn start(&self) {
+        self.0.send_replace(true);
+    }
+
+    pub fn subscribe(&self) -> tokio::sync::watch::Receiver<bool> {
+        self.0.subscribe()
+    }
 }
 
 pub use openapi::openapi_json;
@@ -55,6 +86,9 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(games::decide)
         .service(games::resign)
         .service(games::events)
+        .service(streams::game_stream)
+        .service(streams::my_stream)
+        .service(streams::create_ticket)
         .service(games::record)
         .service(games::bots)
         .service(vacation::status)

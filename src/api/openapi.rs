@@ -12,7 +12,7 @@ use serde_json::{json, Map, Value};
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
-use super::{accounts, email, error, games, health, notifications, vacation};
+use super::{accounts, email, error, games, health, notifications, streams, vacation};
 
 /// The whole document: health at the root, the API nested under `/api/v1`.
 #[derive(OpenApi)]
@@ -34,6 +34,7 @@ use super::{accounts, email, error, games, health, notifications, vacation};
         (name = "play", description = "Views, decisions, events, records"),
         (name = "correspondence", description = "Vacation and notifications"),
         (name = "email", description = "Email address, preferences, and the links in emails"),
+        (name = "live", description = "Server-sent event streams of games and of your notices"),
         (name = "bots", description = "The server's computer opponents"),
         (name = "health", description = "Liveness and readiness"),
     )
@@ -42,39 +43,45 @@ struct ApiDoc;
 
 /// The versioned API.
 #[derive(OpenApi)]
-#[openapi(paths(
-    accounts::register,
-    accounts::login,
-    accounts::refresh,
-    accounts::me,
-    accounts::list_tokens,
-    accounts::create_token,
-    accounts::revoke_token,
-    accounts::list_sessions,
-    accounts::sign_out_everywhere,
-    accounts::sign_out,
-    games::list,
-    games::create,
-    games::get,
-    games::join,
-    games::leave,
-    games::invite,
-    games::decide,
-    games::resign,
-    games::events,
-    games::record,
-    games::bots,
-    vacation::status,
-    vacation::start,
-    vacation::stop,
-    notifications::list,
-    email::settings,
-    email::set_email,
-    email::set_preferences,
-    email::verify,
-    email::unsubscribe_page,
-    email::unsubscribe,
-))]
+#[openapi(
+    paths(
+        accounts::register,
+        accounts::login,
+        accounts::refresh,
+        accounts::me,
+        accounts::list_tokens,
+        accounts::create_token,
+        accounts::revoke_token,
+        accounts::list_sessions,
+        accounts::sign_out_everywhere,
+        accounts::sign_out,
+        games::list,
+        games::create,
+        games::get,
+        games::join,
+        games::leave,
+        games::invite,
+        games::decide,
+        games::resign,
+        games::events,
+        games::record,
+        games::bots,
+        vacation::status,
+        vacation::start,
+        vacation::stop,
+        notifications::list,
+        email::settings,
+        email::set_email,
+        email::set_preferences,
+        email::verify,
+        email::unsubscribe_page,
+        email::unsubscribe,
+        streams::create_ticket,
+        streams::game_stream,
+        streams::my_stream,
+    ),
+    components(schemas(crate::service::live::LiveNotice))
+)]
 struct ApiV1;
 
 struct BearerAuth;
@@ -152,7 +159,33 @@ fn refine(mut doc: Value) -> Value {
     }
     add_schema_details(schemas);
     add_shared_responses(&mut doc);
+    headers_never_null(&mut doc);
     doc
+}
+
+/// An optional header is absent or has a value: never `null` (utoipa makes `Option` nullable).
+fn headers_never_null(doc: &mut Value) {
+    let Some(paths) = doc.get_mut("paths").and_then(Value::as_object_mut) else {
+        return;
+    };
+    for op in paths.values_mut().filter_map(Value::as_object_mut) {
+        for op in op.values_mut() {
+            let Some(params) = op.get_mut("parameters").and_then(Value::as_array_mut) else {
+                continue;
+            };
+            for p in params.iter_mut().filter(|p| p["in"] == "header") {
+                if let Some(types) = p.pointer_mut("/schema/type") {
+                    if let Some(list) = types.as_array() {
+                        let kept: Vec<Value> =
+                            list.iter().filter(|t| *t != "null").cloned().collect();
+                        if kept.len() == 1 {
+                            *types = kept[0].clone();
+                        }
+                    }
+                }
+            }
+        }
+    }
 }
 
 fn pascal_case(snake: &str) -> String {

@@ -7,6 +7,7 @@ pub mod clocks;
 pub mod deadlines;
 pub mod events;
 pub mod games;
+pub mod live;
 pub mod lobby;
 pub mod mail;
 pub mod maintenance;

@@ -65,6 +65,20 @@ impl TokenKeys {
             .ok()
             .map(|d| d.claims)
     }
+
+    /// As [`TokenKeys::verify`], with no leeway on the expiry (short-lived tickets).
+    pub(super) fn verify_exact<T: serde::de::DeserializeOwned>(
+        &self,
+        token: &str,
+        audience: &str,
+    ) -> Option<T> {
+        let mut validation = Validation::new(JwtAlgorithm::HS256);
+        validation.set_audience(&[audience]);
+        validation.leeway = 0;
+        decode::<T>(token, &self.decoding, &validation)
+            .ok()
+            .map(|d| d.claims)
+    }
 }
 
 /// What login and refresh return.

@@ -162,6 +162,7 @@ pub fn append_events(
     if changed != 1 {
         return Err(StorageError::Conflict);
     }
+    super::wakeups::touched(super::wakeups::Topic::Game(game_id));
     Ok(version)
 }
 

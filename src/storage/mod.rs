@@ -7,6 +7,7 @@ pub mod mail;
 pub mod notifications;
 pub mod schema;
 pub mod vacations;
+pub mod wakeups;
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -190,6 +191,9 @@ pub struct Database {
     sqlite_writes: Option<Arc<Mutex<()>>>,
     /// The time games are played by (events, clocks, deadlines).
     clock: crate::clock::Clock,
+    /// Who waits for which game or user, in this process.
+    wakeups: Arc<wakeups::Wakeups>,
+    url: Arc<str>,
 }
 
 impl Database {
@@ -236,6 +240,8 @@ impl Database {
             backend,
             sqlite_writes: (backend == Backend::Sqlite).then(|| Arc::new(Mutex::new(()))),
             clock: crate::clock::Clock::system(),
+            wakeups: Arc::default(),
+            url: url.into(),
         };
         db.migrate()?;
         Ok(db)
@@ -297,7 +303,27 @@ impl Database {
     ) -> Result<T, E> {
         let _write = self.write_lock();
         let mut conn = self.conn()?;
-        (*conn).transaction(f)
+        wakeups::take_touched();
+        let outcome = (*conn).transaction(f);
+        let touched = wakeups::take_touched();
+        // PostgreSQL wakes waiters through its listeners (NOTIFY is sent by triggers).
+        if outcome.is_ok() && self.backend == Backend::Sqlite {
+            for topic in touched {
+                self.wakeups.wake(topic);
+            }
+        }
+        outcome
+    }
+
+    /// Who waits for which game or user in this process.
+    pub fn wakeups(&self) -> &wakeups::Wakeups {
+        &self.wakeups
+    }
+
+    /// A listener for the commits of every instance (PostgreSQL); `None` on SQLite, whose
+    /// commits all happen in this process.
+    pub fn listener(&self) -> Option<Result<wakeups::Listener, StorageError>> {
+        (self.backend == Backend::Postgresql).then(|| wakeups::Listener::connect(&self.url))
     }
 
     /// `/readyz`: the database answers.

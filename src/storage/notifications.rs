@@ -53,6 +53,9 @@ pub fn insert(
         DbConnection::Postgresql(c) => query.execute(c)?,
         DbConnection::Sqlite(c) => query.execute(c)?,
     };
+    if inserted == 1 {
+        super::wakeups::touched(super::wakeups::Topic::User(new.user_id));
+    }
     Ok(inserted == 1)
 }
 
@@ -155,4 +158,31 @@ pub fn delete_finished(conn: &mut DbConnection, before: i64) -> Result<usize, St
             .filter(notifications::created_at.lt(before)),
     )
     .execute(conn)?)
+}
+
+/// A user's notifications of `kinds` with an id above `after`, oldest first (the live stream).
+pub fn after(
+    conn: &mut DbConnection,
+    user_id: i64,
+    after: i64,
+    kinds: &[&str],
+    limit: i64,
+) -> Result<Vec<NotificationRow>, StorageError> {
+    Ok(notifications::table
+        .filter(notifications::user_id.eq(user_id))
+        .filter(notifications::id.gt(after))
+        .filter(notifications::kind.eq_any(kinds))
+        .order(notifications::id.asc())
+        .limit(limit)
+        .select(NotificationRow::as_select())
+        .load(conn)?)
+}
+
+/// The id of a user's newest notification (0 when there is none).
+pub fn latest_id(conn: &mut DbConnection, user_id: i64) -> Result<i64, StorageError> {
+    Ok(notifications::table
+        .filter(notifications::user_id.eq(user_id))
+        .select(diesel::dsl::max(notifications::id))
+        .first::<Option<i64>>(conn)?
+        .unwrap_or(0))
 }

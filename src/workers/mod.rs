@@ -3,6 +3,7 @@
 //!
 //! - `bots`: plays the built-in bots' turns (and the seats of players who left).
 //! - `clocks`: applies time-outs when deadlines pass.
+//! - `listener`: wakes this instance's waiters when any instance commits (PostgreSQL).
 //! - `mail`: sends the notification outbox by SMTP (when a relay is configured).
 //! - `maintenance`: deletes what has expired (idempotency answers, refresh tokens, sessions).
 //!
@@ -11,6 +12,7 @@
 
 pub mod bots;
 pub mod clocks;
+pub mod listener;
 pub mod mail;
 pub mod maintenance;
 

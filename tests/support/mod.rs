@@ -5,6 +5,7 @@
 
 pub mod proxy;
 pub mod smtp;
+pub mod sse;
 
 use std::sync::mpsc;
 use std::time::Duration;
@@ -26,7 +27,7 @@ pub struct TestServer {
     /// Stopped when the test server is dropped: no worker may be inside a database call when
     /// the test process exits.
     workers: keltis::workers::Workers,
-    server: actix_web::dev::ServerHandle,
+    stopper: keltis::startup::Stopper,
     /// The games' clock: tests move it forward (`clock.advance(ms)`).
     pub clock: keltis::clock::Clock,
     pub base: String,
@@ -84,8 +85,8 @@ pub fn spawn_at(db: Db, start: i64, tune: impl FnOnce(&mut Config)) -> Option<Te
         actix_web::rt::System::new().block_on(async move {
             match keltis::startup::build_with_clock(&config, server_clock) {
                 Ok(running) => {
-                    let handle = running.server.handle();
-                    let _ = tx.send(Ok((running.port, running.workers.clone(), handle)));
+                    let stopper = running.stopper.clone();
+                    let _ = tx.send(Ok((running.port, running.workers.clone(), stopper)));
                     let _ = running.server.await;
                 }
                 Err(e) => {
@@ -94,13 +95,13 @@ pub fn spawn_at(db: Db, start: i64, tune: impl FnOnce(&mut Config)) -> Option<Te
             }
         })
     });
-    let (port, workers, server) = rx
+    let (port, workers, stopper) = rx
         .recv_timeout(Duration::from_secs(60))
         .expect("server starts")
         .expect("server builds");
     Some(TestServer {
         workers,
-        server,
+        stopper,
         clock,
         base: format!("http://127.0.0.1:{port}"),
         database_url: url,
@@ -164,12 +165,11 @@ impl TestServer {
         a.json().as_array().cloned().unwrap_or_default()
     }
 
-    /// Stop the server as an operator would: its workers, then its HTTP server. Its database
+    /// Stop the server as an operator would: its streams, its HTTP server, then its workers. Its database
     /// stays, for another server to start on.
     pub fn stop(&self) {
-        self.workers.stop();
-        let handle = self.server.clone();
-        std::thread::spawn(move || actix_web::rt::System::new().block_on(handle.stop(true)))
+        let stopper = self.stopper.clone();
+        std::thread::spawn(move || actix_web::rt::System::new().block_on(stopper.stop()))
             .join()
             .expect("server stops");
     }

@@ -1,0 +1,295 @@
+//! Server-sent events: `/games/{id}/stream` (the caller's view of each new event) and
+//! `/me/stream` (the caller's notices), resumable with `Last-Event-ID`, with heartbeat comments;
+//! `/stream-tickets` for browsers, whose `EventSource` cannot send an `Authorization` header.
+
+use std::collections::VecDeque;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use actix_web::http::header;
+use actix_web::web::Bytes;
+use actix_web::{get, post, web, HttpRequest, HttpResponse};
+use serde::Deserialize;
+use tokio::sync::watch;
+use utoipa::{IntoParams, ToSchema};
+
+use super::auth::{bearer_caller, Authenticated};
+use super::error::{ApiError, Problem};
+use super::games::out_of_range;
+use super::AppState;
+use crate::service::accounts::Caller;
+use crate::service::events::{self as game_events, EventView};
+use crate::service::live::{self, LiveNotice, StreamTicket, TicketRequest, Waiter};
+
+/// Events or notices read from the database at a time.
+const READ_BATCH: i64 = 100;
+
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct StreamQuery {
+    /// A ticket from `POST /stream-tickets`, instead of an `Authorization` header.
+    pub ticket: Option<String>,
+    /// Start after this event or notice (what `Last-Event-ID` does on a reconnect; the header
+    /// wins when both are sent). Default: a game's stream starts with its first event, the
+    /// caller's stream with the next notice.
+    #[param(minimum = 0)]
+    pub after: Option<i64>,
+}
+
+/// One server-sent event as it travels (its `id:`, `event:` and `data:` lines); comment lines
+/// (`: heartbeat`) carry nothing.
+#[derive(ToSchema)]
+#[allow(dead_code)] // documents the wire format; never built
+pub struct ServerSentEvent {
+    /// A game event's sequence number, or a notice's id: what `Last-Event-ID` sends back.
+    id: String,
+    /// The event's or the notice's kind (`decided`, `your_turn`...).
+    event: String,
+    /// JSON: an `EventView` on a game's stream, a `LiveNotice` on the caller's.
+    data: String,
+}
+
+/// A ticket that opens one stream without an `Authorization` header, for a minute.
+#[utoipa::path(operation_id = "createStreamTicket", tag = "live", security(("bearer" = [])), request_body = TicketRequest, responses(
+    (status = 201, body = StreamTicket),
+))]
+#[post("/stream-tickets")]
+pub async fn create_ticket(
+    state: web::Data<AppState>,
+    Authenticated(caller): Authenticated,
+    body: web::Json<TicketRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let ticket = live::ticket(&state.keys, &caller, &body)?;
+    Ok(HttpResponse::Created().json(ticket))
+}
+
+/// The caller of a stream: a ticket for this stream, or a bearer token.
+async fn stream_caller(
+    req: &HttpRequest,
+    state: &AppState,
+    ticket: Option<&str>,
+    game_id: Option<i64>,
+) -> Result<Caller, ApiError> {
+    match ticket {
+        Some(ticket) => Ok(live::redeem(&state.keys, ticket, game_id)?),
+        None => bearer_caller(req).await,
+    }
+}
+
+/// Where the stream starts: `Last-Event-ID`, else `?after=`.
+fn resume_after(req: &HttpRequest, query: &StreamQuery) -> Result<Option<i64>, ApiError> {
+    if query.after.is_some_and(|a| a < 0) {
+        return Err(out_of_range("after", "0 or more"));
+    }
+    let Some(header) = req.headers().get("Last-Event-ID") else {
+        return Ok(query.after);
+    };
+    header
+        .to_str()
+        .ok()
+        .and_then(|s| s.trim().parse::<i64>().ok())
+        .filter(|a| *a >= 0)
+        .map(Some)
+        .ok_or_else(|| out_of_range("Last-Event-ID", "a number sent by this stream"))
+}
+
+/// One event as a server-sent event: its id, its kind, its JSON.
+fn frame(id: i64, kind: &str, json: &str) -> Bytes {
+    Bytes::from(format!("id: {id}\nevent: {kind}\ndata: {json}\n\n"))
+}
+
+const HEARTBEAT: &[u8] = b": heartbeat\n\n";
+
+/// What a stream sends next: read through `read` (after the last id sent) whenever its waiter is
+/// woken, a heartbeat comment when nothing happened for a while, nothing more once the server
+/// stops.
+struct Stream<T> {
+    pending: VecDeque<T>,
+    after: i64,
+    waiter: Waiter,
+    draining: watch::Receiver<bool>,
+    heartbeat: Duration,
+    ends_at: tokio::time::Instant,
+    /// Counts the stream as open for as long as it lives.
+    _open: OpenStream,
+}
+
+/// One open stream in the metrics.
+struct OpenStream(std::sync::Arc<std::sync::atomic::AtomicI64>);
+
+impl OpenStream {
+    fn new(state: &AppState) -> OpenStream {
+        state.open_streams.fetch_add(1, Ordering::Relaxed);
+        OpenStream(state.open_streams.clone())
+    }
+}
+
+impl Drop for OpenStream {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+/// Something a stream carries: its id and its frame.
+trait Item {
+    fn id(&self) -> i64;
+    fn frame(&self) -> Bytes;
+}
+
+impl Item for EventView {
+    fn id(&self) -> i64 {
+        self.seq()
+    }
+    fn frame(&self) -> Bytes {
+        let json = serde_json::to_value(self).unwrap_or_default();
+        let kind = json["kind"].as_str().unwrap_or("event");
+        frame(self.seq(), kind, &json.to_string())
+    }
+}
+
+impl Item for LiveNotice {
+    fn id(&self) -> i64 {
+        self.id
+    }
+    fn frame(&self) -> Bytes {
+        let json = serde_json::to_string(self).unwrap_or_default();
+        frame(self.id, self.notice.kind(), &json)
+    }
+}
+
+/// The response of a stream that begins with `first` (read before answering, so that an
+/// unknown game or a bad token is an error, not an empty stream) and goes on through `read`.
+fn respond<T, F>(
+    state: &AppState,
+    first: Vec<T>,
+    after: i64,
+    waiter: Waiter,
+    read: F,
+) -> HttpResponse
+where
+    T: Item + Send + 'static,
+    F: Fn(i64) -> Result<Vec<T>, ApiError> + Clone + Send + 'static,
+{
+    let stream = Stream {
+        after: first.last().map(Item::id).unwrap_or(after),
+        pending: first.into(),
+        waiter,
+        draining: state.draining.subscribe(),
+        heartbeat: state.stream_heartbeat,
+        ends_at: tokio::time::Instant::now() + state.stream_lifetime,
+        _open: OpenStream::new(state),
+    };
+    // A comment first: proxies and clients see the stream open at once.
+    let opening = futures_util::stream::once(async {
+        Ok::<Bytes, std::convert::Infallible>(Bytes::from_static(b": open\n\n"))
+    });
+    let rest = futures_util::stream::unfold(stream, move |mut s| {
+        let read = read.clone();
+        async move {
+            loop {
+                if *s.draining.borrow() || tokio::time::Instant::now() >= s.ends_at {
+                    return None;
+                }
+                if let Some(item) = s.pending.pop_front() {
+                    s.after = item.id();
+                    return Some((Ok(item.frame()), s));
+                }
+                let after = s.after;
+                let read = read.clone();
+                match web::block(move || read(after)).await {
+                    Ok(Ok(found)) if !found.is_empty() => {
+                        s.pending.extend(found);
+                        continue;
+                    }
+                    Ok(Ok(_)) => {}
+                    // The database is away: end the stream, the client resumes where it was.
+                    _ => return None,
+                }
+                tokio::select! {
+                    _ = s.waiter.woken() => continue,
+                    _ = tokio::time::sleep(s.heartbeat) => {
+                        return Some((Ok(Bytes::from_static(HEARTBEAT)), s));
+                    }
+                    _ = s.draining.changed() => return None,
+                    _ = tokio::time::sleep_until(s.ends_at) => return None,
+                }
+            }
+        }
+    });
+    HttpResponse::Ok()
+        .content_type("text/event-stream")
+        .insert_header((header::CACHE_CONTROL, "no-cache"))
+        // Tells nginx-like proxies not to buffer the stream.
+        .insert_header(("X-Accel-Buffering", "no"))
+        .streaming(futures_util::StreamExt::chain(opening, rest))
+}
+
+/// The caller's view of the game's events as they happen (`text/event-stream`): each event once,
+/// in order, with its sequence number as the event id and its kind as the event name, redacted
+/// exactly as `GET /games/{id}/events`. Reconnect with `Last-Event-ID` to resume without a gap.
+/// Heartbeat comments keep idle connections open; the server ends a stream after an hour (an
+/// operator setting), and the client resumes it. Authorise with a bearer token or `?ticket=`.
+#[utoipa::path(operation_id = "streamGameEvents", tag = "live", security(("bearer" = []), ()), params(("id" = i64, Path), StreamQuery,
+    ("Last-Event-ID" = Option<i64>, Header, minimum = 0, description = "Resume after this event")), responses(
+    (status = 200, description = "Server-sent events; each `data` is an `EventView`", content_type = "text/event-stream", body = ServerSentEvent),
+    (status = 401, description = "No valid token or ticket", body = Problem),
+    (status = 404, description = "No such game", body = Problem),
+))]
+#[get("/games/{id}/stream")]
+pub async fn game_stream(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    id: web::Path<i64>,
+    query: web::Query<StreamQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let id = id.into_inner();
+    let caller = stream_caller(&req, &state, query.ticket.as_deref(), Some(id)).await?;
+    let after = resume_after(&req, &query)?.unwrap_or(0);
+    let waiter = Waiter::for_game(&state.db, id);
+    let db = state.db.clone();
+    let read = move |after: i64| {
+        game_events::events(&db, &caller, id, after, READ_BATCH).map_err(ApiError::from)
+    };
+    let first = web::block({
+        let read = read.clone();
+        move || read(after)
+    })
+    .await??;
+    Ok(respond(&state, first, after, waiter, read))
+}
+
+/// The caller's notices as they happen (`text/event-stream`): `your_turn`, `deadline_reminder`,
+/// `invitation`, `game_started`, `game_over`, across all the caller's games; the notice's id is
+/// the event id (resume with `Last-Event-ID`). Authorise with a bearer token or `?ticket=`.
+#[utoipa::path(operation_id = "streamMyNotices", tag = "live", security(("bearer" = []), ()), params(StreamQuery,
+    ("Last-Event-ID" = Option<i64>, Header, minimum = 0, description = "Resume after this notice")), responses(
+    (status = 200, description = "Server-sent events; each `data` is a `LiveNotice`", content_type = "text/event-stream", body = ServerSentEvent),
+    (status = 401, description = "No valid token or ticket", body = Problem),
+))]
+#[get("/me/stream")]
+pub async fn my_stream(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    query: web::Query<StreamQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let caller = stream_caller(&req, &state, query.ticket.as_deref(), None).await?;
+    let after = resume_after(&req, &query)?;
+    let waiter = Waiter::for_user(&state.db, caller.user_id);
+    let db = state.db.clone();
+    let after = match after {
+        Some(a) => a,
+        None => {
+            let (db, caller) = (db.clone(), caller.clone());
+            web::block(move || live::latest_notice(&db, &caller)).await??
+        }
+    };
+    let read = move |after: i64| {
+        live::notices_after(&db, &caller, after, READ_BATCH).map_err(ApiError::from)
+    };
+    let first = web::block({
+        let read = read.clone();
+        move || read(after)
+    })
+    .await??;
+    Ok(respond(&state, first, after, waiter, read))
+}

@@ -1,0 +1,52 @@
+//! The wake-up listener (PostgreSQL): receives the NOTIFY that every instance's commits send
+//! (a game's new event, a user's new notification) and wakes this instance's waiters. It sends
+//! no query while listening: each pass only reads what arrived on its connection's socket.
+
+use std::time::Duration;
+
+use super::Workers;
+use crate::storage::wakeups::Listener;
+use crate::storage::{Backend, Database};
+
+/// How often the listener looks at its socket: the most a wake-up from another instance waits.
+const CHECK_EVERY: Duration = Duration::from_millis(5);
+/// How long to wait before connecting again after the connection was lost.
+const RECONNECT_AFTER: Duration = Duration::from_secs(1);
+
+/// Start the listener; nothing to do on SQLite.
+pub fn spawn(workers: &Workers, db: Database) -> std::io::Result<()> {
+    if db.backend() != Backend::Postgresql {
+        return Ok(());
+    }
+    let mut listener: Option<Listener> = None;
+    workers.spawn("wakeup-listener", move || {
+        let Some(l) = listener.as_mut() else {
+            match db.listener() {
+                Some(Ok(l)) => {
+                    listener = Some(l);
+                    // What was committed while no one listened is unknown: everyone looks.
+                    db.wakeups().wake_all();
+                    return CHECK_EVERY;
+                }
+                Some(Err(e)) => {
+                    tracing::warn!(error = %e, "wake-up listener cannot connect");
+                    return RECONNECT_AFTER;
+                }
+                None => return RECONNECT_AFTER,
+            }
+        };
+        match l.received() {
+            Ok(topics) => {
+                for topic in topics {
+                    db.wakeups().wake(topic);
+                }
+                CHECK_EVERY
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "wake-up listener lost its connection");
+                listener = None;
+                RECONNECT_AFTER
+            }
+        }
+    })
+}

@@ -1,0 +1,249 @@
+//! Live updates: server-sent event streams of a game and of a user, stream tickets, long polls
+//! woken by commits, heartbeats, graceful stops, and two server instances on one PostgreSQL
+//! waking each other's waiters. On SQLite, and on PostgreSQL when `TEST_DATABASE_URL` is set.
+
+#[macro_use]
+mod support;
+
+use serde_json::{json, Value};
+use support::sse::{Frame, Sse};
+use support::{Db, TestServer, User};
+
+fn two_players(s: &TestServer, prefix: &str) -> Vec<User> {
+    (0..2)
+        .map(|i| s.register(&format!("{prefix}{i}")))
+        .collect()
+}
+
+fn card_game(s: &TestServer, players: &[User]) -> i64 {
+    s.started_with(json!({"variant": "keltis-card", "players": 2}), players)
+}
+
+fn version(s: &TestServer, id: i64, user: &User) -> i64 {
+    s.game(id, user)["version"].as_i64().unwrap()
+}
+
+/// Read events until `last`; each event's id must be the one after the previous.
+fn read_until(stream: &mut Sse, first: i64, last: i64) -> Vec<Value> {
+    let mut got = Vec::new();
+    let mut expected = first;
+    while expected <= last {
+        let (id, kind, data) = stream.event().expect("the stream goes on");
+        assert_eq!(id, expected, "each event once, in order");
+        assert_eq!(data["seq"], id);
+        assert_eq!(data["kind"], kind.as_str());
+        got.push(data);
+        expected += 1;
+    }
+    got
+}
+
+fn ticket(s: &TestServer, user: &User, body: Value) -> String {
+    let a = s.post("/api/v1/stream-tickets", Some(&user.token), body);
+    assert_eq!(a.status, 201, "{}", a.text);
+    a.json()["ticket"].as_str().unwrap().to_string()
+}
+
+/// Each seat's stream carries every event once, in order, redacted as that seat's `events`;
+/// a reconnect with `Last-Event-ID` resumes without a gap.
+fn a_game_stream_carries_each_event_once_redacted_and_resumes(db: Db) {
+    let s = support::spawn(db, |_| {}).expect("a database for this test");
+    let players = two_players(&s, "streamer");
+    let id = card_game(&s, &players);
+    let path = format!("/api/v1/games/{id}/stream");
+    let mut first = Sse::open(&s.url(&path), Some(&players[0].token), None);
+    let t = ticket(&s, &players[1], json!({"game_id": id}));
+    let mut second = Sse::open(&s.url(&format!("{path}?ticket={t}")), None, None);
+    for _ in 0..4 {
+        s.finish_turn(id, &players);
+    }
+    let v1 = version(&s, id, &players[0]);
+    let seen_first = read_until(&mut first, 1, v1);
+    let seen_second = read_until(&mut second, 1, v1);
+    assert_eq!(seen_first, s.events(id, &players[0]), "as events shows it");
+    assert_eq!(seen_second, s.events(id, &players[1]), "as events shows it");
+    assert_ne!(seen_first, seen_second, "each seat sees its own hand only");
+    // The first client drops; it had handled all but the last two events.
+    drop(first);
+    for _ in 0..2 {
+        s.finish_turn(id, &players);
+    }
+    let v2 = version(&s, id, &players[0]);
+    let mut again = Sse::open(&s.url(&path), Some(&players[0].token), Some(v1 - 2));
+    let resumed = read_until(&mut again, v1 - 1, v2);
+    assert_eq!(resumed, s.events(id, &players[0])[(v1 - 2) as usize..]);
+    // The other stream, never dropped, goes on too.
+    read_until(&mut second, v1 + 1, v2);
+}
+
+/// The user stream announces the game's start and "your turn", across games, and resumes.
+fn the_user_stream_announces_your_turn(db: Db) {
+    let s = support::spawn(db, |_| {}).expect("a database for this test");
+    let players = two_players(&s, "noticed");
+    let t = ticket(&s, &players[0], json!({}));
+    let mut mine = Sse::open(&s.url(&format!("/api/v1/me/stream?ticket={t}")), None, None);
+    let id = card_game(&s, &players);
+    let (first_id, kind, data) = mine.event().expect("a notice");
+    assert_eq!(kind, "game_started");
+    assert_eq!(data["notice"]["game_id"], id);
+    // Play until it is the first player's turn.
+    let mut to_act = s.game(id, &players[0])["state"]["to_act"].clone();
+    if to_act != 0 {
+        s.finish_turn(id, &players);
+        to_act = s.game(id, &players[0])["state"]["to_act"].clone();
+    }
+    assert_eq!(to_act, 0);
+    let (turn_id, kind, data) = mine.event().expect("a notice");
+    assert_eq!(kind, "your_turn");
+    assert_eq!(data["notice"]["game_id"], id);
+    assert_eq!(data["id"], turn_id);
+    assert!(turn_id > first_id);
+    // Resume after the first notice: the second comes again, nothing before it.
+    let mut again = Sse::open(
+        &s.url("/api/v1/me/stream"),
+        Some(&players[0].token),
+        Some(first_id),
+    );
+    let (id_again, kind_again, _) = again.event().expect("a notice");
+    assert_eq!((id_again, kind_again.as_str()), (turn_id, "your_turn"));
+}
+
+/// A ticket opens the one stream it was made for, and nothing else; streams refuse callers
+/// without a token or ticket.
+fn a_stream_ticket_opens_its_own_stream_only(db: Db) {
+    let s = support::spawn(db, |_| {}).expect("a database for this test");
+    let players = two_players(&s, "ticketed");
+    let id = card_game(&s, &players);
+    let other = card_game(&s, &players);
+    let t = ticket(&s, &players[0], json!({"game_id": id}));
+    let status = |path: String| Sse::request(&s.url(&path), None, None).status().as_u16();
+    assert_eq!(
+        status(format!("/api/v1/games/{other}/stream?ticket={t}")),
+        401
+    );
+    assert_eq!(status(format!("/api/v1/me/stream?ticket={t}")), 401);
+    assert_eq!(
+        status(format!("/api/v1/games/{id}/stream?ticket=forged")),
+        401
+    );
+    assert_eq!(status(format!("/api/v1/games/{id}/stream")), 401);
+    let user_ticket = ticket(&s, &players[0], json!({}));
+    assert_eq!(
+        status(format!("/api/v1/games/{id}/stream?ticket={user_ticket}")),
+        401
+    );
+    let mut ok = Sse::open(
+        &s.url(&format!("/api/v1/games/{id}/stream?ticket={t}")),
+        None,
+        None,
+    );
+    assert_eq!(ok.event().expect("an event").0, 1);
+    // Bad input: clear errors.
+    let a = s.post(
+        "/api/v1/stream-tickets",
+        Some(&players[0].token),
+        json!({"game_id": "seven"}),
+    );
+    assert!(a.status == 400 || a.status == 422, "{}", a.text);
+    let mut req = s
+        .client
+        .get(s.url(&format!("/api/v1/games/{id}/stream")))
+        .bearer_auth(&players[0].token)
+        .header("Last-Event-ID", "yesterday");
+    req = req.timeout(std::time::Duration::from_secs(10));
+    let a = s.send(req);
+    assert_eq!((a.status, a.code()), (400, "invalid_query".into()));
+    let a = s.get("/api/v1/games/999999/stream", Some(&players[0].token));
+    assert_eq!(a.status, 404, "{}", a.text);
+}
+
+/// A long poll is answered with the move that woke it.
+fn a_long_poll_is_woken_by_a_move(db: Db) {
+    let s = support::spawn(db, |_| {}).expect("a database for this test");
+    let players = two_players(&s, "poller");
+    let id = card_game(&s, &players);
+    let v = version(&s, id, &players[0]);
+    let poll = {
+        let url = s.url(&format!("/api/v1/games/{id}/events?after={v}&wait=30"));
+        let token = players[1].token.clone();
+        let client = s.client.clone();
+        std::thread::spawn(move || {
+            let r = client.get(url).bearer_auth(token).send().expect("poll");
+            r.json::<Value>().expect("JSON")
+        })
+    };
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    s.finish_turn(id, &players);
+    let got = poll.join().expect("the poll answers");
+    assert_eq!(got[0]["seq"], v + 1, "{got}");
+}
+
+/// A silent stream sends heartbeat comments; stopping the server ends its streams.
+fn streams_beat_and_end_when_the_server_stops(db: Db) {
+    let s = support::spawn(db, |c| c.stream_heartbeat_seconds = 1).expect("a database");
+    let players = two_players(&s, "beating");
+    let id = card_game(&s, &players);
+    let mut stream = Sse::open(
+        &s.url(&format!("/api/v1/games/{id}/stream")),
+        Some(&players[0].token),
+        None,
+    );
+    assert_eq!(stream.frame(), Some(Frame::Comment("open".into())));
+    loop {
+        match stream.frame().expect("the stream goes on") {
+            Frame::Comment(c) => {
+                assert_eq!(c, "heartbeat");
+                break;
+            }
+            Frame::Event { .. } => continue,
+        }
+    }
+    s.stop();
+    while let Some(frame) = stream.frame() {
+        assert!(
+            matches!(frame, Frame::Comment(_)),
+            "no event after the stop"
+        );
+    }
+}
+
+on_both_databases!(
+    a_game_stream_carries_each_event_once_redacted_and_resumes,
+    the_user_stream_announces_your_turn,
+    a_stream_ticket_opens_its_own_stream_only,
+    a_long_poll_is_woken_by_a_move,
+    streams_beat_and_end_when_the_server_stops,
+);
+
+/// Two server instances on one PostgreSQL: a move posted to one wakes a stream and a long poll
+/// on the other (LISTEN/NOTIFY).
+#[test]
+#[cfg_attr(not(postgres_tests), ignore = "PostgreSQL: set TEST_DATABASE_URL")]
+fn a_move_on_one_instance_wakes_waiters_on_another() {
+    let a = support::spawn(Db::Postgres, |_| {}).expect("TEST_DATABASE_URL");
+    let url = a.database_url.clone();
+    let b = support::spawn(Db::Postgres, |c| c.database_url = Some(url)).expect("PostgreSQL");
+    let players = two_players(&a, "instance");
+    let id = card_game(&a, &players);
+    let v = version(&a, id, &players[0]);
+    let mut stream = Sse::open(
+        &b.url(&format!("/api/v1/games/{id}/stream?after={v}")),
+        Some(&players[1].token),
+        None,
+    );
+    let poll = {
+        let url = b.url(&format!("/api/v1/games/{id}/events?after={v}&wait=30"));
+        let token = players[1].token.clone();
+        let client = b.client.clone();
+        std::thread::spawn(move || {
+            let r = client.get(url).bearer_auth(token).send().expect("poll");
+            r.json::<Value>().expect("JSON")
+        })
+    };
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    a.finish_turn(id, &players);
+    let got = poll.join().expect("the poll answers");
+    assert_eq!(got[0]["seq"], v + 1, "{got}");
+    let (seq, _, _) = stream.event().expect("an event");
+    assert_eq!(seq, v + 1);
+}

@@ -65,6 +65,13 @@ pub struct Config {
     /// `Last-Event-ID` and misses nothing (spreads long-lived connections over instances).
     #[arg(long, env = "KELTIS_STREAM_MAX", default_value_t = 3600)]
     pub stream_max_seconds: u64,
+    /// Allow webhook endpoints on private, loopback and link-local addresses (closed networks,
+    /// tests). Off by default: a webhook must not reach into the server's own network.
+    #[arg(long, env = "KELTIS_WEBHOOKS_ALLOW_PRIVATE")]
+    pub webhooks_allow_private: bool,
+    /// Milliseconds between the webhook worker's looks for due deliveries.
+    #[arg(long, env = "KELTIS_WEBHOOK_INTERVAL_MS", default_value_t = 1000)]
+    pub webhook_interval_ms: u64,
     /// Seconds between sweeps that delete expired idempotency answers, refresh tokens and
     /// sessions.
     #[arg(long, env = "KELTIS_MAINTENANCE_INTERVAL", default_value_t = 600)]
@@ -140,6 +147,8 @@ impl Config {
             long_poll_max_seconds: 60,
             stream_heartbeat_seconds: 15,
             stream_max_seconds: 3600,
+            webhooks_allow_private: false,
+            webhook_interval_ms: 1000,
             maintenance_interval_seconds: 600,
             clock_interval_ms: 1000,
             vacation_days_per_year: 30,

@@ -106,6 +106,19 @@ pub fn build_with_clock(
             error,
         }
     })?;
+    let webhook_policy = crate::service::webhooks::WebhookPolicy {
+        allow_private: config.webhooks_allow_private,
+    };
+    crate::workers::webhooks::spawn(
+        &workers,
+        db.clone(),
+        webhook_policy,
+        std::time::Duration::from_millis(config.webhook_interval_ms.max(10)),
+    )
+    .map_err(|error| StartupError::Worker {
+        name: "webhook",
+        error,
+    })?;
     crate::workers::maintenance::spawn(
         &workers,
         db.clone(),
@@ -125,6 +138,7 @@ pub fn build_with_clock(
         vacation: crate::service::vacations::VacationPolicy {
             days_per_year: config.vacation_days_per_year,
         },
+        webhooks: webhook_policy,
         draining: draining.clone(),
         open_streams: Default::default(),
         stream_heartbeat: std::time::Duration::from_secs(config.stream_heartbeat_seconds.max(1)),

@@ -13,6 +13,7 @@ pub mod openapi;
 pub mod rate_limit;
 pub mod streams;
 pub mod vacation;
+pub mod webhooks;
 
 use actix_web::web;
 
@@ -28,6 +29,7 @@ pub struct AppState {
     /// The longest a long poll of events is held, in seconds.
     pub long_poll_max_seconds: u64,
     pub vacation: crate::service::vacations::VacationPolicy,
+    pub webhooks: crate::service::webhooks::WebhookPolicy,
     /// Set when the server begins to stop: open streams end.
     pub draining: Draining,
     /// How many event streams are open (metrics).
@@ -89,6 +91,11 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(streams::game_stream)
         .service(streams::my_stream)
         .service(streams::create_ticket)
+        .service(webhooks::list)
+        .service(webhooks::create)
+        .service(webhooks::delete)
+        .service(webhooks::enable)
+        .service(webhooks::attempts)
         .service(games::record)
         .service(games::bots)
         .service(vacation::status)

@@ -12,7 +12,7 @@ use serde_json::{json, Map, Value};
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
-use super::{accounts, email, error, games, health, notifications, streams, vacation};
+use super::{accounts, email, error, games, health, notifications, streams, vacation, webhooks};
 
 /// The whole document: health at the root, the API nested under `/api/v1`.
 #[derive(OpenApi)]
@@ -35,6 +35,7 @@ use super::{accounts, email, error, games, health, notifications, streams, vacat
         (name = "correspondence", description = "Vacation and notifications"),
         (name = "email", description = "Email address, preferences, and the links in emails"),
         (name = "live", description = "Server-sent event streams of games and of your notices"),
+        (name = "webhooks", description = "Signed deliveries of your notices to your endpoints"),
         (name = "bots", description = "The server's computer opponents"),
         (name = "health", description = "Liveness and readiness"),
     )
@@ -79,6 +80,11 @@ struct ApiDoc;
         streams::create_ticket,
         streams::game_stream,
         streams::my_stream,
+        webhooks::create,
+        webhooks::list,
+        webhooks::delete,
+        webhooks::enable,
+        webhooks::attempts,
     ),
     components(schemas(crate::service::live::LiveNotice))
 )]

@@ -15,6 +15,7 @@ pub mod notifications;
 pub mod play;
 pub mod sessions;
 pub mod vacations;
+pub mod webhooks;
 
 use crate::engine::RuleError;
 use crate::storage::StorageError;

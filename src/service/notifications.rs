@@ -64,6 +64,11 @@ impl Notice {
         }
     }
 
+    /// Whether webhooks may carry it (address confirmations and digests are email only).
+    pub fn for_webhooks(&self) -> bool {
+        !matches!(self, Notice::VerifyEmail { .. } | Notice::Digest { .. })
+    }
+
     pub fn game_id(&self) -> Option<i64> {
         match self {
             Notice::DeadlineReminder { game_id, .. }
@@ -145,7 +150,14 @@ pub(super) fn queue(
         payload: &payload,
         dedup_key: &notice.dedup_key(user_id, now),
     };
-    Ok(store::insert(conn, &new, now)?)
+    let Some(id) = store::insert(conn, &new, now)? else {
+        return Ok(false);
+    };
+    // The account's webhooks that want this kind get it through the same outbox.
+    if notice.for_webhooks() {
+        crate::storage::webhooks::enqueue(conn, user_id, notice.kind(), id, &payload, now)?;
+    }
+    Ok(true)
 }
 
 /// Queue `notice(seat)` for every seated person (not the bots) in `seats` for whom `who` holds.

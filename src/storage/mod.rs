@@ -8,6 +8,7 @@ pub mod notifications;
 pub mod schema;
 pub mod vacations;
 pub mod wakeups;
+pub mod webhooks;
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;

@@ -30,12 +30,12 @@ pub struct NewNotification<'a> {
     pub dedup_key: &'a str,
 }
 
-/// Queue a notification; returns false when one with the same key already exists.
+/// Queue a notification; its id, or `None` when one with the same key already exists.
 pub fn insert(
     conn: &mut DbConnection,
     new: &NewNotification<'_>,
     now: i64,
-) -> Result<bool, StorageError> {
+) -> Result<Option<i64>, StorageError> {
     let query = diesel::insert_into(notifications::table)
         .values((
             notifications::user_id.eq(new.user_id),
@@ -47,16 +47,17 @@ pub fn insert(
             notifications::next_attempt_at.eq(now),
         ))
         .on_conflict(notifications::dedup_key)
-        .do_nothing();
+        .do_nothing()
+        .returning(notifications::id);
     // ON CONFLICT is backend-specific in diesel: run it on the connection underneath.
     let inserted = match conn {
-        DbConnection::Postgresql(c) => query.execute(c)?,
-        DbConnection::Sqlite(c) => query.execute(c)?,
+        DbConnection::Postgresql(c) => query.get_result::<i64>(c).optional()?,
+        DbConnection::Sqlite(c) => query.get_result::<i64>(c).optional()?,
     };
-    if inserted == 1 {
+    if inserted.is_some() {
         super::wakeups::touched(super::wakeups::Topic::User(new.user_id));
     }
-    Ok(inserted == 1)
+    Ok(inserted)
 }
 
 /// A user's notifications, newest first; `before`: only those with a smaller id (the cursor).

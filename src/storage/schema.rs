@@ -144,7 +144,47 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    webhooks (id) {
+        id -> BigInt,
+        user_id -> BigInt,
+        url -> Text,
+        kinds -> Text,
+        secret -> Text,
+        created_at -> BigInt,
+        failures -> Integer,
+        disabled_at -> Nullable<BigInt>,
+    }
+}
+
+diesel::table! {
+    webhook_deliveries (id) {
+        id -> BigInt,
+        webhook_id -> BigInt,
+        notification_id -> BigInt,
+        kind -> Text,
+        payload -> Text,
+        created_at -> BigInt,
+        status -> Text,
+        attempts -> Integer,
+        next_attempt_at -> BigInt,
+    }
+}
+
+diesel::table! {
+    webhook_attempts (id) {
+        id -> BigInt,
+        delivery_id -> BigInt,
+        webhook_id -> BigInt,
+        attempted_at -> BigInt,
+        status_code -> Nullable<Integer>,
+        error -> Nullable<Text>,
+        succeeded -> Bool,
+    }
+}
+
 diesel::joinable!(game_seats -> games (game_id));
+diesel::joinable!(webhook_deliveries -> webhooks (webhook_id));
 diesel::joinable!(game_seats -> users (user_id));
 diesel::joinable!(game_events -> games (game_id));
 
@@ -161,4 +201,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     vacations,
     notifications,
     mail_settings,
+    webhooks,
+    webhook_deliveries,
+    webhook_attempts,
 );

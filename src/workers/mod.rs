@@ -5,6 +5,7 @@
 //! - `clocks`: applies time-outs when deadlines pass.
 //! - `listener`: wakes this instance's waiters when any instance commits (PostgreSQL).
 //! - `mail`: sends the notification outbox by SMTP (when a relay is configured).
+//! - `webhooks`: sends the webhook deliveries of the outbox, with retries.
 //! - `maintenance`: deletes what has expired (idempotency answers, refresh tokens, sessions).
 //!
 //! Every worker stops when its [`Workers`] handle says so: a process that ends while a worker
@@ -15,6 +16,7 @@ pub mod clocks;
 pub mod listener;
 pub mod mail;
 pub mod maintenance;
+pub mod webhooks;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};

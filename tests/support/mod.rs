@@ -6,6 +6,7 @@
 pub mod proxy;
 pub mod smtp;
 pub mod sse;
+pub mod webhook;
 
 use std::sync::mpsc;
 use std::time::Duration;

@@ -1,0 +1,474 @@
+//! Webhooks for integrations: an account registers endpoints for kinds of notices; each notice
+//! queued for the account is delivered to them through the outbox (written in the notice's own
+//! transaction), signed as the Standard Webhooks specification says, retried with backoff, and
+//! logged attempt by attempt. An endpoint that fails [`DISABLE_AFTER`] times in a row is disabled.
+
+use std::net::{IpAddr, ToSocketAddrs};
+use std::time::Duration;
+
+use base64::engine::general_purpose::STANDARD as BASE64;
+use base64::Engine;
+use hmac::{Hmac, Mac};
+use serde::{Deserialize, Serialize};
+use sha2::Sha256;
+use utoipa::ToSchema;
+
+use super::accounts::{Caller, Scope};
+use super::{ServiceError, ServiceResult};
+use crate::storage::webhooks::{self as store, Attempt, DeliveryRow, WebhookRow};
+use crate::storage::Database;
+
+/// Endpoints per account.
+pub const MAX_ENDPOINTS: usize = 10;
+/// Failed attempts in a row after which an endpoint is disabled (its owner turns it on again).
+pub const DISABLE_AFTER: i32 = 20;
+/// Attempts per delivery before it is given up on.
+pub const MAX_ATTEMPTS: i32 = 10;
+/// How long a claimed delivery is another instance's to try.
+const LEASE_MS: i64 = 60_000;
+/// How long an endpoint has to answer.
+const TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The kinds of notices a webhook can carry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum WebhookKind {
+    YourTurn,
+    DeadlineReminder,
+    Invitation,
+    GameStarted,
+    GameOver,
+}
+
+impl WebhookKind {
+    const ALL: [WebhookKind; 5] = [
+        WebhookKind::YourTurn,
+        WebhookKind::DeadlineReminder,
+        WebhookKind::Invitation,
+        WebhookKind::GameStarted,
+        WebhookKind::GameOver,
+    ];
+
+    fn name(self) -> &'static str {
+        match self {
+            WebhookKind::YourTurn => "your_turn",
+            WebhookKind::DeadlineReminder => "deadline_reminder",
+            WebhookKind::Invitation => "invitation",
+            WebhookKind::GameStarted => "game_started",
+            WebhookKind::GameOver => "game_over",
+        }
+    }
+}
+
+/// An endpoint to register.
+#[derive(Clone, Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NewWebhook {
+    /// `https://` (or `http://`) URL; private, loopback and link-local addresses are refused
+    /// unless the operator allows them.
+    #[schema(example = "https://example.org/keltis-hook", max_length = 2048)]
+    pub url: String,
+    /// The notices to deliver (at least one).
+    #[schema(min_items = 1)]
+    pub kinds: Vec<WebhookKind>,
+}
+
+/// A registered endpoint.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct Webhook {
+    pub id: i64,
+    pub url: String,
+    pub kinds: Vec<WebhookKind>,
+    /// Milliseconds since the Unix epoch.
+    pub created_at: i64,
+    /// False once disabled after too many failures in a row.
+    pub active: bool,
+    /// Failed attempts in a row (the endpoint is disabled at 20).
+    pub failures: i32,
+    /// When it was disabled (milliseconds since the Unix epoch).
+    #[schema(required = true)]
+    pub disabled_at: Option<i64>,
+}
+
+/// A new endpoint and its signing secret, shown this once.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct CreatedWebhook {
+    pub webhook: Webhook,
+    /// `whsec_` and the base64 key of the `webhook-signature` HMAC (Standard Webhooks).
+    pub secret: String,
+}
+
+/// One delivery attempt, as the endpoint's log shows it.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct WebhookAttempt {
+    pub id: i64,
+    /// The delivery (the `webhook-id` header is `msg_` and this number): retries share it.
+    pub delivery_id: i64,
+    /// The notice delivered (as in `GET /me/notifications`).
+    pub notification_id: i64,
+    pub kind: WebhookKind,
+    /// Milliseconds since the Unix epoch.
+    pub attempted_at: i64,
+    /// The endpoint's answer; `null` when none came.
+    #[schema(required = true)]
+    pub status_code: Option<i32>,
+    /// Why the attempt failed, when it did.
+    #[schema(required = true)]
+    pub error: Option<String>,
+    pub succeeded: bool,
+}
+
+/// What the operator allows.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct WebhookPolicy {
+    /// Endpoints on private, loopback and link-local addresses (tests, closed networks).
+    pub allow_private: bool,
+}
+
+fn managed_by(caller: &Caller) -> ServiceResult<()> {
+    caller.require(Scope::Play)
+}
+
+fn view(row: &WebhookRow) -> Webhook {
+    Webhook {
+        id: row.id,
+        url: row.url.clone(),
+        kinds: WebhookKind::ALL
+            .into_iter()
+            .filter(|k| row.kinds.contains(&format!(",{},", k.name())))
+            .collect(),
+        created_at: row.created_at,
+        active: row.disabled_at.is_none(),
+        failures: row.failures,
+        disabled_at: row.disabled_at,
+    }
+}
+
+/// Whether `ip` is reachable on the public internet (not private, loopback, link-local...).
+fn is_public(ip: IpAddr) -> bool {
+    match ip {
+        IpAddr::V4(v4) => {
+            let [a, b, ..] = v4.octets();
+            !(v4.is_private()
+                || v4.is_loopback()
+                || v4.is_link_local()
+                || v4.is_unspecified()
+                || v4.is_broadcast()
+                || v4.is_multicast()
+                || v4.is_documentation()
+                || (a == 100 && (64..128).contains(&b)) // shared address space
+                || a == 0)
+        }
+        IpAddr::V6(v6) => {
+            if let Some(v4) = v6.to_ipv4_mapped() {
+                return is_public(IpAddr::V4(v4));
+            }
+            let first = v6.segments()[0];
+            !(v6.is_loopback()
+                || v6.is_unspecified()
+                || v6.is_multicast()
+                || (first & 0xfe00) == 0xfc00 // unique local
+                || (first & 0xffc0) == 0xfe80) // link-local
+        }
+    }
+}
+
+/// Check an endpoint's URL and where it leads; the parsed URL.
+fn checked_url(url: &str, policy: WebhookPolicy) -> ServiceResult<reqwest::Url> {
+    let bad = |why: &str| ServiceError::invalid("invalid_webhook_url", why.to_string());
+    if url.len() > 2048 {
+        return Err(bad("the URL is longer than 2048 characters"));
+    }
+    let parsed = reqwest::Url::parse(url).map_err(|e| bad(&format!("not a URL: {e}")))?;
+    if !matches!(parsed.scheme(), "http" | "https") {
+        return Err(bad("the URL must be http:// or https://"));
+    }
+    let host = parsed
+        .host_str()
+        .ok_or_else(|| bad("the URL has no host"))?;
+    let port = parsed.port_or_known_default().unwrap_or(443);
+    let host = host.trim_start_matches('[').trim_end_matches(']');
+    let addresses: Vec<IpAddr> = (host, port)
+        .to_socket_addrs()
+        .map_err(|_| bad("the URL's host cannot be resolved"))?
+        .map(|a| a.ip())
+        .collect();
+    if addresses.is_empty() {
+        return Err(bad("the URL's host cannot be resolved"));
+    }
+    if !policy.allow_private && !addresses.iter().all(|ip| is_public(*ip)) {
+        return Err(ServiceError::invalid(
+            "private_webhook_address",
+            "the URL leads to a private, loopback or link-local address",
+        ));
+    }
+    Ok(parsed)
+}
+
+/// Register an endpoint; its secret is in the answer, and never again.
+pub fn create(
+    db: &Database,
+    policy: WebhookPolicy,
+    caller: &Caller,
+    new: &NewWebhook,
+) -> ServiceResult<CreatedWebhook> {
+    managed_by(caller)?;
+    if new.kinds.is_empty() {
+        return Err(ServiceError::invalid(
+            "invalid_webhook_kinds",
+            "name at least one kind of notice",
+        ));
+    }
+    let url = checked_url(new.url.trim(), policy)?;
+    let mut key = [0u8; 24];
+    getrandom::getrandom(&mut key).map_err(|e| ServiceError::Internal(e.to_string()))?;
+    let secret = format!("whsec_{}", BASE64.encode(key));
+    let kinds: Vec<&str> = WebhookKind::ALL
+        .into_iter()
+        .filter(|k| new.kinds.contains(k))
+        .map(WebhookKind::name)
+        .collect();
+    let now = db.now();
+    let row = db.write(|conn| {
+        if store::of_user(conn, caller.user_id)?.len() >= MAX_ENDPOINTS {
+            return Err(ServiceError::conflict(
+                "too_many_webhooks",
+                format!("an account has at most {MAX_ENDPOINTS} webhooks"),
+            ));
+        }
+        Ok(store::create(
+            conn,
+            caller.user_id,
+            url.as_str(),
+            &store::kinds_column(&kinds),
+            &secret,
+            now,
+        )?)
+    })?;
+    Ok(CreatedWebhook {
+        webhook: view(&row),
+        secret,
+    })
+}
+
+/// The caller's endpoints.
+pub fn list(db: &Database, caller: &Caller) -> ServiceResult<Vec<Webhook>> {
+    managed_by(caller)?;
+    db.read(|conn| {
+        Ok(store::of_user(conn, caller.user_id)?
+            .iter()
+            .map(view)
+            .collect())
+    })
+}
+
+/// Remove an endpoint, its pending deliveries and its log.
+pub fn delete(db: &Database, caller: &Caller, id: i64) -> ServiceResult<()> {
+    managed_by(caller)?;
+    if db.write(|conn| store::delete(conn, caller.user_id, id))? {
+        Ok(())
+    } else {
+        Err(ServiceError::NotFound("webhook"))
+    }
+}
+
+/// Turn a disabled endpoint on again.
+pub fn enable(db: &Database, caller: &Caller, id: i64) -> ServiceResult<Webhook> {
+    managed_by(caller)?;
+    db.write(|conn| {
+        if !store::enable(conn, caller.user_id, id)? {
+            return Err(ServiceError::NotFound("webhook"));
+        }
+        let row = store::one(conn, caller.user_id, id)?.ok_or(ServiceError::NotFound("webhook"))?;
+        Ok(view(&row))
+    })
+}
+
+/// An endpoint's delivery log, newest attempt first; `before`: only older ones.
+pub fn attempts(
+    db: &Database,
+    caller: &Caller,
+    id: i64,
+    before: Option<i64>,
+    limit: i64,
+) -> ServiceResult<Vec<WebhookAttempt>> {
+    caller.require(Scope::Read)?;
+    db.read(|conn| {
+        if store::one(conn, caller.user_id, id)?.is_none() {
+            return Err(ServiceError::NotFound("webhook"));
+        }
+        Ok(store::attempts(conn, id, before, limit)?
+            .into_iter()
+            .map(|a| WebhookAttempt {
+                id: a.id,
+                delivery_id: a.delivery_id,
+                notification_id: a.notification_id,
+                kind: WebhookKind::ALL
+                    .into_iter()
+                    .find(|k| k.name() == a.kind)
+                    .unwrap_or(WebhookKind::YourTurn),
+                attempted_at: a.attempted_at,
+                status_code: a.status_code,
+                error: a.error,
+                succeeded: a.succeeded,
+            })
+            .collect())
+    })
+}
+
+/// Sends deliveries: an HTTP client that follows no redirect (a redirect could lead to a
+/// private address).
+pub struct WebhookSender {
+    client: reqwest::blocking::Client,
+    policy: WebhookPolicy,
+}
+
+impl WebhookSender {
+    pub fn new(policy: WebhookPolicy) -> Result<WebhookSender, String> {
+        let client = reqwest::blocking::Client::builder()
+            .timeout(TIMEOUT)
+            .redirect(reqwest::redirect::Policy::none())
+            .user_agent(concat!("keltis-webhooks/", env!("CARGO_PKG_VERSION")))
+            .build()
+            .map_err(|e| e.to_string())?;
+        Ok(WebhookSender { client, policy })
+    }
+
+    /// One attempt: the endpoint's status code, or why there was none.
+    fn send(&self, hook: &WebhookRow, delivery: &DeliveryRow) -> Result<u16, String> {
+        let url = checked_url(&hook.url, self.policy).map_err(|e| e.to_string())?;
+        let notice: serde_json::Value =
+            serde_json::from_str(&delivery.payload).map_err(|e| e.to_string())?;
+        let now_ms = crate::storage::now_millis();
+        let body = serde_json::json!({
+            "type": delivery.kind,
+            "timestamp": rfc3339(now_ms),
+            "data": notice,
+        })
+        .to_string();
+        let id = format!("msg_{}", delivery.id);
+        let timestamp = now_ms / 1000;
+        let signature = sign(&hook.secret, &id, timestamp, &body)?;
+        let response = self
+            .client
+            .post(url)
+            .header("content-type", "application/json")
+            .header("webhook-id", &id)
+            .header("webhook-timestamp", timestamp.to_string())
+            .header("webhook-signature", signature)
+            .body(body)
+            .send()
+            .map_err(|e| e.to_string())?;
+        Ok(response.status().as_u16())
+    }
+}
+
+/// `v1,` and the base64 HMAC-SHA256 of `id.timestamp.body` under the secret's key.
+pub fn sign(secret: &str, id: &str, timestamp: i64, body: &str) -> Result<String, String> {
+    let key = BASE64
+        .decode(secret.trim_start_matches("whsec_"))
+        .map_err(|e| e.to_string())?;
+    let mut mac = Hmac::<Sha256>::new_from_slice(&key).map_err(|e| e.to_string())?;
+    mac.update(format!("{id}.{timestamp}.{body}").as_bytes());
+    Ok(format!("v1,{}", BASE64.encode(mac.finalize().into_bytes())))
+}
+
+fn rfc3339(ms: i64) -> String {
+    match time::OffsetDateTime::from_unix_timestamp(ms.div_euclid(1000)) {
+        Ok(t) => format!(
+            "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z",
+            t.year(),
+            t.month() as u8,
+            t.day(),
+            t.hour(),
+            t.minute(),
+            t.second()
+        ),
+        Err(_) => ms.to_string(),
+    }
+}
+
+/// The wait before attempt `attempts + 1`: 30 s, then four times longer each time, at most 12 h.
+fn backoff_ms(attempts: i32) -> i64 {
+    let step = 30_000i64.saturating_mul(4i64.saturating_pow(attempts.max(1) as u32 - 1));
+    step.min(12 * 3600 * 1000)
+}
+
+/// Send what is due; the number of deliveries attempted.
+pub fn deliver_due(db: &Database, sender: &WebhookSender, batch: i64) -> ServiceResult<usize> {
+    let now = db.now();
+    let claimed = db.write(|conn| store::claim(conn, now, LEASE_MS, batch))?;
+    let count = claimed.len();
+    for (delivery, hook) in claimed {
+        if hook.disabled_at.is_some() {
+            db.write(|conn| store::drop_delivery(conn, delivery.id))?;
+            continue;
+        }
+        let outcome = sender.send(&hook, &delivery);
+        let (succeeded, status_code, error) = match outcome {
+            Ok(code) if (200..300).contains(&code) => (true, Some(code as i32), None),
+            Ok(code) => (false, Some(code as i32), Some(format!("answered {code}"))),
+            Err(e) => (false, None, Some(e)),
+        };
+        let at = db.now();
+        let retry_at = (!succeeded && delivery.attempts < MAX_ATTEMPTS)
+            .then(|| at + backoff_ms(delivery.attempts));
+        if let Some(e) = &error {
+            tracing::info!(webhook = hook.id, delivery = delivery.id, error = %e, "webhook attempt failed");
+        }
+        let attempt = Attempt {
+            at,
+            status_code,
+            error: error.as_deref(),
+            succeeded,
+            retry_at,
+            disable_after: DISABLE_AFTER,
+        };
+        db.write(|conn| store::record_attempt(conn, &delivery, &attempt))?;
+    }
+    Ok(count)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_signature_is_the_one_of_the_standard_webhooks_example() {
+        // The example of the Standard Webhooks specification's reference libraries.
+        let secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+        let body = r#"{"test": 2432232314}"#;
+        let signature = sign(secret, "msg_p5jXN8AQM9LWM0D4loKWxJek", 1614265330, body).unwrap();
+        assert_eq!(signature, "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=");
+    }
+
+    #[test]
+    fn private_loopback_and_link_local_addresses_are_not_public() {
+        for ip in [
+            "127.0.0.1",
+            "10.1.2.3",
+            "192.168.0.1",
+            "172.16.5.4",
+            "169.254.169.254",
+            "100.64.0.1",
+            "0.0.0.0",
+            "::1",
+            "fe80::1",
+            "fd00::1",
+            "::ffff:127.0.0.1",
+        ] {
+            assert!(!is_public(ip.parse().unwrap()), "{ip}");
+        }
+        for ip in ["93.184.216.34", "2606:4700::1111"] {
+            assert!(is_public(ip.parse().unwrap()), "{ip}");
+        }
+    }
+
+    #[test]
+    fn backoff_grows_and_is_bounded() {
+        assert_eq!(backoff_ms(1), 30_000);
+        assert_eq!(backoff_ms(2), 120_000);
+        assert!(backoff_ms(9) <= 12 * 3600 * 1000);
+        assert_eq!(backoff_ms(30), 12 * 3600 * 1000);
+    }
+}

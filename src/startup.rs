@@ -139,6 +139,7 @@ pub fn build_with_clock(
             days_per_year: config.vacation_days_per_year,
         },
         webhooks: webhook_policy,
+        metrics: Default::default(),
         draining: draining.clone(),
         open_streams: Default::default(),
         stream_heartbeat: std::time::Duration::from_secs(config.stream_heartbeat_seconds.max(1)),
@@ -161,7 +162,17 @@ pub fn build_with_clock(
                     actix_web::dev::Service::call(srv, req)
                 })
                 .wrap(middleware::Logger::new("%r %s %Dms").exclude("/healthz"))
+                .wrap_fn(|req, srv| {
+                    let observation = api::metrics::Observation::start(&req);
+                    let answer = actix_web::dev::Service::call(srv, req);
+                    async move {
+                        let res = answer.await?;
+                        observation.finish(&res);
+                        Ok(res)
+                    }
+                })
                 .service(api::health::healthz)
+                .service(api::metrics::scrape)
                 .service(api::health::readyz)
                 .route(
                     "/openapi.json",

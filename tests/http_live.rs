@@ -207,7 +207,52 @@ fn streams_beat_and_end_when_the_server_stops(db: Db) {
     }
 }
 
+/// `/metrics`: requests by route and status, accepted decisions, open streams, the outbox, the
+/// pool, in the Prometheus text format.
+fn metrics_show_requests_decisions_streams_and_the_outbox(db: Db) {
+    let s = support::spawn(db, |_| {}).expect("a database for this test");
+    let players = two_players(&s, "measured");
+    let id = card_game(&s, &players);
+    let mut stream = Sse::open(
+        &s.url(&format!("/api/v1/games/{id}/stream")),
+        Some(&players[0].token),
+        None,
+    );
+    assert_eq!(stream.event().expect("an event").0, 1);
+    s.finish_turn(id, &players);
+    let a = s.get("/metrics", None);
+    assert_eq!(a.status, 200);
+    let text = a.text;
+    let value = |line_start: &str| -> f64 {
+        text.lines()
+            .find(|l| l.starts_with(line_start))
+            .and_then(|l| l.rsplit(' ').next())
+            .and_then(|v| v.parse().ok())
+            .unwrap_or_else(|| panic!("no {line_start} in {text}"))
+    };
+    assert!(value("keltis_decisions_accepted_total") >= 1.0);
+    assert!(
+        value(
+            r#"keltis_http_requests_total{method="POST",route="/api/v1/games/{id}/decisions",status="200"}"#
+        ) >= 1.0
+    );
+    assert_eq!(value("keltis_open_streams"), 1.0);
+    assert!(value("keltis_waiters") >= 1.0);
+    assert!(
+        value("keltis_outbox_notifications_pending") >= 1.0,
+        "no relay: kept"
+    );
+    assert_eq!(value("keltis_outbox_webhooks_pending"), 0.0);
+    assert!(value("keltis_db_pool_connections") >= 1.0);
+    assert!(text.contains("keltis_http_request_duration_seconds_bucket"));
+    assert!(
+        !text.contains(&format!("/api/v1/games/{id}/")),
+        "routes, not paths"
+    );
+}
+
 on_both_databases!(
+    metrics_show_requests_decisions_streams_and_the_outbox,
     a_game_stream_carries_each_event_once_redacted_and_resumes,
     the_user_stream_announces_your_turn,
     a_stream_ticket_opens_its_own_stream_only,

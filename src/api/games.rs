@@ -229,10 +229,14 @@ pub async fn decide(
             }
         },
     };
+    let metrics = state.metrics.clone();
     let answer =
         web::block(move || play::decide(&state.db, &caller, id, &body, key.as_deref())).await??;
     Ok(match answer {
-        DecisionAnswer::Fresh(detail) => HttpResponse::Ok().json(detail),
+        DecisionAnswer::Fresh(detail) => {
+            metrics.decisions.inc();
+            HttpResponse::Ok().json(detail)
+        }
         DecisionAnswer::Repeated { status, body } => {
             HttpResponse::build(StatusCode::from_u16(status).unwrap_or(StatusCode::OK))
                 .content_type("application/json")

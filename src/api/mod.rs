@@ -8,6 +8,7 @@ pub mod email;
 pub mod error;
 pub mod games;
 pub mod health;
+pub mod metrics;
 pub mod notifications;
 pub mod openapi;
 pub mod rate_limit;
@@ -30,6 +31,7 @@ pub struct AppState {
     pub long_poll_max_seconds: u64,
     pub vacation: crate::service::vacations::VacationPolicy,
     pub webhooks: crate::service::webhooks::WebhookPolicy,
+    pub metrics: std::sync::Arc<metrics::Metrics>,
     /// Set when the server begins to stop: open streams end.
     pub draining: Draining,
     /// How many event streams are open (metrics).

@@ -219,3 +219,13 @@ fn view(row: NotificationRow) -> ServiceResult<NotificationView> {
         notice,
     })
 }
+
+/// The outbox's depth: notifications and webhook deliveries waiting to be sent.
+pub fn outbox_depth(db: &Database) -> ServiceResult<(i64, i64)> {
+    db.read(|conn| {
+        Ok((
+            store::pending_count(conn)?,
+            crate::storage::webhooks::pending_count(conn)?,
+        ))
+    })
+}

@@ -316,6 +316,12 @@ impl Database {
         outcome
     }
 
+    /// The pool's connections: (open, idle), for the metrics.
+    pub fn pool_use(&self) -> (u32, u32) {
+        let state = self.pool.state();
+        (state.connections, state.idle_connections)
+    }
+
     /// Who waits for which game or user in this process.
     pub fn wakeups(&self) -> &wakeups::Wakeups {
         &self.wakeups

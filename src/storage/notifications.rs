@@ -187,3 +187,11 @@ pub fn latest_id(conn: &mut DbConnection, user_id: i64) -> Result<i64, StorageEr
         .first::<Option<i64>>(conn)?
         .unwrap_or(0))
 }
+
+/// Notifications waiting for delivery (the outbox's depth).
+pub fn pending_count(conn: &mut DbConnection) -> Result<i64, StorageError> {
+    Ok(notifications::table
+        .filter(notifications::status.eq("pending"))
+        .count()
+        .get_result(conn)?)
+}

@@ -297,3 +297,11 @@ pub fn attempts(
         ))
         .load(conn)?)
 }
+
+/// Webhook deliveries waiting (the outbox's depth).
+pub fn pending_count(conn: &mut DbConnection) -> Result<i64, StorageError> {
+    Ok(webhook_deliveries::table
+        .filter(webhook_deliveries::status.eq("pending"))
+        .count()
+        .get_result(conn)?)
+}

@@ -1,0 +1,198 @@
+//! `GET /metrics` in the Prometheus text format: requests by route and status, latency by
+//! route, accepted decisions, open streams, waiters, the outbox's depth and the pool's use.
+//! Figures are this instance's own (each instance is scraped).
+
+use std::time::Instant;
+
+use actix_web::body::MessageBody;
+use actix_web::dev::{ServiceRequest, ServiceResponse};
+use actix_web::{get, web, HttpResponse};
+use prometheus_client::encoding::EncodeLabelSet;
+use prometheus_client::metrics::counter::Counter;
+use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::gauge::Gauge;
+use prometheus_client::metrics::histogram::{exponential_buckets, Histogram};
+use prometheus_client::registry::Registry;
+
+use super::error::ApiError;
+use super::AppState;
+use crate::service::notifications::outbox_depth;
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct RequestLabels {
+    method: String,
+    /// The route's pattern (`/api/v1/games/{id}`), never the raw path.
+    route: String,
+    status: u16,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct RouteLabels {
+    method: String,
+    route: String,
+}
+
+/// This instance's metrics.
+pub struct Metrics {
+    registry: Registry,
+    requests: Family<RequestLabels, Counter>,
+    latency: Family<RouteLabels, Histogram>,
+    /// Decisions accepted through the API.
+    pub decisions: Counter,
+    open_streams: Gauge,
+    waiters: Gauge,
+    outbox_notifications: Gauge,
+    outbox_webhooks: Gauge,
+    pool_connections: Gauge,
+    pool_idle: Gauge,
+}
+
+impl Default for Metrics {
+    fn default() -> Metrics {
+        let mut registry = Registry::with_prefix("keltis");
+        let requests = Family::<RequestLabels, Counter>::default();
+        registry.register(
+            "http_requests",
+            "HTTP requests by route and status",
+            requests.clone(),
+        );
+        let latency = Family::<RouteLabels, Histogram>::new_with_constructor(|| {
+            // 1 ms to about 16 s.
+            Histogram::new(exponential_buckets(0.001, 2.0, 15))
+        });
+        registry.register(
+            "http_request_duration_seconds",
+            "Time to answer (to the start of the body for streams)",
+            latency.clone(),
+        );
+        let decisions = Counter::default();
+        registry.register(
+            "decisions_accepted",
+            "Decisions accepted through the API",
+            decisions.clone(),
+        );
+        let gauge = |registry: &mut Registry, name: &str, help: &str| {
+            let g = Gauge::default();
+            registry.register(name, help, g.clone());
+            g
+        };
+        let open_streams = gauge(&mut registry, "open_streams", "Open event streams");
+        let waiters = gauge(
+            &mut registry,
+            "waiters",
+            "Long polls and streams waiting for a wake-up",
+        );
+        let outbox_notifications = gauge(
+            &mut registry,
+            "outbox_notifications_pending",
+            "Notifications waiting to be emailed",
+        );
+        let outbox_webhooks = gauge(
+            &mut registry,
+            "outbox_webhooks_pending",
+            "Webhook deliveries waiting to be sent",
+        );
+        let pool_connections = gauge(
+            &mut registry,
+            "db_pool_connections",
+            "Database connections open in the pool",
+        );
+        let pool_idle = gauge(
+            &mut registry,
+            "db_pool_idle_connections",
+            "Database connections idle in the pool",
+        );
+        Metrics {
+            registry,
+            requests,
+            latency,
+            decisions,
+            open_streams,
+            waiters,
+            outbox_notifications,
+            outbox_webhooks,
+            pool_connections,
+            pool_idle,
+        }
+    }
+}
+
+impl Metrics {
+    /// Count a request once it is answered.
+    pub fn observe<B: MessageBody>(
+        &self,
+        method: &str,
+        started: Instant,
+        res: &ServiceResponse<B>,
+    ) {
+        let route = res
+            .request()
+            .match_pattern()
+            .unwrap_or_else(|| "unmatched".into());
+        let status = res.status().as_u16();
+        self.requests
+            .get_or_create(&RequestLabels {
+                method: method.to_string(),
+                route: route.clone(),
+                status,
+            })
+            .inc();
+        self.latency
+            .get_or_create(&RouteLabels {
+                method: method.to_string(),
+                route,
+            })
+            .observe(started.elapsed().as_secs_f64());
+    }
+}
+
+/// One request being timed (the middleware's half before the handler).
+pub struct Observation {
+    metrics: Option<std::sync::Arc<Metrics>>,
+    method: String,
+    started: Instant,
+}
+
+impl Observation {
+    pub fn start(req: &ServiceRequest) -> Observation {
+        Observation {
+            metrics: req
+                .app_data::<web::Data<AppState>>()
+                .map(|s| s.metrics.clone()),
+            method: req.method().to_string(),
+            started: Instant::now(),
+        }
+    }
+
+    /// Count the request with its answer.
+    pub fn finish<B: MessageBody>(self, res: &ServiceResponse<B>) {
+        if let Some(m) = &self.metrics {
+            m.observe(&self.method, self.started, res);
+        }
+    }
+}
+
+/// This instance's metrics in the Prometheus text format.
+#[get("/metrics")]
+pub async fn scrape(state: web::Data<AppState>) -> Result<HttpResponse, ApiError> {
+    let db = state.db.clone();
+    let (notifications, webhooks) = web::block(move || outbox_depth(&db)).await??;
+    let m = &state.metrics;
+    m.outbox_notifications.set(notifications);
+    m.outbox_webhooks.set(webhooks);
+    m.open_streams.set(
+        state
+            .open_streams
+            .load(std::sync::atomic::Ordering::Relaxed),
+    );
+    m.waiters.set(state.db.wakeups().waiters() as i64);
+    let (open, idle) = state.db.pool_use();
+    m.pool_connections.set(open as i64);
+    m.pool_idle.set(idle as i64);
+    let mut text = String::new();
+    prometheus_client::encoding::text::encode(&mut text, &m.registry)
+        .map_err(|e| ApiError::from(crate::service::ServiceError::Internal(e.to_string())))?;
+    Ok(HttpResponse::Ok()
+        .content_type("application/openmetrics-text; version=1.0.0; charset=utf-8")
+        .body(text))
+}

@@ -360,6 +360,14 @@ fn a_digest_collects_the_games_waiting(db: Db) {
 
 const DAY: i64 = 24 * 3600 * 1000;
 
+/// The messages `address` received whose subject contains `needle`.
+fn received_with_subject(sink: &SmtpSink, address: &str, needle: &str) -> Vec<Value> {
+    with_subject(&sink.to(address), needle)
+        .into_iter()
+        .cloned()
+        .collect()
+}
+
 /// A deadline reminder arrives by email: 24 hours before the deadline, to the player to act only,
 /// with the deadline and the game's link.
 fn a_deadline_reminder_arrives_by_email(db: Db) {
@@ -379,17 +387,7 @@ fn a_deadline_reminder_arrives_by_email(db: Db) {
     let deadline = s.game(id, &players[seat])["clock"]["deadline"]
         .as_i64()
         .unwrap();
-    let reminders = |address: &str| {
-        sink.to(address)
-            .into_iter()
-            .filter(|m| {
-                m["headers"]["Subject"]
-                    .as_str()
-                    .unwrap_or("")
-                    .contains("left for your turn")
-            })
-            .collect::<Vec<_>>()
-    };
+    let reminders = |address: &str| received_with_subject(&sink, address, "left for your turn");
     s.clock.advance(2 * DAY);
     let mut found = Vec::new();
     for _ in 0..100 {
@@ -465,17 +463,7 @@ fn no_email_names_a_card_its_reader_could_not_see(db: Db) {
         .map(|p| confirmed_address(&s, &sink, p))
         .collect();
     let id = s.started_with(json!({"variant": "keltis", "players": 2}), &players);
-    let your_turns = |address: &str| {
-        sink.to(address)
-            .into_iter()
-            .filter(|m| {
-                m["headers"]["Subject"]
-                    .as_str()
-                    .unwrap_or("")
-                    .starts_with("Your turn")
-            })
-            .collect::<Vec<_>>()
-    };
+    let your_turns = |address: &str| received_with_subject(&sink, address, "Your turn");
     let wait_for_turns = |address: &str, n: usize| {
         for _ in 0..200 {
             let got = your_turns(address);

@@ -76,6 +76,23 @@ pub(super) fn out_of_range(name: &str, range: &str) -> ApiError {
     )
 }
 
+/// A page's `before` cursor (1 or more) and `limit` (1 to `max`, `default` when absent).
+pub(super) fn page(
+    before: Option<i64>,
+    limit: Option<i64>,
+    default: i64,
+    max: i64,
+) -> Result<(Option<i64>, i64), ApiError> {
+    if before.is_some_and(|b| b < 1) {
+        return Err(out_of_range("before", "1 or more"));
+    }
+    let limit = limit.unwrap_or(default);
+    if !(1..=max).contains(&limit) {
+        return Err(out_of_range("limit", &format!("1 to {max}")));
+    }
+    Ok((before, limit))
+}
+
 /// List games, one page at a time.
 ///
 /// Pages follow each other through `next_cursor`. `mine` is ordered by the last change, so a game

@@ -6,7 +6,7 @@ use utoipa::IntoParams;
 
 use super::auth::Authenticated;
 use super::error::ApiError;
-use super::games::out_of_range;
+use super::games::page;
 use super::AppState;
 use crate::service::notifications::{self, NotificationView};
 
@@ -35,14 +35,7 @@ pub async fn list(
     Authenticated(caller): Authenticated,
     query: web::Query<NotificationsQuery>,
 ) -> Result<web::Json<Vec<NotificationView>>, ApiError> {
-    if query.before.is_some_and(|b| b < 1) {
-        return Err(out_of_range("before", "1 or more"));
-    }
-    let limit = query.limit.unwrap_or(50);
-    if !(1..=MAX_PAGE).contains(&limit) {
-        return Err(out_of_range("limit", "1 to 200"));
-    }
-    let before = query.before;
+    let (before, limit) = page(query.before, query.limit, 50, MAX_PAGE)?;
     Ok(web::Json(
         web::block(move || notifications::list(&state.db, &caller, before, limit)).await??,
     ))

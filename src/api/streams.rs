@@ -157,19 +157,23 @@ impl Item for LiveNotice {
     }
 }
 
-/// The response of a stream that begins with `first` (read before answering, so that an
-/// unknown game or a bad token is an error, not an empty stream) and goes on through `read`.
-fn respond<T, F>(
+/// The response of a stream of what `read` finds after `after`. The first read comes before the
+/// answer, so that an unknown game or a bad token is an error, not an empty stream.
+async fn respond<T, F>(
     state: &AppState,
-    first: Vec<T>,
     after: i64,
     waiter: Waiter,
     read: F,
-) -> HttpResponse
+) -> Result<HttpResponse, ApiError>
 where
     T: Item + Send + 'static,
     F: Fn(i64) -> Result<Vec<T>, ApiError> + Clone + Send + 'static,
 {
+    let first = web::block({
+        let read = read.clone();
+        move || read(after)
+    })
+    .await??;
     let stream = Stream {
         after: first.last().map(Item::id).unwrap_or(after),
         pending: first.into(),
@@ -216,12 +220,12 @@ where
             }
         }
     });
-    HttpResponse::Ok()
+    Ok(HttpResponse::Ok()
         .content_type("text/event-stream")
         .insert_header((header::CACHE_CONTROL, "no-cache"))
         // Tells nginx-like proxies not to buffer the stream.
         .insert_header(("X-Accel-Buffering", "no"))
-        .streaming(futures_util::StreamExt::chain(opening, rest))
+        .streaming(futures_util::StreamExt::chain(opening, rest)))
 }
 
 /// The caller's view of the game's events as they happen (`text/event-stream`): each event once,
@@ -250,12 +254,7 @@ pub async fn game_stream(
     let read = move |after: i64| {
         game_events::events(&db, &caller, id, after, READ_BATCH).map_err(ApiError::from)
     };
-    let first = web::block({
-        let read = read.clone();
-        move || read(after)
-    })
-    .await??;
-    Ok(respond(&state, first, after, waiter, read))
+    respond(&state, after, waiter, read).await
 }
 
 /// The caller's notices as they happen (`text/event-stream`): `your_turn`, `deadline_reminder`,
@@ -286,10 +285,5 @@ pub async fn my_stream(
     let read = move |after: i64| {
         live::notices_after(&db, &caller, after, READ_BATCH).map_err(ApiError::from)
     };
-    let first = web::block({
-        let read = read.clone();
-        move || read(after)
-    })
-    .await??;
-    Ok(respond(&state, first, after, waiter, read))
+    respond(&state, after, waiter, read).await
 }

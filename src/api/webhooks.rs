@@ -6,7 +6,7 @@ use utoipa::IntoParams;
 
 use super::auth::Authenticated;
 use super::error::{ApiError, Problem};
-use super::games::out_of_range;
+use super::games::page;
 use super::AppState;
 use crate::service::webhooks::{self, CreatedWebhook, NewWebhook, Webhook, WebhookAttempt};
 
@@ -105,14 +105,8 @@ pub async fn attempts(
     id: web::Path<i64>,
     query: web::Query<AttemptsQuery>,
 ) -> Result<web::Json<Vec<WebhookAttempt>>, ApiError> {
-    if query.before.is_some_and(|b| b < 1) {
-        return Err(out_of_range("before", "1 or more"));
-    }
-    let limit = query.limit.unwrap_or(50);
-    if !(1..=MAX_PAGE).contains(&limit) {
-        return Err(out_of_range("limit", "1 to 200"));
-    }
-    let (id, before) = (id.into_inner(), query.before);
+    let (before, limit) = page(query.before, query.limit, 50, MAX_PAGE)?;
+    let id = id.into_inner();
     Ok(web::Json(
         web::block(move || webhooks::attempts(&state.db, &caller, id, before, limit)).await??,
     ))

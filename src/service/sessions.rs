@@ -59,11 +59,7 @@ impl TokenKeys {
         token: &str,
         audience: &str,
     ) -> Option<T> {
-        let mut validation = Validation::new(JwtAlgorithm::HS256);
-        validation.set_audience(&[audience]);
-        decode::<T>(token, &self.decoding, &validation)
-            .ok()
-            .map(|d| d.claims)
+        self.verify_with_leeway(token, audience, Validation::new(JwtAlgorithm::HS256).leeway)
     }
 
     /// As [`TokenKeys::verify`], with no leeway on the expiry (short-lived tickets).
@@ -72,9 +68,18 @@ impl TokenKeys {
         token: &str,
         audience: &str,
     ) -> Option<T> {
+        self.verify_with_leeway(token, audience, 0)
+    }
+
+    fn verify_with_leeway<T: serde::de::DeserializeOwned>(
+        &self,
+        token: &str,
+        audience: &str,
+        leeway_seconds: u64,
+    ) -> Option<T> {
         let mut validation = Validation::new(JwtAlgorithm::HS256);
         validation.set_audience(&[audience]);
-        validation.leeway = 0;
+        validation.leeway = leeway_seconds;
         decode::<T>(token, &self.decoding, &validation)
             .ok()
             .map(|d| d.claims)

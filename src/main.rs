@@ -64,6 +64,16 @@ enum Command {
         seconds: u64,
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Server-sent event streams to hold open meanwhile (one follows each game, the rest
+        /// wait where nothing happens).
+        #[arg(long, default_value_t = 0)]
+        streams: usize,
+        /// Long polls to keep waiting meanwhile (shared out as the streams).
+        #[arg(long, default_value_t = 0)]
+        waiters: usize,
+        /// The server's process id: report its thread count.
+        #[arg(long)]
+        server_pid: Option<u32>,
     },
     /// Play random legal games and print one JSON report.
     Selfplay {
@@ -133,6 +143,9 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             games,
             seconds,
             seed,
+            streams,
+            waiters,
+            server_pid,
         } => {
             // One worker thread: on a 2-core machine the server keeps the other core.
             let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -146,6 +159,9 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
                     games,
                     seconds,
                     seed,
+                    streams,
+                    waiters,
+                    server_pid,
                 }))?;
             println!("{}", serde_json::to_string_pretty(&report)?);
             Ok(())

@@ -251,7 +251,37 @@ fn metrics_show_requests_decisions_streams_and_the_outbox(db: Db) {
     );
 }
 
+/// The load tool's watchers: streams and long polls that follow the games being played receive
+/// the moves (their wake-up times are reported), idle ones stay open without errors.
+fn the_load_tool_measures_wake_ups(db: Db) {
+    let s = support::spawn(db, |_| {}).expect("a database for this test");
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .expect("runtime");
+    let report = runtime
+        .block_on(keltis::loadtest::run(keltis::loadtest::LoadOptions {
+            url: s.base.clone(),
+            variant: "keltis-card".into(),
+            games: 2,
+            seconds: 3,
+            seed: 7,
+            streams: 4,
+            waiters: 4,
+            server_pid: Some(std::process::id()),
+        }))
+        .expect("the load runs");
+    assert!(report.accepted_moves > 0);
+    assert_eq!(report.watcher_errors, 0);
+    let streams = report.stream_wake_ms.expect("streams saw moves");
+    let polls = report.poll_wake_ms.expect("long polls saw moves");
+    assert!(streams.max >= streams.p50 && polls.max >= polls.p50);
+    assert!(report.server_threads.is_some_and(|n| n > 0));
+}
+
 on_both_databases!(
+    the_load_tool_measures_wake_ups,
     metrics_show_requests_decisions_streams_and_the_outbox,
     a_game_stream_carries_each_event_once_redacted_and_resumes,
     the_user_stream_announces_your_turn,

@@ -5,6 +5,11 @@
 
 use std::time::{Duration, Instant};
 
+use tokio::sync::watch;
+
+mod watchers;
+use watchers::{threads_of, watch_games, Watch};
+
 use serde::Serialize;
 use serde_json::{json, Value};
 
@@ -16,6 +21,13 @@ pub struct LoadOptions {
     /// Stop after this long, games unfinished or not.
     pub seconds: u64,
     pub seed: u64,
+    /// Server-sent event streams to hold open: one follows each table's game (its wake-ups are
+    /// measured), the rest wait on a game where nothing happens.
+    pub streams: usize,
+    /// Long polls (`wait=30`) to keep waiting, shared out the same way.
+    pub waiters: usize,
+    /// The server's process id, to report its thread count (Linux).
+    pub server_pid: Option<u32>,
 }
 
 #[derive(Debug, Serialize)]
@@ -32,6 +44,19 @@ pub struct LoadReport {
     pub decision_latency_ms: Percentiles,
     /// Latency of the game reads between moves, milliseconds.
     pub read_latency_ms: Percentiles,
+    pub streams: usize,
+    pub waiters: usize,
+    /// From a move's commit (its event's time) to a following stream receiving it, ms.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stream_wake_ms: Option<Percentiles>,
+    /// From a move's commit to a following long poll receiving it, ms.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub poll_wake_ms: Option<Percentiles>,
+    /// Streams and long polls that failed (a connection refused or cut).
+    pub watcher_errors: u64,
+    /// The server's threads at the end of the run.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub server_threads: Option<u64>,
 }
 
 #[derive(Debug, Serialize)]
@@ -118,6 +143,7 @@ async fn play_table(
     variant: String,
     mut rng: u64,
     deadline: Instant,
+    current: watch::Sender<i64>,
 ) -> Result<GameStats, LoadError> {
     let mut total = GameStats::default();
     while Instant::now() < deadline {
@@ -129,6 +155,7 @@ async fn play_table(
             variant.clone(),
             rng,
             deadline,
+            &current,
         )
         .await?;
         total.finished += game.finished;
@@ -147,6 +174,7 @@ async fn play_one(
     variant: String,
     mut rng: u64,
     deadline: Instant,
+    current: &watch::Sender<i64>,
 ) -> Result<GameStats, LoadError> {
     let created = call(
         client
@@ -165,6 +193,7 @@ async fn play_one(
         200,
     )
     .await?;
+    current.send_replace(id);
     let mut stats = GameStats::default();
     // The view of the seat to act, read when the previous answer does not hold it.
     let mut view: Option<Value> = None;
@@ -248,10 +277,28 @@ pub async fn run(options: LoadOptions) -> Result<LoadReport, LoadError> {
     let tag = &tag[tag.len().saturating_sub(8)..];
     let a = std::sync::Arc::new(register(&client, &url, &format!("load_{tag}_a")).await?);
     let b = std::sync::Arc::new(register(&client, &url, &format!("load_{tag}_b")).await?);
+    // A game nobody joins: its waiters wait for the whole run.
+    let idle = call(
+        client
+            .post(format!("{url}/api/v1/games"))
+            .bearer_auth(&a.token)
+            .json(&json!({"variant": options.variant, "players": 2})),
+        201,
+    )
+    .await?["id"]
+        .as_i64()
+        .unwrap_or_default();
     let started = Instant::now();
     let deadline = started + Duration::from_secs(options.seconds);
     let mut tasks = Vec::new();
+    let mut watchers = Vec::new();
+    let watch_client = reqwest::Client::builder()
+        .pool_max_idle_per_host(options.streams + options.waiters)
+        .build()?;
+    let mut tables = Vec::new();
     for g in 0..options.games {
+        let (current, game) = watch::channel(idle);
+        tables.push(game);
         tasks.push(tokio::spawn(play_table(
             client.clone(),
             url.clone(),
@@ -259,7 +306,28 @@ pub async fn run(options: LoadOptions) -> Result<LoadReport, LoadError> {
             options.variant.clone(),
             options.seed.wrapping_add(g as u64 * 7919),
             deadline,
+            current,
         )));
+    }
+    for (kind, count) in [
+        (Watch::Stream, options.streams),
+        (Watch::Poll, options.waiters),
+    ] {
+        for i in 0..count {
+            // The first of each kind follow the tables; the others wait on the idle game.
+            let game = tables
+                .get(i)
+                .cloned()
+                .unwrap_or_else(|| watch::channel(idle).1);
+            watchers.push(tokio::spawn(watch_games(
+                kind,
+                watch_client.clone(),
+                url.clone(),
+                a.token.clone(),
+                game,
+                deadline,
+            )));
+        }
     }
     let (mut finished, mut accepted, mut refused) = (0, 0, 0);
     let (mut decision_ms, mut read_ms) = (Vec::new(), Vec::new());
@@ -280,6 +348,21 @@ pub async fn run(options: LoadOptions) -> Result<LoadReport, LoadError> {
         read_ms.extend(stats.read_ms);
     }
     let seconds = started.elapsed().as_secs_f64();
+    let server_threads = options.server_pid.and_then(threads_of);
+    let (mut stream_wake, mut poll_wake, mut watcher_errors) = (Vec::new(), Vec::new(), 0);
+    for w in watchers {
+        match w.await {
+            Ok(seen) => {
+                watcher_errors += seen.errors;
+                match seen.kind {
+                    Watch::Stream => stream_wake.extend(seen.wake_ms),
+                    Watch::Poll => poll_wake.extend(seen.wake_ms),
+                }
+            }
+            Err(_) => watcher_errors += 1,
+        }
+    }
+    let wake = |samples: Vec<f64>| (!samples.is_empty()).then(|| Percentiles::of(samples));
     Ok(LoadReport {
         url,
         variant: options.variant,
@@ -291,6 +374,12 @@ pub async fn run(options: LoadOptions) -> Result<LoadReport, LoadError> {
         accepted_moves_per_second: accepted as f64 / seconds.max(1e-9),
         decision_latency_ms: Percentiles::of(decision_ms),
         read_latency_ms: Percentiles::of(read_ms),
+        streams: options.streams,
+        waiters: options.waiters,
+        stream_wake_ms: wake(stream_wake),
+        poll_wake_ms: wake(poll_wake),
+        watcher_errors,
+        server_threads,
     })
 }
 

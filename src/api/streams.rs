@@ -106,6 +106,8 @@ const HEARTBEAT: &[u8] = b": heartbeat\n\n";
 struct Stream<T> {
     pending: VecDeque<T>,
     after: i64,
+    /// The last read found everything there was: read again only when woken.
+    caught_up: bool,
     waiter: Waiter,
     draining: watch::Receiver<bool>,
     heartbeat: Duration,
@@ -176,6 +178,7 @@ where
     .await??;
     let stream = Stream {
         after: first.last().map(Item::id).unwrap_or(after),
+        caught_up: first.len() < READ_BATCH as usize,
         pending: first.into(),
         waiter,
         draining: state.draining.subscribe(),
@@ -198,19 +201,24 @@ where
                     s.after = item.id();
                     return Some((Ok(item.frame()), s));
                 }
-                let after = s.after;
-                let read = read.clone();
-                match web::block(move || read(after)).await {
-                    Ok(Ok(found)) if !found.is_empty() => {
-                        s.pending.extend(found);
-                        continue;
+                if !s.caught_up {
+                    let after = s.after;
+                    let read = read.clone();
+                    match web::block(move || read(after)).await {
+                        Ok(Ok(found)) => {
+                            s.caught_up = found.len() < READ_BATCH as usize;
+                            s.pending.extend(found);
+                            continue;
+                        }
+                        // The database is away: end the stream, the client resumes where it was.
+                        _ => return None,
                     }
-                    Ok(Ok(_)) => {}
-                    // The database is away: end the stream, the client resumes where it was.
-                    _ => return None,
                 }
                 tokio::select! {
-                    _ = s.waiter.woken() => continue,
+                    _ = s.waiter.woken() => {
+                        s.caught_up = false;
+                        continue;
+                    }
                     _ = tokio::time::sleep(s.heartbeat) => {
                         return Some((Ok(Bytes::from_static(HEARTBEAT)), s));
                     }

@@ -54,6 +54,10 @@ pub struct LoadReport {
     pub poll_wake_ms: Option<Percentiles>,
     /// Streams and long polls that failed (a connection refused or cut).
     pub watcher_errors: u64,
+    /// Streams and long polls that were waiting when the play began.
+    pub watchers_waiting: usize,
+    /// How long they took to open, before the timed play.
+    pub ramp_up_seconds: f64,
     /// The server's threads at the end of the run.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub server_threads: Option<u64>,
@@ -288,17 +292,48 @@ pub async fn run(options: LoadOptions) -> Result<LoadReport, LoadError> {
     .await?["id"]
         .as_i64()
         .unwrap_or_default();
-    let started = Instant::now();
-    let deadline = started + Duration::from_secs(options.seconds);
-    let mut tasks = Vec::new();
     let mut watchers = Vec::new();
     let watch_client = reqwest::Client::builder()
         .pool_max_idle_per_host(options.streams + options.waiters)
         .build()?;
-    let mut tables = Vec::new();
-    for g in 0..options.games {
-        let (current, game) = watch::channel(idle);
-        tables.push(game);
+    let (stop, stopped) = watch::channel(false);
+    let ready = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let tables: Vec<(watch::Sender<i64>, watch::Receiver<i64>)> =
+        (0..options.games).map(|_| watch::channel(idle)).collect();
+    for (kind, count) in [
+        (Watch::Stream, options.streams),
+        (Watch::Poll, options.waiters),
+    ] {
+        for i in 0..count {
+            // The first of each kind follow the tables; the others wait on the idle game.
+            let game = tables
+                .get(i)
+                .map(|(_, game)| game.clone())
+                .unwrap_or_else(|| watch::channel(idle).1);
+            watchers.push(tokio::spawn(watch_games(
+                kind,
+                watch_client.clone(),
+                url.clone(),
+                a.token.clone(),
+                game,
+                ready.clone(),
+                stopped.clone(),
+            )));
+        }
+    }
+    // The play is timed once every watcher waits (at most two minutes of ramp-up).
+    let ramp = Instant::now();
+    let watching = options.streams + options.waiters;
+    while ready.load(std::sync::atomic::Ordering::Relaxed) < watching
+        && ramp.elapsed() < Duration::from_secs(120)
+    {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let ramp_up_seconds = ramp.elapsed().as_secs_f64();
+    let started = Instant::now();
+    let deadline = started + Duration::from_secs(options.seconds);
+    let mut tasks = Vec::new();
+    for (g, (current, _)) in tables.into_iter().enumerate() {
         tasks.push(tokio::spawn(play_table(
             client.clone(),
             url.clone(),
@@ -308,26 +343,6 @@ pub async fn run(options: LoadOptions) -> Result<LoadReport, LoadError> {
             deadline,
             current,
         )));
-    }
-    for (kind, count) in [
-        (Watch::Stream, options.streams),
-        (Watch::Poll, options.waiters),
-    ] {
-        for i in 0..count {
-            // The first of each kind follow the tables; the others wait on the idle game.
-            let game = tables
-                .get(i)
-                .cloned()
-                .unwrap_or_else(|| watch::channel(idle).1);
-            watchers.push(tokio::spawn(watch_games(
-                kind,
-                watch_client.clone(),
-                url.clone(),
-                a.token.clone(),
-                game,
-                deadline,
-            )));
-        }
     }
     let (mut finished, mut accepted, mut refused) = (0, 0, 0);
     let (mut decision_ms, mut read_ms) = (Vec::new(), Vec::new());
@@ -349,6 +364,8 @@ pub async fn run(options: LoadOptions) -> Result<LoadReport, LoadError> {
     }
     let seconds = started.elapsed().as_secs_f64();
     let server_threads = options.server_pid.and_then(threads_of);
+    let waiting = ready.load(std::sync::atomic::Ordering::Relaxed);
+    stop.send_replace(true);
     let (mut stream_wake, mut poll_wake, mut watcher_errors) = (Vec::new(), Vec::new(), 0);
     for w in watchers {
         match w.await {
@@ -379,6 +396,8 @@ pub async fn run(options: LoadOptions) -> Result<LoadReport, LoadError> {
         stream_wake_ms: wake(stream_wake),
         poll_wake_ms: wake(poll_wake),
         watcher_errors,
+        watchers_waiting: waiting,
+        ramp_up_seconds,
         server_threads,
     })
 }

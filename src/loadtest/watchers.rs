@@ -1,7 +1,9 @@
 //! The load tool's watchers: event streams and long polls held open while the tables play,
 //! some following the tables' games (their wake-up times are measured), the rest idle.
 
-use std::time::{Duration, Instant};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
 
 use serde_json::Value;
 use tokio::sync::watch;
@@ -40,25 +42,29 @@ pub(super) async fn watch_games(
     url: String,
     token: String,
     mut game: watch::Receiver<i64>,
-    deadline: Instant,
+    ready: Arc<AtomicUsize>,
+    mut stop: watch::Receiver<bool>,
 ) -> Seen {
     let mut seen = Seen {
         kind,
         wake_ms: Vec::new(),
         errors: 0,
     };
-    while Instant::now() < deadline {
+    // Counted once, when the watcher first waits.
+    let mut ready = Some(ready);
+    while !*stop.borrow() {
         let id = *game.borrow_and_update();
         let followed = async {
+            let (wake_ms, ready) = (&mut seen.wake_ms, &mut ready);
             match kind {
-                Watch::Stream => follow_stream(&client, &url, &token, id, &mut seen.wake_ms).await,
-                Watch::Poll => follow_polls(&client, &url, &token, id, &mut seen.wake_ms).await,
+                Watch::Stream => follow_stream(&client, &url, &token, id, wake_ms, ready).await,
+                Watch::Poll => follow_polls(&client, &url, &token, id, wake_ms, ready).await,
             }
         };
         let ended = tokio::select! {
             r = followed => r,
             _ = game.changed() => Ok(()),
-            _ = tokio::time::sleep_until(deadline.into()) => Ok(()),
+            _ = stop.changed() => Ok(()),
         };
         if ended.is_err() {
             seen.errors += 1;
@@ -74,6 +80,7 @@ async fn follow_stream(
     token: &str,
     id: i64,
     wake_ms: &mut Vec<f64>,
+    ready: &mut Option<Arc<AtomicUsize>>,
 ) -> Result<(), LoadError> {
     // From the game's version on: what came before is its past, not a wake-up.
     let version = call(
@@ -90,6 +97,7 @@ async fn follow_stream(
         .bearer_auth(token)
         .send()
         .await?;
+    announce(ready);
     let mut buffer = String::new();
     while let Some(chunk) = r.chunk().await? {
         buffer.push_str(&String::from_utf8_lossy(&chunk));
@@ -112,6 +120,7 @@ async fn follow_polls(
     token: &str,
     id: i64,
     wake_ms: &mut Vec<f64>,
+    ready: &mut Option<Arc<AtomicUsize>>,
 ) -> Result<(), LoadError> {
     let mut after = 0;
     // The first answer (without waiting) is the game's past, not a wake-up.
@@ -134,6 +143,14 @@ async fn follow_polls(
             }
         }
         past = false;
+        announce(ready);
+    }
+}
+
+/// Count this watcher as waiting (once).
+fn announce(ready: &mut Option<Arc<AtomicUsize>>) {
+    if let Some(counter) = ready.take() {
+        counter.fetch_add(1, Ordering::Relaxed);
     }
 }
 

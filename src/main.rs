@@ -71,6 +71,10 @@ enum Command {
         /// Long polls to keep waiting meanwhile (shared out as the streams).
         #[arg(long, default_value_t = 0)]
         waiters: usize,
+        /// How many games get a following stream and long poll whose wake-ups are measured
+        /// (default: every game).
+        #[arg(long)]
+        followers: Option<usize>,
         /// The server's process id: report its thread count.
         #[arg(long)]
         server_pid: Option<u32>,
@@ -145,6 +149,7 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             seed,
             streams,
             waiters,
+            followers,
             server_pid,
         } => {
             // One worker thread: on a 2-core machine the server keeps the other core.
@@ -161,6 +166,7 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
                     seed,
                     streams,
                     waiters,
+                    followers,
                     server_pid,
                 }))?;
             println!("{}", serde_json::to_string_pretty(&report)?);

@@ -205,6 +205,9 @@ pub fn build_with_clock(
     if let Some(workers) = config.workers {
         server = server.workers(workers);
     }
+    // Blocking work (database calls) waits for a pooled connection anyway: threads beyond a few
+    // per connection only add memory (actix would grow to 512 under a burst of requests).
+    server = server.worker_max_blocking_threads((config.pool_size as usize * 2).max(8));
     // Signals are ours (see `Stopper`): streams must end before the server waits for requests.
     let server = server.disable_signals().run();
     Ok(Running {

@@ -269,6 +269,7 @@ fn the_load_tool_measures_wake_ups(db: Db) {
             seed: 7,
             streams: 4,
             waiters: 4,
+            followers: None,
             server_pid: Some(std::process::id()),
         }))
         .expect("the load runs");

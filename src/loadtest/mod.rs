@@ -26,6 +26,8 @@ pub struct LoadOptions {
     pub streams: usize,
     /// Long polls (`wait=30`) to keep waiting, shared out the same way.
     pub waiters: usize,
+    /// How many tables get a following stream and long poll (default: all).
+    pub followers: Option<usize>,
     /// The server's process id, to report its thread count (Linux).
     pub server_pid: Option<u32>,
 }
@@ -300,16 +302,20 @@ pub async fn run(options: LoadOptions) -> Result<LoadReport, LoadError> {
     let ready = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
     let tables: Vec<(watch::Sender<i64>, watch::Receiver<i64>)> =
         (0..options.games).map(|_| watch::channel(idle)).collect();
+    // Kept until the end: the idle watchers' game never changes.
+    let (_idle_game, idle_watch) = watch::channel(idle);
     for (kind, count) in [
         (Watch::Stream, options.streams),
         (Watch::Poll, options.waiters),
     ] {
         for i in 0..count {
             // The first of each kind follow the tables; the others wait on the idle game.
+            let following = options.followers.unwrap_or(options.games);
             let game = tables
                 .get(i)
+                .filter(|_| i < following)
                 .map(|(_, game)| game.clone())
-                .unwrap_or_else(|| watch::channel(idle).1);
+                .unwrap_or_else(|| idle_watch.clone());
             watchers.push(tokio::spawn(watch_games(
                 kind,
                 watch_client.clone(),

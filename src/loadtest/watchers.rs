@@ -63,7 +63,7 @@ pub(super) async fn watch_games(
         };
         let ended = tokio::select! {
             r = followed => r,
-            _ = game.changed() => Ok(()),
+            Ok(()) = game.changed() => Ok(()),
             _ = stop.changed() => Ok(()),
         };
         if ended.is_err() {

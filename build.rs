@@ -2,7 +2,8 @@
 //! database or tools is reported as ignored, never as passed:
 //! `TEST_DATABASE_URL` (PostgreSQL) and `KELTIS_CONTRACT_TOOLS` (schemathesis,
 //! openapi-python-client and npx on the PATH; `.ci/run` installs them) and `KELTIS_MAIL_TESTS`
-//! (Python's aiosmtpd, the SMTP server the mail tests start on loopback).
+//! (Python's aiosmtpd, the SMTP server the mail tests start on loopback) and
+//! `KELTIS_BROWSER_TESTS` (Debian's chromium and `npm install` done in `tests/browser/`).
 
 fn main() {
     println!("cargo::rerun-if-env-changed=TEST_DATABASE_URL");
@@ -11,6 +12,8 @@ fn main() {
     println!("cargo::rustc-check-cfg=cfg(contract_tools)");
     println!("cargo::rerun-if-env-changed=KELTIS_MAIL_TESTS");
     println!("cargo::rustc-check-cfg=cfg(mail_tests)");
+    println!("cargo::rerun-if-env-changed=KELTIS_BROWSER_TESTS");
+    println!("cargo::rustc-check-cfg=cfg(browser_tests)");
     let set = |name: &str| std::env::var_os(name).is_some_and(|v| !v.is_empty());
     if set("TEST_DATABASE_URL") {
         println!("cargo::rustc-cfg=postgres_tests");
@@ -20,5 +23,8 @@ fn main() {
     }
     if set("KELTIS_MAIL_TESTS") {
         println!("cargo::rustc-cfg=mail_tests");
+    }
+    if set("KELTIS_BROWSER_TESTS") {
+        println!("cargo::rustc-cfg=browser_tests");
     }
 }

@@ -72,6 +72,17 @@ pub struct Config {
     /// Milliseconds between the webhook worker's looks for due deliveries.
     #[arg(long, env = "KELTIS_WEBHOOK_INTERVAL_MS", default_value_t = 1000)]
     pub webhook_interval_ms: u64,
+    /// Glicko-2's system constant tau (how fast volatility may change). After changing a rating
+    /// parameter, run `keltis recompute-ratings` with the same flags.
+    #[arg(long, env = "KELTIS_RATING_TAU", default_value_t = 0.5, value_parser = positive)]
+    pub rating_tau: f64,
+    /// Days in a rating period: a deviation grows by one period's volatility per period without
+    /// a rated game.
+    #[arg(long, env = "KELTIS_RATING_PERIOD_DAYS", default_value_t = 7.0, value_parser = positive)]
+    pub rating_period_days: f64,
+    /// Ratings with a larger deviation are provisional: marked, and not on leaderboards.
+    #[arg(long, env = "KELTIS_RATING_PROVISIONAL_DEVIATION", default_value_t = 110.0, value_parser = positive)]
+    pub rating_provisional_deviation: f64,
     /// Seconds between sweeps that delete expired idempotency answers, refresh tokens and
     /// sessions.
     #[arg(long, env = "KELTIS_MAINTENANCE_INTERVAL", default_value_t = 600)]
@@ -127,7 +138,25 @@ pub enum ConfigError {
     },
 }
 
+/// A number above zero (a rating parameter).
+fn positive(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if x > 0.0 && x.is_finite() => Ok(x),
+        _ => Err(format!("{s:?} is not a number above zero")),
+    }
+}
+
 impl Config {
+    /// The rating system's parameters.
+    pub fn rating_parameters(&self) -> crate::ratings::RatingParameters {
+        crate::ratings::RatingParameters {
+            tau: self.rating_tau,
+            period_days: self.rating_period_days,
+            provisional_deviation: self.rating_provisional_deviation,
+            ..crate::ratings::RatingParameters::default()
+        }
+    }
+
     /// Defaults for tests and tools: everything as `keltis serve` with no flags, but with the
     /// given database.
     pub fn for_database(url: &str, data_dir: PathBuf) -> Config {
@@ -149,6 +178,9 @@ impl Config {
             stream_max_seconds: 3600,
             webhooks_allow_private: false,
             webhook_interval_ms: 1000,
+            rating_tau: 0.5,
+            rating_period_days: 7.0,
+            rating_provisional_deviation: 110.0,
             maintenance_interval_seconds: 600,
             clock_interval_ms: 1000,
             vacation_days_per_year: 30,

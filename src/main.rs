@@ -30,6 +30,23 @@ enum Command {
     Serve(keltis::config::Config),
     /// Apply pending database migrations and exit.
     Migrate(keltis::config::Config),
+    /// Record every finished game's result and rating again from the games' logs, with the
+    /// rating flags given (after changing them); prints one JSON report. Run it while no game ends.
+    RecomputeRatings(keltis::config::Config),
+    /// Write finished rated games fast (real deals ended by resignations, with results and
+    /// ratings), for measuring reads at scale with `keltis load --reads`; prints one JSON report.
+    Seed {
+        /// Finished games to write.
+        #[arg(long, default_value_t = 100_000)]
+        finished: usize,
+        /// Accounts (`seeded-<n>`) the games are shared among.
+        #[arg(long, default_value_t = 1000)]
+        players: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[command(flatten)]
+        config: keltis::config::Config,
+    },
     /// Print the OpenAPI document.
     Openapi,
     /// Bots against each other, seats rotated, on every core; prints one JSON report.
@@ -78,6 +95,10 @@ enum Command {
         /// The server's process id: report its thread count.
         #[arg(long)]
         server_pid: Option<u32>,
+        /// Instead of playing: read history, profiles and leaderboards with `--games` readers
+        /// (a database seeded with `keltis seed`).
+        #[arg(long)]
+        reads: bool,
     },
     /// Play random legal games and print one JSON report.
     Selfplay {
@@ -141,6 +162,62 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             println!("migrations applied ({:?})", db.backend());
             Ok(())
         }
+        Command::RecomputeRatings(config) => {
+            keltis::telemetry::init(config.log_format);
+            let db = keltis::storage::Database::open_with(
+                &config.database_url(),
+                1,
+                config.sqlite_synchronous,
+            )?;
+            let report = keltis::service::ratings::recompute(&db, &config.rating_parameters())?;
+            println!("{}", serde_json::to_string(&report)?);
+            Ok(())
+        }
+        Command::Seed {
+            finished,
+            players,
+            seed,
+            config,
+        } => {
+            keltis::telemetry::init(config.log_format);
+            let db = keltis::storage::Database::open_with(
+                &config.database_url(),
+                1,
+                config.sqlite_synchronous,
+            )?;
+            let report = keltis::service::seed::seed_finished_games(
+                &db,
+                finished,
+                players,
+                &config.rating_parameters(),
+                seed,
+            )?;
+            println!("{}", serde_json::to_string(&report)?);
+            Ok(())
+        }
+        Command::Load {
+            reads: true,
+            url,
+            games,
+            seconds,
+            seed,
+            ..
+        } => {
+            let runtime = tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(1)
+                .enable_all()
+                .build()?;
+            let report = runtime.block_on(keltis::loadtest::reads::run(
+                keltis::loadtest::reads::ReadOptions {
+                    url,
+                    readers: games,
+                    seconds,
+                    seed,
+                },
+            ))?;
+            println!("{}", serde_json::to_string_pretty(&report)?);
+            Ok(())
+        }
         Command::Load {
             url,
             variant,
@@ -151,6 +228,7 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             waiters,
             followers,
             server_pid,
+            reads: false,
         } => {
             // One worker thread: on a 2-core machine the server keeps the other core.
             let runtime = tokio::runtime::Builder::new_multi_thread()

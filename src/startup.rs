@@ -70,6 +70,7 @@ pub fn build_with_clock(
             &workers,
             db.clone(),
             bots.clone(),
+            config.rating_parameters(),
             std::time::Duration::from_millis(100),
         )
         .map_err(|error| StartupError::Worker { name: "bot", error })?;
@@ -77,6 +78,7 @@ pub fn build_with_clock(
     crate::workers::clocks::spawn(
         &workers,
         db.clone(),
+        config.rating_parameters(),
         std::time::Duration::from_millis(config.clock_interval_ms.max(10)),
     )
     .map_err(|error| StartupError::Worker {
@@ -135,6 +137,7 @@ pub fn build_with_clock(
         bots,
         limiter: api::rate_limit::RateLimiter::new(config.auth_rate_limit),
         long_poll_max_seconds: config.long_poll_max_seconds,
+        ratings: config.rating_parameters(),
         vacation: crate::service::vacations::VacationPolicy {
             days_per_year: config.vacation_days_per_year,
         },
@@ -195,6 +198,8 @@ pub fn build_with_clock(
                     utoipa_swagger_ui::Config::new(["/openapi.json"]).validator_url("none"),
                 ))
                 .service(web::scope("/api/v1").configure(api::routes))
+                .service(api::client::index)
+                .service(api::client::file)
                 .default_service(web::to(error::no_route))
         })
         .listen(listener)

@@ -14,7 +14,7 @@ use utoipa::{IntoParams, ToSchema};
 use super::auth::Authenticated;
 use super::error::{ApiError, Problem};
 use super::AppState;
-use crate::service::events::{self as game_events, EventView};
+use crate::service::events::{self as game_events, EventView, ReplayStep};
 use crate::service::games::GameDetail;
 use crate::service::live;
 use crate::service::lobby::{self, GameFilter, GamePage, NewGame};
@@ -68,6 +68,15 @@ pub struct EventsQuery {
     pub limit: Option<i64>,
 }
 
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
+pub struct ReplayQuery {
+    /// See the table as this seat saw it, hand included (default: as a spectator).
+    #[param(minimum = 0, maximum = 3)]
+    pub seat: Option<u8>,
+}
+
 pub(super) fn out_of_range(name: &str, range: &str) -> ApiError {
     ApiError::new(
         StatusCode::BAD_REQUEST,
@@ -107,10 +116,7 @@ pub async fn list(
     query: web::Query<ListQuery>,
 ) -> Result<web::Json<GamePage>, ApiError> {
     let query = query.into_inner();
-    let limit = query.limit.unwrap_or(50);
-    if !(1..=MAX_PAGE).contains(&limit) {
-        return Err(out_of_range("limit", "1 to 200"));
-    }
+    let (_, limit) = page(None, query.limit, 50, MAX_PAGE)?;
     let filter = query.filter.unwrap_or(GameFilter::Open);
     Ok(web::Json(
         web::block(move || lobby::list(&state.db, &caller, filter, query.cursor.as_deref(), limit))
@@ -247,8 +253,17 @@ pub async fn decide(
         },
     };
     let metrics = state.metrics.clone();
-    let answer =
-        web::block(move || play::decide(&state.db, &caller, id, &body, key.as_deref())).await??;
+    let answer = web::block(move || {
+        play::decide(
+            &state.db,
+            &caller,
+            id,
+            &body,
+            key.as_deref(),
+            &state.ratings,
+        )
+    })
+    .await??;
     Ok(match answer {
         DecisionAnswer::Fresh(detail) => {
             metrics.decisions.inc();
@@ -278,7 +293,7 @@ pub async fn resign(
 ) -> Result<web::Json<GameDetail>, ApiError> {
     let id = id.into_inner();
     Ok(web::Json(
-        web::block(move || play::resign(&state.db, &caller, id)).await??,
+        web::block(move || play::resign(&state.db, &caller, id, &state.ratings)).await??,
     ))
 }
 
@@ -338,6 +353,28 @@ pub async fn record(
     let id = id.into_inner();
     let record = web::block(move || game_events::record(&state.db, &caller, id)).await??;
     Ok(HttpResponse::Ok().json(record))
+}
+
+/// A finished game as it stood after its first `step` decisions (0: the deal), with the decision
+/// that led there: the record viewer steps through these.
+#[utoipa::path(operation_id = "getReplayStep", tag = "play", security(("bearer" = [])), params(("id" = i64, Path), ("step" = u32, Path, description = "Decisions applied (0 to the record's length)"), ReplayQuery), responses(
+    (status = 200, body = ReplayStep),
+    (status = 400, description = "`invalid_query`: the step or seat is out of range", body = Problem),
+    (status = 409, description = "`game_not_over`", body = Problem),
+))]
+#[get("/games/{id}/record/steps/{step}")]
+pub async fn replay_step(
+    state: web::Data<AppState>,
+    Authenticated(caller): Authenticated,
+    path: web::Path<(i64, u32)>,
+    query: web::Query<ReplayQuery>,
+) -> Result<web::Json<ReplayStep>, ApiError> {
+    let (id, step) = path.into_inner();
+    let seat = query.seat;
+    Ok(web::Json(
+        web::block(move || game_events::replay_step(&state.db, &caller, id, step as usize, seat))
+            .await??,
+    ))
 }
 
 /// The server's bot accounts: seat them with `bots` when creating a game, or invite them.

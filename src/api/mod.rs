@@ -4,6 +4,7 @@
 pub mod accounts;
 pub mod auth;
 pub mod body_timeout;
+pub mod client;
 pub mod email;
 pub mod error;
 pub mod games;
@@ -11,6 +12,7 @@ pub mod health;
 pub mod metrics;
 pub mod notifications;
 pub mod openapi;
+pub mod players;
 pub mod rate_limit;
 pub mod streams;
 pub mod vacation;
@@ -31,6 +33,8 @@ pub struct AppState {
     pub long_poll_max_seconds: u64,
     pub vacation: crate::service::vacations::VacationPolicy,
     pub webhooks: crate::service::webhooks::WebhookPolicy,
+    /// The rating system's parameters.
+    pub ratings: crate::ratings::RatingParameters,
     pub metrics: std::sync::Arc<metrics::Metrics>,
     /// Set when the server begins to stop: open streams end.
     pub draining: Draining,
@@ -99,7 +103,11 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(webhooks::enable)
         .service(webhooks::attempts)
         .service(games::record)
+        .service(games::replay_step)
         .service(games::bots)
+        .service(players::profile)
+        .service(players::history)
+        .service(players::leaderboard)
         .service(vacation::status)
         .service(vacation::start)
         .service(vacation::stop)

@@ -12,7 +12,9 @@ use serde_json::{json, Map, Value};
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
-use super::{accounts, email, error, games, health, notifications, streams, vacation, webhooks};
+use super::{
+    accounts, email, error, games, health, notifications, players, streams, vacation, webhooks,
+};
 
 /// The whole document: health at the root, the API nested under `/api/v1`.
 #[derive(OpenApi)]
@@ -36,6 +38,7 @@ use super::{accounts, email, error, games, health, notifications, streams, vacat
         (name = "email", description = "Email address, preferences, and the links in emails"),
         (name = "live", description = "Server-sent event streams of games and of your notices"),
         (name = "webhooks", description = "Signed deliveries of your notices to your endpoints"),
+        (name = "players", description = "Profiles, ratings, finished games and leaderboards"),
         (name = "bots", description = "The server's computer opponents"),
         (name = "health", description = "Liveness and readiness"),
     )
@@ -66,6 +69,7 @@ struct ApiDoc;
         games::resign,
         games::events,
         games::record,
+        games::replay_step,
         games::bots,
         vacation::status,
         vacation::start,
@@ -85,6 +89,9 @@ struct ApiDoc;
         webhooks::delete,
         webhooks::enable,
         webhooks::attempts,
+        players::profile,
+        players::history,
+        players::leaderboard,
     ),
     components(schemas(crate::service::live::LiveNotice))
 )]

@@ -61,13 +61,22 @@ impl Record {
 
     /// Play the record again from its setup.
     pub fn replay(&self) -> Result<Game, ReplayError> {
+        let game = self.replay_to(self.decisions.len())?;
+        if self.result.is_some() && self.result != game.result() {
+            return Err(ReplayError::ResultDiffers);
+        }
+        Ok(game)
+    }
+
+    /// The game as it stood after its first `steps` decisions (all of them if there are fewer).
+    pub fn replay_to(&self, steps: usize) -> Result<Game, ReplayError> {
         if self.ruleset_version != RULESET_VERSION {
             return Err(ReplayError::RulesetVersion {
                 found: self.ruleset_version,
             });
         }
         let mut game = Game::from_setup(&self.setup)?;
-        for (index, d) in self.decisions.iter().enumerate() {
+        for (index, d) in self.decisions.iter().take(steps).enumerate() {
             let decision = d
                 .decision
                 .clone()
@@ -75,9 +84,6 @@ impl Record {
                 .map_err(|error| ReplayError::Decision { index, error })?;
             game.apply(d.seat, decision)
                 .map_err(|error| ReplayError::Decision { index, error })?;
-        }
-        if self.result.is_some() && self.result != game.result() {
-            return Err(ReplayError::ResultDiffers);
         }
         Ok(game)
     }

@@ -7,7 +7,7 @@ use super::cards::{Card, Color};
 use super::decision::DecisionJson;
 use super::game::{Game, Phase, BIG_PAWN, PLAIN_STONE, START};
 use super::rows::Direction;
-use super::scoring::{GameResult, Retirement};
+use super::scoring::{GameResult, Retirement, Score};
 use super::{Variant, RULESET_VERSION};
 
 /// The game as one seat (or a spectator) sees it.
@@ -68,6 +68,8 @@ pub struct SeatView {
     #[serde(default)]
     #[schema(required = true)]
     pub retired: Option<Retirement>,
+    /// The seat's score as things stand, from what everyone sees (final once the game is over).
+    pub score: Score,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
@@ -193,6 +195,7 @@ impl Game {
                     tile_points: self.tile_points[s as usize],
                     wish_stones,
                     retired: self.retired[s as usize],
+                    score: self.score(s),
                 }
             })
             .collect();

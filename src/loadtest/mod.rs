@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::watch;
 
+pub mod reads;
 mod watchers;
 use watchers::{threads_of, watch_games, Watch};
 

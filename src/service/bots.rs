@@ -2,6 +2,7 @@
 //! seated at a game on creation or by invitation, and a background worker that plays their
 //! turns through the same validated, versioned decision path as people.
 
+use crate::ratings::RatingParameters;
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -82,7 +83,11 @@ pub fn ensure_bot_accounts(db: &Database, mcts_millis: u64) -> ServiceResult<Vec
 
 /// Play one decision in every game (up to a batch) where a bot is to act. Returns how many
 /// decisions were played.
-pub fn play_pending(db: &Database, bots: &[ServerBot]) -> ServiceResult<usize> {
+pub fn play_pending(
+    db: &Database,
+    bots: &[ServerBot],
+    ratings: &RatingParameters,
+) -> ServiceResult<usize> {
     let ids: Vec<i64> = bots.iter().map(|b| b.user_id).collect();
     let waiting = db.read(|c| store::games_awaiting(c, &ids, BATCH))?;
     let mut played = 0;
@@ -90,7 +95,7 @@ pub fn play_pending(db: &Database, bots: &[ServerBot]) -> ServiceResult<usize> {
         let Some(bot) = bots.iter().find(|b| b.user_id == user_id) else {
             continue;
         };
-        match play_turn(db, bot, game_id) {
+        match play_turn(db, bot, game_id, ratings) {
             Ok(true) => played += 1,
             Ok(false) => {}
             Err(e) => tracing::warn!(game_id, bot = %bot.name, error = %e, "bot turn failed"),
@@ -101,7 +106,12 @@ pub fn play_pending(db: &Database, bots: &[ServerBot]) -> ServiceResult<usize> {
 
 /// One decision of `bot` in `game_id`; false when it was not the bot's turn after all (another
 /// instance played it).
-fn play_turn(db: &Database, bot: &ServerBot, game_id: i64) -> ServiceResult<bool> {
+fn play_turn(
+    db: &Database,
+    bot: &ServerBot,
+    game_id: i64,
+    ratings: &RatingParameters,
+) -> ServiceResult<bool> {
     let caller = Caller {
         user_id: bot.user_id,
         name: bot.name.clone(),
@@ -144,9 +154,9 @@ fn play_turn(db: &Database, bot: &ServerBot, game_id: i64) -> ServiceResult<bool
     };
     let decide = |request: &DecisionRequest| -> ServiceResult<()> {
         if stand_in {
-            play::decide_as_stand_in(db, bot.user_id, game_id, request)
+            play::decide_as_stand_in(db, bot.user_id, game_id, request, ratings)
         } else {
-            play::decide(db, &caller, game_id, request, None).map(|_| ())
+            play::decide(db, &caller, game_id, request, None, ratings).map(|_| ())
         }
     };
     match decide(&request) {

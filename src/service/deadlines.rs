@@ -9,6 +9,7 @@ use super::notifications::{queue, queue_game_over, Notice};
 use super::play::{apply_decision, Actor};
 use super::{ServiceError, ServiceResult};
 use crate::engine::{DecisionOf, Game, ENGINE_VERSION};
+use crate::ratings::RatingParameters;
 use crate::storage::games::{self as store, GameRow, GameUpdate};
 use crate::storage::{Database, DbConnection};
 
@@ -20,12 +21,16 @@ enum Expiry {
 }
 
 /// Apply every deadline that has passed by now, earliest first. Returns how many were applied.
-pub fn apply_due_timeouts(db: &Database, batch: i64) -> ServiceResult<usize> {
+pub fn apply_due_timeouts(
+    db: &Database,
+    batch: i64,
+    ratings: &RatingParameters,
+) -> ServiceResult<usize> {
     let now = db.now();
     let due = db.read(|c| store::games_due(c, now, batch))?;
     let mut applied = 0;
     for (game_id, version) in due {
-        match db.write(|conn| expire(conn, game_id, version, now)) {
+        match db.write(|conn| expire(conn, game_id, version, now, ratings)) {
             Ok(Expiry::TimedOut { seat, over }) => {
                 applied += 1;
                 tracing::info!(game_id, seat, over, "seat timed out");
@@ -45,7 +50,13 @@ pub fn apply_due_timeouts(db: &Database, batch: i64) -> ServiceResult<usize> {
     Ok(applied)
 }
 
-fn expire(conn: &mut DbConnection, game_id: i64, version: i64, now: i64) -> ServiceResult<Expiry> {
+fn expire(
+    conn: &mut DbConnection,
+    game_id: i64,
+    version: i64,
+    now: i64,
+    ratings: &RatingParameters,
+) -> ServiceResult<Expiry> {
     let row = load_row(conn, game_id)?;
     let stale = || ServiceError::StaleVersion {
         current: row.version,
@@ -66,6 +77,7 @@ fn expire(conn: &mut DbConnection, game_id: i64, version: i64, now: i64) -> Serv
         version,
         &DecisionOf::TimeOut,
         now,
+        ratings,
     )?;
     Ok(Expiry::TimedOut {
         seat,

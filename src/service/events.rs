@@ -9,9 +9,11 @@ use super::games::{
     load_row, load_state, parse_event, record_from_log, seat_of, GameEvent, GameStatus,
 };
 use super::{ServiceError, ServiceResult};
-use crate::engine::{Card, DecisionJson, DecisionOf, Record, Setup, Variant};
+use crate::engine::{
+    Card, DecisionJson, DecisionOf, Record, RecordedDecision, Setup, Variant, View,
+};
 use crate::storage::games as store;
-use crate::storage::Database;
+use crate::storage::{Database, DbConnection};
 
 /// One event of a game as the caller may see it, tagged by `kind`. Every kind has one shape;
 /// what the end of the game reveals is added to it (`started.setup`, `decided.drawn`).
@@ -129,6 +131,8 @@ pub struct CreatedData {
     pub variant: Variant,
     pub players: u8,
     pub invite_only: bool,
+    /// Rated (the result changes ratings) or casual.
+    pub rated: bool,
     /// The creator's user name.
     pub by: String,
     pub time_control: TimeControl,
@@ -239,6 +243,7 @@ fn redact(seq: i64, at: i64, event: GameEvent, me: Option<u8>, over: bool) -> Ev
             variant,
             players,
             invite_only,
+            rated,
             by,
             time_control,
         } => EventView::Created {
@@ -248,6 +253,7 @@ fn redact(seq: i64, at: i64, event: GameEvent, me: Option<u8>, over: bool) -> Ev
                 variant,
                 players,
                 invite_only,
+                rated,
                 by,
                 time_control,
             },
@@ -332,18 +338,68 @@ fn redact(seq: i64, at: i64, event: GameEvent, me: Option<u8>, over: bool) -> Ev
 /// The full record, once the game is over.
 pub fn record(db: &Database, caller: &Caller, game_id: i64) -> ServiceResult<Record> {
     caller.require(Scope::Read)?;
-    db.read(|conn| {
-        let row = load_row(conn, game_id)?;
-        if !GameStatus::parse(&row.status).is_finished() {
-            return Err(ServiceError::conflict(
-                "game_not_over",
-                "the record is published when the game is over (or aborted)",
-            ));
-        }
-        let mut record = record_from_log(conn, game_id)?
-            .ok_or_else(|| ServiceError::Internal("finished game without a deal".into()))?;
-        record.result = load_state(conn, &row)?.result();
-        Ok(record)
+    db.read(|conn| finished_record(conn, game_id))
+}
+
+fn finished_record(conn: &mut DbConnection, game_id: i64) -> ServiceResult<Record> {
+    let row = load_row(conn, game_id)?;
+    if !GameStatus::parse(&row.status).is_finished() {
+        return Err(ServiceError::conflict(
+            "game_not_over",
+            "the record is published when the game is over (or aborted)",
+        ));
+    }
+    let mut record = record_from_log(conn, game_id)?
+        .ok_or_else(|| ServiceError::Internal("finished game without a deal".into()))?;
+    record.result = load_state(conn, &row)?.result();
+    Ok(record)
+}
+
+/// A finished game as it stood after some of its decisions: what the record viewer steps through.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct ReplayStep {
+    /// Decisions applied so far (0: the deal).
+    pub step: usize,
+    /// Decisions in the whole record.
+    pub steps: usize,
+    /// The decision that led here; `null` at the deal.
+    #[schema(required = true)]
+    pub decision: Option<RecordedDecision>,
+    /// The table then, as `seat` saw it (a spectator when no seat is asked for).
+    pub view: View,
+}
+
+/// Step `step` of a finished game's record, seen by `seat` (anyone may take any seat's view:
+/// the record shows every hand once the game is over).
+pub fn replay_step(
+    db: &Database,
+    caller: &Caller,
+    game_id: i64,
+    step: usize,
+    seat: Option<u8>,
+) -> ServiceResult<ReplayStep> {
+    caller.require(Scope::Read)?;
+    let record = db.read(|conn| finished_record(conn, game_id))?;
+    let steps = record.decisions.len();
+    if step > steps {
+        return Err(ServiceError::BadQuery(format!(
+            "step must be 0 to {steps} (the record's decisions)"
+        )));
+    }
+    if seat.is_some_and(|s| s >= record.setup.players) {
+        return Err(ServiceError::BadQuery(format!(
+            "seat must be 0 to {} (the game's seats)",
+            record.setup.players - 1
+        )));
+    }
+    let game = record
+        .replay_to(step)
+        .map_err(|e| ServiceError::Internal(format!("record of game {game_id}: {e}")))?;
+    Ok(ReplayStep {
+        step,
+        steps,
+        decision: step.checked_sub(1).map(|i| record.decisions[i].clone()),
+        view: game.view(seat),
     })
 }
 

@@ -25,6 +25,9 @@ pub enum GameEvent {
         variant: Variant,
         players: u8,
         invite_only: bool,
+        /// Absent in games created before ratings: casual.
+        #[serde(default)]
+        rated: bool,
         by: String,
         /// Absent in games created before time controls: none.
         #[serde(default)]
@@ -160,6 +163,8 @@ pub struct GameSummary {
     pub players: u8,
     pub status: GameStatus,
     pub invite_only: bool,
+    /// Rated: the result changes the players' ratings; casual otherwise.
+    pub rated: bool,
     pub seats: Vec<SeatInfo>,
     /// Sequence number of the game's last event: send it back as `expected_version`.
     pub version: i64,
@@ -219,6 +224,7 @@ pub(super) fn summary(row: &GameRow, seats: &[SeatRow]) -> ServiceResult<GameSum
         players: row.players as u8,
         status: GameStatus::parse(&row.status),
         invite_only: row.invite_only,
+        rated: row.rated,
         seats: seats
             .iter()
             .map(|s| SeatInfo {

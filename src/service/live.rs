@@ -8,11 +8,11 @@ use tokio::time::Instant;
 use utoipa::ToSchema;
 
 use super::accounts::{Caller, Scope, TokenKeys};
-use super::notifications::Notice;
+use super::notifications::{parse_notice, LiveKind, Notice};
 use super::{ServiceError, ServiceResult};
 use crate::storage::notifications as store;
 use crate::storage::wakeups::Topic;
-use crate::storage::{Database, StorageError};
+use crate::storage::Database;
 
 /// Someone waiting for a game's events or a user's notices. Subscribe before reading: a commit
 /// between the read and the wait still wakes the waiter.
@@ -46,15 +46,6 @@ impl Waiter {
     }
 }
 
-/// The notices of the user stream (not the address confirmations and digests, which are email).
-const STREAM_KINDS: [&str; 5] = [
-    "your_turn",
-    "deadline_reminder",
-    "invitation",
-    "game_started",
-    "game_over",
-];
-
 /// One notice of the user stream; `id` resumes the stream (`Last-Event-ID`).
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
 pub struct LiveNotice {
@@ -73,11 +64,11 @@ pub fn notices_after(
 ) -> ServiceResult<Vec<LiveNotice>> {
     caller.require(Scope::Read)?;
     db.read(|conn| {
-        store::after(conn, caller.user_id, after, &STREAM_KINDS, limit)?
+        let kinds = LiveKind::ALL.map(LiveKind::name);
+        store::after(conn, caller.user_id, after, &kinds, limit)?
             .into_iter()
             .map(|row| {
-                let notice = serde_json::from_str(&row.payload)
-                    .map_err(|e| ServiceError::Storage(StorageError::Corrupt(e.to_string())))?;
+                let notice = parse_notice(&row.payload)?;
                 Ok(LiveNotice {
                     id: row.id,
                     created_at: row.created_at,

@@ -10,7 +10,7 @@ use super::games::{
     GameDetail, GameEvent, GameStatus, GameSummary,
 };
 use super::notifications::{queue, queue_for_people, Notice};
-use super::{random_u64, ServiceError, ServiceResult};
+use super::{parse_cursor, random_u64, ServiceError, ServiceResult};
 use crate::engine::{Game, Setup, Variant, ENGINE_VERSION};
 use crate::storage::games::{self as store, GameRow, GameUpdate, SeatRow};
 use crate::storage::vacations;
@@ -53,6 +53,9 @@ pub struct NewGame {
     /// Only invited users may join.
     #[serde(default)]
     pub invite_only: bool,
+    /// Rated (default): the result changes the players' ratings. `false`: a casual game.
+    #[serde(default = "rated_by_default")]
+    pub rated: bool,
     /// How much time players have (default: none).
     #[serde(default)]
     pub time_control: TimeControl,
@@ -60,6 +63,10 @@ pub struct NewGame {
     #[serde(default)]
     #[schema(max_items = 3, value_type = Vec<BotName>)]
     pub bots: Vec<String>,
+}
+
+fn rated_by_default() -> bool {
+    true
 }
 
 pub fn create(db: &Database, caller: &Caller, new: &NewGame) -> ServiceResult<GameDetail> {
@@ -82,17 +89,21 @@ pub fn create(db: &Database, caller: &Caller, new: &NewGame) -> ServiceResult<Ga
     db.write(|conn| {
         let row = store::insert_game(
             conn,
-            new.variant.name(),
-            new.players as i32,
-            new.invite_only,
-            caller.user_id,
-            &clock,
-            now,
+            &store::NewGameRow {
+                variant: new.variant.name(),
+                players: new.players as i32,
+                invite_only: new.invite_only,
+                rated: new.rated,
+                created_by: caller.user_id,
+                clock: Some(&clock),
+                created_at: now,
+            },
         )?;
         let created = GameEvent::Created {
             variant: new.variant,
             players: new.players,
             invite_only: new.invite_only,
+            rated: new.rated,
             by: caller.name.clone(),
             time_control,
         };
@@ -341,17 +352,6 @@ pub struct GamePage {
 /// Where a page ends: `<updated_at>.<id>` of its last game (opaque to clients).
 fn cursor_of(row: &GameRow) -> String {
     format!("{}.{}", row.updated_at, row.id)
-}
-
-fn parse_cursor(cursor: &str) -> ServiceResult<(i64, i64)> {
-    cursor
-        .split_once('.')
-        .and_then(|(u, i)| Some((u.parse().ok()?, i.parse().ok()?)))
-        .ok_or_else(bad_cursor)
-}
-
-fn bad_cursor() -> ServiceError {
-    ServiceError::BadQuery("unknown cursor: pass the next_cursor of a previous page".into())
 }
 
 /// One page of `filter`'s games after `cursor`.

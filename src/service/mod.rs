@@ -13,6 +13,9 @@ pub mod mail;
 pub mod maintenance;
 pub mod notifications;
 pub mod play;
+pub mod players;
+pub mod ratings;
+pub mod seed;
 pub mod sessions;
 pub mod vacations;
 pub mod webhooks;
@@ -79,6 +82,28 @@ impl From<diesel::result::Error> for ServiceError {
 }
 
 pub type ServiceResult<T> = Result<T, ServiceError>;
+
+/// A page's cursor, `<a>.<b>`: the ordering pair of the previous page's last item.
+pub(super) fn parse_cursor(cursor: &str) -> ServiceResult<(i64, i64)> {
+    cursor
+        .split_once('.')
+        .and_then(|(a, b)| Some((a.parse().ok()?, b.parse().ok()?)))
+        .ok_or_else(bad_cursor)
+}
+
+/// The refusal of a cursor no page gave.
+pub(super) fn bad_cursor() -> ServiceError {
+    ServiceError::BadQuery("unknown cursor: pass the next_cursor of a previous page".into())
+}
+
+/// A time in milliseconds since the Unix epoch, in UTC, written in `format` (the number itself
+/// when it is out of range).
+pub fn format_millis(ms: i64, format: &(impl time::formatting::Formattable + ?Sized)) -> String {
+    time::OffsetDateTime::from_unix_timestamp(ms.div_euclid(1000))
+        .ok()
+        .and_then(|t| t.format(format).ok())
+        .unwrap_or_else(|| ms.to_string())
+}
 
 /// Random bytes from the operating system, as hex.
 pub fn random_hex(bytes: usize) -> ServiceResult<String> {

@@ -51,6 +51,40 @@ pub enum Notice {
     },
 }
 
+/// The kinds of notices told live, on the user stream and to webhooks (not the address
+/// confirmations and digests, which are email only).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+#[schema(as = WebhookKind)]
+pub enum LiveKind {
+    YourTurn,
+    DeadlineReminder,
+    Invitation,
+    GameStarted,
+    GameOver,
+}
+
+impl LiveKind {
+    pub const ALL: [LiveKind; 5] = [
+        LiveKind::YourTurn,
+        LiveKind::DeadlineReminder,
+        LiveKind::Invitation,
+        LiveKind::GameStarted,
+        LiveKind::GameOver,
+    ];
+
+    /// The name, as `Notice::kind` gives it.
+    pub fn name(self) -> &'static str {
+        match self {
+            LiveKind::YourTurn => "your_turn",
+            LiveKind::DeadlineReminder => "deadline_reminder",
+            LiveKind::Invitation => "invitation",
+            LiveKind::GameStarted => "game_started",
+            LiveKind::GameOver => "game_over",
+        }
+    }
+}
+
 impl Notice {
     pub fn kind(&self) -> &'static str {
         match self {
@@ -64,9 +98,9 @@ impl Notice {
         }
     }
 
-    /// Whether webhooks may carry it (address confirmations and digests are email only).
-    pub fn for_webhooks(&self) -> bool {
-        !matches!(self, Notice::VerifyEmail { .. } | Notice::Digest { .. })
+    /// Its kind, if it is told live (streams and webhooks).
+    pub fn live_kind(&self) -> Option<LiveKind> {
+        LiveKind::ALL.into_iter().find(|k| k.name() == self.kind())
     }
 
     pub fn game_id(&self) -> Option<i64> {
@@ -154,7 +188,7 @@ pub(super) fn queue(
         return Ok(false);
     };
     // The account's webhooks that want this kind get it through the same outbox.
-    if notice.for_webhooks() {
+    if notice.live_kind().is_some() {
         crate::storage::webhooks::enqueue(conn, user_id, notice.kind(), id, &payload, now)?;
     }
     Ok(true)
@@ -201,9 +235,14 @@ pub fn list(
     })
 }
 
+/// A stored notice (its `payload`).
+pub(super) fn parse_notice(payload: &str) -> ServiceResult<Notice> {
+    serde_json::from_str(payload)
+        .map_err(|e| ServiceError::Storage(StorageError::Corrupt(e.to_string())))
+}
+
 fn view(row: NotificationRow) -> ServiceResult<NotificationView> {
-    let notice = serde_json::from_str(&row.payload)
-        .map_err(|e| ServiceError::Storage(StorageError::Corrupt(e.to_string())))?;
+    let notice = parse_notice(&row.payload)?;
     Ok(NotificationView {
         id: row.id,
         created_at: row.created_at,

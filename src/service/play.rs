@@ -13,7 +13,8 @@ use super::games::{
 use super::notifications::{queue_for_people, queue_game_over, Notice};
 use super::{ServiceError, ServiceResult};
 use crate::engine::{DecisionJson, DecisionOf, Game, RuleError, View, ENGINE_VERSION};
-use crate::storage::games::{self as store, GameUpdate, SeatRow, StoredAnswer};
+use crate::ratings::RatingParameters;
+use crate::storage::games::{self as store, GameRow, GameUpdate, SeatRow, StoredAnswer};
 use crate::storage::{Database, DbConnection};
 
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
@@ -42,6 +43,7 @@ pub fn decide(
     game_id: i64,
     request: &DecisionRequest,
     idempotency_key: Option<&str>,
+    ratings: &RatingParameters,
 ) -> ServiceResult<DecisionAnswer> {
     caller.require(Scope::Play)?;
     let request_hash = super::sha256_hex(
@@ -83,6 +85,7 @@ pub fn decide(
             request.expected_version,
             &request.decision,
             now,
+            ratings,
         )?;
         let row = load_row(conn, game_id)?;
         let answer = GameDetail {
@@ -144,6 +147,7 @@ pub(super) fn apply_decision(
     expected_version: i64,
     decision: &DecisionJson,
     now: i64,
+    ratings: &RatingParameters,
 ) -> ServiceResult<(u8, Game, Vec<SeatRow>)> {
     let row = load_row(conn, game_id)?;
     let seats = store::seats(conn, game_id)?;
@@ -254,6 +258,8 @@ pub(super) fn apply_decision(
     // Tell the people concerned, in the same transaction: the end, or the next seat's turn.
     let game_id = row.id;
     if game.is_over() {
+        let row = GameRow { version, ..row };
+        super::ratings::record_result(conn, &row, &game, &seats, ratings, now)?;
         queue_game_over(conn, game_id, &seats, now)?;
     } else if let Some(next) = game.to_act().filter(|&s| Some(s) != before || s != seat) {
         let your_turn = |seat| Notice::YourTurn {
@@ -295,6 +301,7 @@ pub fn decide_as_stand_in(
     bot_user_id: i64,
     game_id: i64,
     request: &DecisionRequest,
+    ratings: &RatingParameters,
 ) -> ServiceResult<()> {
     db.write(|conn| {
         apply_decision(
@@ -304,20 +311,26 @@ pub fn decide_as_stand_in(
             request.expected_version,
             &request.decision,
             db.now(),
+            ratings,
         )
         .map(|_| ())
     })
 }
 
 /// Resign on whatever the current version is.
-pub fn resign(db: &Database, caller: &Caller, game_id: i64) -> ServiceResult<GameDetail> {
+pub fn resign(
+    db: &Database,
+    caller: &Caller,
+    game_id: i64,
+    ratings: &RatingParameters,
+) -> ServiceResult<GameDetail> {
     for _ in 0..5 {
         let version = db.read(|c| load_row(c, game_id))?.version;
         let request = DecisionRequest {
             expected_version: version,
             decision: DecisionOf::Resign,
         };
-        match decide(db, caller, game_id, &request, None) {
+        match decide(db, caller, game_id, &request, None, ratings) {
             Ok(DecisionAnswer::Fresh(detail)) => return Ok(*detail),
             Ok(DecisionAnswer::Repeated { .. }) => {}
             Err(ServiceError::StaleVersion { .. }) => continue,

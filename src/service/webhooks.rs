@@ -11,6 +11,7 @@ use base64::Engine;
 use hmac::{Hmac, Mac};
 use serde::{Deserialize, Serialize};
 use sha2::Sha256;
+use time::format_description::well_known::Rfc3339;
 use utoipa::ToSchema;
 
 use super::accounts::{Caller, Scope};
@@ -29,36 +30,8 @@ const LEASE_MS: i64 = 60_000;
 /// How long an endpoint has to answer.
 const TIMEOUT: Duration = Duration::from_secs(10);
 
-/// The kinds of notices a webhook can carry.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum WebhookKind {
-    YourTurn,
-    DeadlineReminder,
-    Invitation,
-    GameStarted,
-    GameOver,
-}
-
-impl WebhookKind {
-    const ALL: [WebhookKind; 5] = [
-        WebhookKind::YourTurn,
-        WebhookKind::DeadlineReminder,
-        WebhookKind::Invitation,
-        WebhookKind::GameStarted,
-        WebhookKind::GameOver,
-    ];
-
-    fn name(self) -> &'static str {
-        match self {
-            WebhookKind::YourTurn => "your_turn",
-            WebhookKind::DeadlineReminder => "deadline_reminder",
-            WebhookKind::Invitation => "invitation",
-            WebhookKind::GameStarted => "game_started",
-            WebhookKind::GameOver => "game_over",
-        }
-    }
-}
+/// The kinds of notices a webhook can carry: the ones told live.
+pub use super::notifications::LiveKind as WebhookKind;
 
 /// An endpoint to register.
 #[derive(Clone, Debug, Deserialize, ToSchema)]
@@ -342,7 +315,7 @@ impl WebhookSender {
         let now_ms = crate::storage::now_millis();
         let body = serde_json::json!({
             "type": delivery.kind,
-            "timestamp": rfc3339(now_ms),
+            "timestamp": super::format_millis(now_ms, &Rfc3339),
             "data": notice,
         })
         .to_string();
@@ -371,21 +344,6 @@ pub fn sign(secret: &str, id: &str, timestamp: i64, body: &str) -> Result<String
     let mut mac = Hmac::<Sha256>::new_from_slice(&key).map_err(|e| e.to_string())?;
     mac.update(format!("{id}.{timestamp}.{body}").as_bytes());
     Ok(format!("v1,{}", BASE64.encode(mac.finalize().into_bytes())))
-}
-
-fn rfc3339(ms: i64) -> String {
-    match time::OffsetDateTime::from_unix_timestamp(ms.div_euclid(1000)) {
-        Ok(t) => format!(
-            "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z",
-            t.year(),
-            t.month() as u8,
-            t.day(),
-            t.hour(),
-            t.minute(),
-            t.second()
-        ),
-        Err(_) => ms.to_string(),
-    }
 }
 
 /// The wait before attempt `attempts + 1`: 30 s, then four times longer each time, at most 12 h.

@@ -24,6 +24,8 @@ pub struct GameRow {
     pub clock: Option<String>,
     pub deadline_at: Option<i64>,
     pub reminder_at: Option<i64>,
+    /// Rated (its result changes ratings) or casual.
+    pub rated: bool,
 }
 
 #[derive(Debug, Clone, Queryable, Selectable)]
@@ -80,25 +82,26 @@ struct GameChanges<'a> {
     reminder_at: Option<Option<i64>>,
 }
 
-pub fn insert_game(
-    conn: &mut DbConnection,
-    variant: &str,
-    players: i32,
-    invite_only: bool,
-    created_by: i64,
-    clock: &str,
-    now: i64,
-) -> Result<GameRow, StorageError> {
+/// A new game's row, as the lobby creates it (open, version 0).
+#[derive(Debug, Insertable)]
+#[diesel(table_name = games)]
+pub struct NewGameRow<'a> {
+    pub variant: &'a str,
+    pub players: i32,
+    pub invite_only: bool,
+    pub rated: bool,
+    pub created_by: i64,
+    /// The clock's state as JSON.
+    pub clock: Option<&'a str>,
+    pub created_at: i64,
+}
+
+pub fn insert_game(conn: &mut DbConnection, new: &NewGameRow<'_>) -> Result<GameRow, StorageError> {
     let id: i64 = diesel::insert_into(games::table)
         .values((
-            games::clock.eq(Some(clock)),
-            games::variant.eq(variant),
-            games::players.eq(players),
+            new,
             games::status.eq("open"),
-            games::invite_only.eq(invite_only),
-            games::created_by.eq(created_by),
-            games::created_at.eq(now),
-            games::updated_at.eq(now),
+            games::updated_at.eq(new.created_at),
             games::version.eq(0i64),
             games::state_engine_version.eq(0),
         ))

@@ -5,6 +5,7 @@ pub mod accounts;
 pub mod games;
 pub mod mail;
 pub mod notifications;
+pub mod ratings;
 pub mod schema;
 pub mod vacations;
 pub mod wakeups;

@@ -61,6 +61,7 @@ diesel::table! {
         clock -> Nullable<Text>,
         deadline_at -> Nullable<BigInt>,
         reminder_at -> Nullable<BigInt>,
+        rated -> Bool,
     }
 }
 
@@ -183,7 +184,43 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    ratings (user_id, variant) {
+        user_id -> BigInt,
+        variant -> Text,
+        rating -> Double,
+        deviation -> Double,
+        volatility -> Double,
+        games -> Integer,
+        last_rated_at -> Nullable<BigInt>,
+    }
+}
+
+diesel::table! {
+    game_results (id) {
+        id -> BigInt,
+        game_id -> BigInt,
+        seat -> Integer,
+        user_id -> BigInt,
+        variant -> Text,
+        players -> Integer,
+        rated -> Bool,
+        ended_at -> BigInt,
+        total -> Integer,
+        place -> Integer,
+        outcome -> Text,
+        rating_before -> Nullable<Double>,
+        deviation_before -> Nullable<Double>,
+        volatility_before -> Nullable<Double>,
+        rating_after -> Nullable<Double>,
+        deviation_after -> Nullable<Double>,
+        volatility_after -> Nullable<Double>,
+    }
+}
+
 diesel::joinable!(game_seats -> games (game_id));
+diesel::joinable!(ratings -> users (user_id));
+diesel::joinable!(game_results -> users (user_id));
 diesel::joinable!(webhook_deliveries -> webhooks (webhook_id));
 diesel::joinable!(game_seats -> users (user_id));
 diesel::joinable!(game_events -> games (game_id));
@@ -204,4 +241,6 @@ diesel::allow_tables_to_appear_in_same_query!(
     webhooks,
     webhook_deliveries,
     webhook_attempts,
+    ratings,
+    game_results,
 );

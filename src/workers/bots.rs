@@ -5,6 +5,7 @@
 use std::time::Duration;
 
 use super::Workers;
+use crate::ratings::RatingParameters;
 use crate::service::bots::{play_pending, ServerBot};
 use crate::storage::Database;
 
@@ -13,14 +14,17 @@ pub fn spawn(
     workers: &Workers,
     db: Database,
     bots: Vec<ServerBot>,
+    ratings: RatingParameters,
     idle: Duration,
 ) -> std::io::Result<()> {
-    workers.spawn("bot-worker", move || match play_pending(&db, &bots) {
-        Ok(0) => idle,
-        Ok(_) => Duration::ZERO,
-        Err(e) => {
-            tracing::warn!(error = %e, "bot worker pass failed");
-            idle * 10
+    workers.spawn("bot-worker", move || {
+        match play_pending(&db, &bots, &ratings) {
+            Ok(0) => idle,
+            Ok(_) => Duration::ZERO,
+            Err(e) => {
+                tracing::warn!(error = %e, "bot worker pass failed");
+                idle * 10
+            }
         }
     })
 }

@@ -7,6 +7,7 @@
 use std::time::Duration;
 
 use super::Workers;
+use crate::ratings::RatingParameters;
 use crate::service::deadlines::{apply_due_timeouts, send_due_reminders};
 use crate::service::vacations::end_due;
 use crate::storage::Database;
@@ -15,12 +16,17 @@ use crate::storage::Database;
 const BATCH: i64 = 200;
 
 /// Start the worker; it looks for due work every `every`.
-pub fn spawn(workers: &Workers, db: Database, every: Duration) -> std::io::Result<()> {
+pub fn spawn(
+    workers: &Workers,
+    db: Database,
+    ratings: RatingParameters,
+    every: Duration,
+) -> std::io::Result<()> {
     workers.spawn("clock-worker", move || {
         // Vacations first: an ended vacation restarts clocks whose deadlines come next.
         let passes = [
             ("vacations", end_due(&db, BATCH)),
-            ("time-outs", apply_due_timeouts(&db, BATCH)),
+            ("time-outs", apply_due_timeouts(&db, BATCH, &ratings)),
             ("reminders", send_due_reminders(&db, BATCH)),
         ];
         let mut full = false;

@@ -3,6 +3,7 @@
 
 #![allow(dead_code)]
 
+pub mod players;
 pub mod proxy;
 pub mod smtp;
 pub mod sse;

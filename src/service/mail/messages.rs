@@ -261,17 +261,9 @@ pub fn decision_in_words(language: Language, who: &str, decision: &DecisionJson)
 
 /// A time in UTC, to the minute.
 pub fn utc(ms: i64) -> String {
-    match time::OffsetDateTime::from_unix_timestamp(ms.div_euclid(1000)) {
-        Ok(t) => format!(
-            "{:04}-{:02}-{:02} {:02}:{:02} UTC",
-            t.year(),
-            t.month() as u8,
-            t.day(),
-            t.hour(),
-            t.minute()
-        ),
-        Err(_) => ms.to_string(),
-    }
+    const UTC_MINUTES: &[time::format_description::BorrowedFormatItem<'_>] =
+        time::macros::format_description!("[year]-[month]-[day] [hour]:[minute] UTC");
+    crate::service::format_millis(ms, UTC_MINUTES)
 }
 
 fn escape(text: &str) -> String {

@@ -1,0 +1,74 @@
+//! The browser client (`web/`): plain ES modules and a stylesheet, embedded in the binary and
+//! served at `/` (no build step, no request leaving the server), with our copies of the board
+//! layouts it draws from.
+
+use actix_web::http::header;
+use actix_web::http::StatusCode;
+use actix_web::{get, web, HttpResponse};
+
+use super::error::ApiError;
+
+const HTML: &str = "text/html; charset=utf-8";
+const JS: &str = "text/javascript; charset=utf-8";
+const CSS: &str = "text/css; charset=utf-8";
+const JSON: &str = "application/json";
+
+/// Every file the client loads: its path under `/web/`, its content type and its text.
+const FILES: &[(&str, &str, &str)] = &[
+    ("index.html", HTML, include_str!("../../web/index.html")),
+    ("app.js", JS, include_str!("../../web/app.js")),
+    ("api.js", JS, include_str!("../../web/api.js")),
+    ("i18n.js", JS, include_str!("../../web/i18n.js")),
+    ("board.js", JS, include_str!("../../web/board.js")),
+    ("dom.js", JS, include_str!("../../web/dom.js")),
+    ("words.js", JS, include_str!("../../web/words.js")),
+    ("table.js", JS, include_str!("../../web/table.js")),
+    ("lobby.js", JS, include_str!("../../web/lobby.js")),
+    ("game.js", JS, include_str!("../../web/game.js")),
+    ("replay.js", JS, include_str!("../../web/replay.js")),
+    ("style.css", CSS, include_str!("../../web/style.css")),
+    (
+        "boards/keltis-base.json",
+        JSON,
+        include_str!("../engine/boards/keltis-base.json"),
+    ),
+    (
+        "boards/neue-wege.json",
+        JSON,
+        include_str!("../engine/boards/neue-wege.json"),
+    ),
+];
+
+/// Only this server's own scripts, styles and API: nothing else loads, nothing frames the page.
+const POLICY: &str = "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'";
+
+fn serve(path: &str) -> Result<HttpResponse, ApiError> {
+    let (_, content_type, text) = FILES
+        .iter()
+        .find(|(p, _, _)| *p == path)
+        .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, "not_found", "no such file"))?;
+    Ok(HttpResponse::Ok()
+        .content_type(*content_type)
+        // Small files, checked again on each load (a new server version shows at once).
+        .insert_header((header::CACHE_CONTROL, "no-cache"))
+        .insert_header((header::CONTENT_SECURITY_POLICY, POLICY))
+        .insert_header((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
+        .body(*text))
+}
+
+/// The client's page.
+#[get("/")]
+pub async fn index() -> Result<HttpResponse, ApiError> {
+    serve("index.html")
+}
+
+/// The client's modules, stylesheet and board layouts.
+#[get("/web/{file:.*}")]
+pub async fn file(path: web::Path<String>) -> Result<HttpResponse, ApiError> {
+    serve(&path)
+}
+
+/// The bytes of everything the game page loads (the first load's size, without compression).
+pub fn client_bytes() -> usize {
+    FILES.iter().map(|(_, _, text)| text.len()).sum()
+}

@@ -1,0 +1,174 @@
+//! Finished games written fast, for measuring reads at scale (`keltis seed`). Each is a real game:
+//! its deal, then resignations until one player is left, with its events, seats, result and
+//! rating changes written as a real end writes them (records, history and the recompute work on
+//! them), hundreds of games per transaction.
+
+use std::time::Instant;
+
+use serde::Serialize;
+
+use super::clocks::{ClockState, TimeControl};
+use super::games::{append_all, GameEvent, GameStatus};
+use super::ratings::record_result;
+use super::{ServiceError, ServiceResult};
+use crate::engine::{Decision, DecisionJson, Game, Setup, Variant, ENGINE_VERSION};
+use crate::ratings::RatingParameters;
+use crate::storage::accounts;
+use crate::storage::games::{self as store, GameUpdate, NewGameRow};
+use crate::storage::{Database, DbConnection};
+
+/// Games per transaction.
+const BATCH: usize = 500;
+/// Minutes between two seeded games' ends (the last one ends now).
+const SPACING_MILLIS: i64 = 60_000;
+
+#[derive(Debug, Serialize)]
+pub struct SeedReport {
+    pub games: usize,
+    pub players: usize,
+    pub seconds: f64,
+    pub games_per_second: f64,
+}
+
+/// A small deterministic generator: the same seed seeds the same games.
+struct Lcg(u64);
+
+impl Lcg {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((self.0 >> 33) % n.max(1) as u64) as usize
+    }
+}
+
+/// Write `games` finished rated games among `players` accounts named `seeded-<n>` (made when
+/// missing; they cannot log in), all three variants in turn, ending one a minute up to now.
+pub fn seed_finished_games(
+    db: &Database,
+    games: usize,
+    players: usize,
+    params: &RatingParameters,
+    seed: u64,
+) -> ServiceResult<SeedReport> {
+    let started = Instant::now();
+    let players = players.max(4);
+    let now = db.now();
+    let users: Vec<(i64, String)> = db.write(|conn| {
+        (0..players)
+            .map(|i| {
+                let name = format!("seeded-{i}");
+                let user = match accounts::user_by_name(conn, &name)? {
+                    Some(u) => u,
+                    // No password hash matches "!": the account cannot log in.
+                    None => accounts::insert_user(conn, &name, "!", false, now)?,
+                };
+                Ok((user.id, user.name))
+            })
+            .collect::<ServiceResult<_>>()
+    })?;
+    let mut rng = Lcg(seed);
+    let mut next = 0;
+    while next < games {
+        let upto = (next + BATCH).min(games);
+        db.write(|conn| {
+            for i in next..upto {
+                let ended_at = now - (games - 1 - i) as i64 * SPACING_MILLIS;
+                seed_one(conn, i, &users, &mut rng, params, ended_at)?;
+            }
+            Ok::<_, ServiceError>(())
+        })?;
+        next = upto;
+    }
+    let seconds = started.elapsed().as_secs_f64();
+    Ok(SeedReport {
+        games,
+        players,
+        seconds,
+        games_per_second: games as f64 / seconds.max(1e-9),
+    })
+}
+
+fn seed_one(
+    conn: &mut DbConnection,
+    index: usize,
+    users: &[(i64, String)],
+    rng: &mut Lcg,
+    params: &RatingParameters,
+    ended_at: i64,
+) -> ServiceResult<()> {
+    let variant = [Variant::Keltis, Variant::NeueWege, Variant::KeltisCard][index % 3];
+    let counts: Vec<u8> = variant.player_counts().collect();
+    let n = counts[rng.below(counts.len())];
+    let mut seated: Vec<&(i64, String)> = Vec::with_capacity(n as usize);
+    while seated.len() < n as usize {
+        let candidate = &users[rng.below(users.len())];
+        if !seated.iter().any(|s| s.0 == candidate.0) {
+            seated.push(candidate);
+        }
+    }
+    let internal = |e: String| ServiceError::Internal(e);
+    let setup = Setup::deal(variant, n, rng.below(usize::MAX) as u64)
+        .map_err(|e| internal(e.to_string()))?;
+    let mut game = Game::from_setup(&setup).map_err(|e| internal(e.to_string()))?;
+    let clock = ClockState::new(TimeControl::None, n).to_json()?;
+    let row = store::insert_game(
+        conn,
+        &NewGameRow {
+            variant: variant.name(),
+            players: i32::from(n),
+            invite_only: false,
+            rated: true,
+            created_by: seated[0].0,
+            clock: Some(&clock),
+            created_at: ended_at - SPACING_MILLIS / 2,
+        },
+    )?;
+    let mut events = vec![GameEvent::Created {
+        variant,
+        players: n,
+        invite_only: false,
+        rated: true,
+        by: seated[0].1.clone(),
+        time_control: TimeControl::None,
+    }];
+    for (seat, (user_id, name)) in seated.iter().enumerate() {
+        store::insert_seat(conn, row.id, seat as i32, *user_id)?;
+        events.push(GameEvent::Joined {
+            seat: seat as u8,
+            user: name.clone(),
+        });
+    }
+    events.push(GameEvent::Started { setup });
+    // Everyone but the winner resigns, in seat order.
+    let winner = rng.below(n as usize) as u8;
+    for seat in (0..n).filter(|&s| s != winner) {
+        game.apply(seat, Decision::Resign)?;
+        events.push(GameEvent::Decided {
+            seat,
+            decision: DecisionJson::Resign,
+            drawn: None,
+        });
+    }
+    let snapshot = game.to_snapshot();
+    let version = append_all(
+        conn,
+        &row,
+        0,
+        &events,
+        GameUpdate {
+            status: Some(GameStatus::Over.name()),
+            state: Some((&snapshot, ENGINE_VERSION, None)),
+            clock: None,
+        },
+        ended_at,
+    )?;
+    let row = store::GameRow {
+        version,
+        updated_at: ended_at,
+        ..row
+    };
+    let seats = store::seats(conn, row.id)?;
+    record_result(conn, &row, &game, &seats, params, ended_at)
+}

@@ -1,0 +1,163 @@
+// What the browser tests share: Debian's chromium, registering, creating a game in the lobby,
+// playing a game to its end by clicking, the first load's size and the axe-core check.
+import { createRequire } from 'node:module';
+import { chromium } from 'playwright-core';
+
+const require = createRequire(import.meta.url);
+
+export const DESKTOP = { width: 1280, height: 900 };
+export const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
+
+/** Debian's chromium, without the background connections this machine's network refuses. */
+export function launch() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync'],
+  });
+}
+
+/** Notes every request that leaves the server. */
+export function watchOutside(page, base, outside) {
+  page.on('request', (r) => {
+    if (!r.url().startsWith(base)) outside.push(r.url());
+  });
+}
+
+export async function register(page, base, name) {
+  await page.goto(base + '/');
+  await page.waitForSelector('#name');
+  await page.fill('#name', name);
+  await page.fill('#password', 'browser-test-password');
+  await page.getByRole('button', { name: 'Register' }).click();
+  await page.waitForSelector('#variant');
+}
+
+/** Creates a game in the lobby; returns its id once the game page shows. */
+export async function createGame(page, { variant, players = '2', bot = '', timeControl = 'none' }) {
+  await page.selectOption('#variant', variant);
+  await page.selectOption('#players', players);
+  await page.selectOption('#bot', bot);
+  await page.selectOption('#time-control', timeControl);
+  await page.getByRole('button', { name: 'Create' }).click();
+  await page.waitForURL(/#\/game\/\d+$/);
+  await page.waitForSelector('#turn');
+  return Number(/(\d+)$/.exec(page.url())[1]);
+}
+
+/**
+ * One action of the player to act, by clicking as a player would: a draw when one is offered;
+ * else a playable card, then a lit space on the board (one pawn can go there) or one of the
+ * chosen card's decisions; else a lit space (a free step) or a decision that needs no card.
+ * Returns what was clicked, or null when nothing could be (not our turn).
+ */
+export async function act(page) {
+  const draw = await page.$('button[data-decision="draw_deck"]');
+  if (draw) {
+    await draw.click({ timeout: 2000 });
+    return 'draw';
+  }
+  const card = await page.$('button.card[data-playable="true"]');
+  if (card) {
+    await card.click({ timeout: 2000 });
+    await page.waitForSelector('button[data-decision]', { timeout: 2000 });
+    // The board is drawn once its layout has arrived: give it a moment.
+    const space = await page.waitForSelector('svg g.target[data-choices="1"]', { timeout: 300 }).catch(() => null);
+    if (space) {
+      await space.click({ timeout: 2000 });
+      return 'board';
+    }
+    const decision = await page.$('button[data-decision]:not([data-decision="draw_deck"]):not([data-decision="draw_pile"])');
+    if (decision) {
+      await decision.click({ timeout: 2000 });
+      return 'card';
+    }
+    return null;
+  }
+  const step = await page.$('svg g.target[data-choices="1"]');
+  if (step) {
+    await step.click({ timeout: 2000 });
+    return 'board';
+  }
+  const other = await page.$('button[data-decision]');
+  if (other) {
+    await other.click({ timeout: 2000 });
+    return 'other';
+  }
+  return null;
+}
+
+/** Plays until the result shows; returns the clicks by kind. */
+export async function playToEnd(page, { limit = 6000, onClick = async () => {} } = {}) {
+  const clicks = { draw: 0, board: 0, card: 0, other: 0 };
+  for (let i = 0; i < limit && !(await page.$('#result')); i++) {
+    try {
+      const what = await act(page);
+      if (what) {
+        clicks[what]++;
+        await onClick(clicks);
+      }
+    } catch {
+      // The page was redrawn under the click (the bot moved): look again.
+    }
+    await page.waitForTimeout(30);
+  }
+  if (!(await page.$('#result'))) throw new Error(`the game did not end: ${JSON.stringify(clicks)}`);
+  return clicks;
+}
+
+/** What opening `url` transfers with an empty cache, as the browser's resource timing counts it
+ * (the document, scripts, styles, board layout and API calls, headers included). */
+export async function firstLoad(browser, context, url) {
+  const fresh = await browser.newContext({ viewport: DESKTOP, storageState: await context.storageState() });
+  try {
+    const page = await fresh.newPage();
+    await page.goto(url);
+    await page.waitForSelector('#turn');
+    await page.waitForTimeout(500);
+    return await page.evaluate(() => performance.getEntries()
+      .filter((e) => 'transferSize' in e)
+      .reduce((n, e) => n + e.transferSize, 0));
+  } finally {
+    await fresh.close();
+  }
+}
+
+/** axe-core's serious and critical findings on `url` (WCAG 2 A and AA rules), as `id: target`. */
+export async function accessibility(browser, context, url, ready) {
+  // axe is injected as a script of its own, which the page's policy would refuse.
+  const checked = await browser.newContext({ viewport: DESKTOP, bypassCSP: true, storageState: await context.storageState() });
+  try {
+    const page = await checked.newPage();
+    await page.goto(url);
+    await page.waitForSelector(ready);
+    await page.waitForTimeout(300);
+    await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
+    const found = await page.evaluate(async () => {
+      // eslint-disable-next-line no-undef
+      const r = await axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] });
+      return r.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(' ')) }));
+    });
+    return found.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id}: ${v.targets.slice(0, 3).join(', ')}`);
+  } finally {
+    await checked.close();
+  }
+}
+
+/** The game page at desktop and phone size, saved as `<dir>/<variant>-desktop.png` and
+ * `-phone.png`. */
+export async function screenshots(browser, context, url, dir, variant) {
+  for (const [size, options] of [['desktop', { viewport: DESKTOP }], ['phone', PHONE]]) {
+    const shot = await browser.newContext({ ...options, storageState: await context.storageState() });
+    try {
+      const page = await shot.newPage();
+      await page.goto(url);
+      await page.waitForSelector('#turn');
+      await page.waitForTimeout(500);
+      await page.screenshot({ path: `${dir}/${variant}-${size}.png`, fullPage: true });
+    } finally {
+      await shot.close();
+    }
+  }
+}

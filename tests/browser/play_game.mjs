@@ -1,0 +1,59 @@
+// Registers in the web client, creates a game of <variant> against bot-greedy (3 days per move)
+// and plays it to the end by clicking; then steps through its record in the viewer. Checks the
+// lobby and the game page with axe-core and measures the game page's first load.
+// Usage: node play_game.mjs <server base URL> <new user name> <variant>. Prints one JSON line.
+// SCREENSHOT_DIR=<dir> (from the repository's root) saves the game page at desktop and phone
+// size, mid-game.
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  DESKTOP, accessibility, createGame, firstLoad, launch, playToEnd, register, screenshots, watchOutside,
+} from './lib.mjs';
+
+const [base, name, variant] = process.argv.slice(2);
+const browser = await launch();
+const outside = [];
+try {
+  const context = await browser.newContext({ viewport: DESKTOP });
+  const page = await context.newPage();
+  watchOutside(page, base, outside);
+  await register(page, base, name);
+  const lobbyProblems = await accessibility(browser, context, base + '/', '#my-games');
+  await createGame(page, { variant, bot: 'bot-greedy', timeControl: 'three_days' });
+  const gameUrl = page.url();
+  const firstLoadBytes = await firstLoad(browser, context, gameUrl);
+  const clock = await page.$$eval('td.clock', (cells) => cells.map((c) => c.textContent));
+  let gameProblems = null;
+  const clicks = await playToEnd(page, {
+    onClick: async (c) => {
+      if (gameProblems == null && c.draw >= 10) {
+        gameProblems = await accessibility(browser, context, gameUrl, '#turn');
+        if (process.env.SCREENSHOT_DIR) {
+          const root = fileURLToPath(new URL('../..', import.meta.url));
+          await screenshots(browser, context, gameUrl, resolve(root, process.env.SCREENSHOT_DIR), variant);
+        }
+      }
+    },
+  });
+  const result = await page.locator('#result').innerText();
+  const scores = await page.$$eval('td.score', (cells) => cells.map((c) => Number(c.textContent)));
+
+  // The record viewer: from the game page's link, the deal, then move by move.
+  await page.click('#replay-link');
+  await page.waitForSelector('#moves li');
+  const moves = await page.$$eval('#moves li', (l) => l.length);
+  const seen = [await page.locator('#last-move').innerText()];
+  for (let i = 0; i < 3; i++) {
+    await page.click('button[data-step="next"]');
+    await page.waitForFunction((n) => document.querySelector('#step-label')?.textContent?.startsWith(`Move ${n} `), i + 1);
+    seen.push(await page.locator('#last-move').innerText());
+  }
+  await page.click('button[data-step="last"]');
+  await page.waitForSelector('#result');
+  const replayResult = await page.locator('#result').innerText();
+  console.log(JSON.stringify({
+    clicks, firstLoadBytes, result, scores, clock, moves, seen, replayResult, lobbyProblems, gameProblems, outside,
+  }));
+} finally {
+  await browser.close();
+}

@@ -1,0 +1,48 @@
+// Two people in two browsers: one at a desktop creates a Keltis Card game, the other, on a phone
+// (touch), finds it among the open games and joins. Each then sees the other's moves appear
+// without reloading, for several turns.
+// Usage: node two_players.mjs <server base URL> <name A> <name B>. Prints one JSON line.
+import { DESKTOP, PHONE, act, createGame, launch, register, watchOutside } from './lib.mjs';
+
+const [base, nameA, nameB] = process.argv.slice(2);
+const browser = await launch();
+const outside = [];
+try {
+  const a = await (await browser.newContext({ viewport: DESKTOP })).newPage();
+  const b = await (await browser.newContext(PHONE)).newPage();
+  watchOutside(a, base, outside);
+  watchOutside(b, base, outside);
+  await register(a, base, nameA);
+  const id = await createGame(a, { variant: 'keltis-card' });
+  await register(b, base, nameB);
+  const join = b.locator('#open-games li', { hasText: `#${id} ` }).getByRole('button', { name: 'Join' });
+  await join.tap();
+  await b.waitForURL(new RegExp(`#/game/${id}$`));
+  // The creator's page was waiting for players: the start arrives live.
+  await a.waitForSelector('.hand button.card', { timeout: 10000 });
+
+  const seen = [];
+  const pages = { [nameA]: a, [nameB]: b };
+  for (let turn = 0; turn < 6; turn++) {
+    const [mover, watcher] = (await a.locator('#turn').innerText()) === 'Your turn' ? [a, b] : [b, a];
+    const before = await watcher.locator('#turn').innerText();
+    const navigations = [];
+    watcher.on('framenavigated', (f) => navigations.push(f.url()));
+    // One whole turn: a card played or discarded, then a draw (until the turn passes).
+    for (let i = 0; i < 10 && (await mover.locator('#turn').innerText()) === 'Your turn'; i++) {
+      await act(mover).catch(() => null);
+      await mover.waitForTimeout(100);
+    }
+    await watcher.waitForFunction(() => document.querySelector('#turn')?.textContent === 'Your turn', null, { timeout: 10000 });
+    seen.push({
+      mover: mover === a ? nameA : nameB,
+      before,
+      after: await watcher.locator('#turn').innerText(),
+      reloaded: navigations.length > 0,
+    });
+    watcher.removeAllListeners('framenavigated');
+  }
+  console.log(JSON.stringify({ id, seen, outside, players: Object.keys(pages) }));
+} finally {
+  await browser.close();
+}

@@ -1,0 +1,252 @@
+//! The web client: served from the binary at `/`, and played in a real browser (Debian's
+//! chromium driven by playwright-core from `tests/browser/`) when `KELTIS_BROWSER_TESTS` is set.
+
+mod support;
+
+use std::process::Command;
+
+use serde_json::{json, Value};
+use support::Db;
+
+/// The page, its modules, stylesheet and layouts come from the binary, with a policy that lets
+/// nothing else load; a file we do not have is a JSON 404.
+#[test]
+fn the_client_is_served_from_the_binary() {
+    let s = support::spawn(Db::Sqlite, |_| {}).expect("SQLite server");
+    let a = s.get("/", None);
+    assert_eq!(a.status, 200);
+    assert!(
+        a.text
+            .contains("<script type=\"module\" src=\"/web/app.js\">"),
+        "{}",
+        a.text
+    );
+    let header = |a: &support::Answer, name: &str| {
+        a.headers
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert!(header(&a, "content-type").starts_with("text/html"));
+    assert!(header(&a, "content-security-policy").contains("default-src 'self'"));
+    for (path, kind) in [
+        ("/web/app.js", "text/javascript"),
+        ("/web/replay.js", "text/javascript"),
+        ("/web/style.css", "text/css"),
+        ("/web/boards/keltis-base.json", "application/json"),
+        ("/web/boards/neue-wege.json", "application/json"),
+    ] {
+        let a = s.get(path, None);
+        assert_eq!(a.status, 200, "{path}");
+        assert!(header(&a, "content-type").starts_with(kind), "{path}");
+    }
+    // Every module in web/ is served, and so is every module it imports.
+    let web = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/web")).expect("web/");
+    let modules: Vec<String> = web
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|f| f.ends_with(".js"))
+        .collect();
+    assert!(modules.len() >= 10, "{modules:?}");
+    for module in &modules {
+        let a = s.get(&format!("/web/{module}"), None);
+        assert_eq!(a.status, 200, "{module}");
+        for line in a.text.lines().filter(|l| l.starts_with("import ")) {
+            let Some(file) = line.split("'./").nth(1).and_then(|r| r.split('\'').next()) else {
+                continue;
+            };
+            if file.ends_with(".js") {
+                assert_eq!(
+                    s.get(&format!("/web/{file}"), None).status,
+                    200,
+                    "{module} imports {file}"
+                );
+            }
+        }
+    }
+    let layout: Value = serde_json::from_str(&s.get("/web/boards/neue-wege.json", None).text)
+        .expect("the layout is JSON");
+    assert_eq!(layout["spaces"].as_array().map(Vec::len), Some(48));
+    let a = s.get("/web/secret.txt", None);
+    assert_eq!((a.status, a.code()), (404, "not_found".into()));
+    let a = s.get("/web/../Cargo.toml", None);
+    assert_ne!(a.status, 200);
+    // Everything the game page loads, uncompressed.
+    assert!(keltis::api::client::client_bytes() < 300 * 1024);
+}
+
+/// Runs one of `tests/browser/`'s scripts against `base`; its one JSON line.
+fn browser(script: &str, args: &[&str]) -> Value {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/browser");
+    let out = Command::new("node")
+        .current_dir(dir)
+        .arg(script)
+        .args(args)
+        .output()
+        .expect("node runs");
+    assert!(
+        out.status.success(),
+        "{script}: {}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: Value = serde_json::from_slice(&out.stdout).expect("one JSON line");
+    eprintln!("{script}: {report}");
+    report
+}
+
+/// A whole game of `variant` against bot-greedy, from registration to the final score, by
+/// clicking; then its record stepped through in the viewer. Checks what every variant shares:
+/// the result and the scores shown are the server's, the clock shows, no request leaves the
+/// server, the first load of the game page stays under 300 KB, and axe-core finds nothing
+/// serious on the lobby and the game page.
+fn play_in_browser(variant: &str, player: &str) -> Value {
+    let s = support::spawn(Db::Sqlite, |_| {}).expect("SQLite server");
+    let report = browser("play_game.mjs", &[&s.base, player, variant]);
+    let result = report["result"].as_str().unwrap_or_default();
+    assert!(result.contains("Game over"), "{report}");
+    let first_load = report["firstLoadBytes"].as_u64().unwrap_or_default();
+    assert!((10_000..300 * 1024).contains(&first_load), "{report}");
+    assert_eq!(report["outside"], json!([]), "{report}");
+    assert_eq!(report["lobbyProblems"], json!([]), "{report}");
+    assert_eq!(report["gameProblems"], json!([]), "{report}");
+    // Both seats' time shows (3 days per move).
+    assert_eq!(
+        report["clock"].as_array().map(Vec::len),
+        Some(2),
+        "{report}"
+    );
+    assert!(
+        report["clock"][0]
+            .as_str()
+            .unwrap_or_default()
+            .contains(" d "),
+        "{report}"
+    );
+    // The server agrees: one finished game with the scores the page showed, seat by seat.
+    let history: Value = serde_json::from_str(
+        &s.get(
+            &format!("/api/v1/history?player={player}"),
+            Some(&s.register("onlooker").token),
+        )
+        .text,
+    )
+    .expect("history");
+    let games = history["games"].as_array().cloned().unwrap_or_default();
+    assert_eq!(games.len(), 1, "{history}");
+    let totals: Vec<Value> = games[0]["seats"]
+        .as_array()
+        .map(|seats| seats.iter().map(|s| s["total"].clone()).collect())
+        .unwrap_or_default();
+    assert_eq!(report["scores"], json!(totals), "{report} {history}");
+    // The viewer: the deal first, then one decision after another, and the same result at the end.
+    assert!(report["moves"].as_u64() > Some(20), "{report}");
+    let seen = report["seen"].as_array().cloned().unwrap_or_default();
+    assert_eq!(seen.first(), Some(&json!("The deal")), "{report}");
+    assert!(
+        seen[1..]
+            .iter()
+            .all(|m| m.as_str().is_some_and(|m| m.contains(": "))),
+        "{report}"
+    );
+    assert_eq!(report["replayResult"], report["result"], "{report}");
+    report
+}
+
+#[test]
+#[cfg_attr(
+    not(browser_tests),
+    ignore = "browser: set KELTIS_BROWSER_TESTS=1 with chromium and `npm ci` in tests/browser"
+)]
+fn a_whole_keltis_card_game_by_clicking() {
+    let report = play_in_browser("keltis-card", "clicker");
+    assert!(report["clicks"]["card"].as_u64() > Some(10), "{report}");
+}
+
+/// The board game: cards played by clicking the space their pawn goes to.
+#[test]
+#[cfg_attr(
+    not(browser_tests),
+    ignore = "browser: set KELTIS_BROWSER_TESTS=1 with chromium and `npm ci` in tests/browser"
+)]
+fn a_whole_keltis_game_by_clicking() {
+    let report = play_in_browser("keltis", "boarder");
+    assert!(report["clicks"]["board"].as_u64() > Some(10), "{report}");
+}
+
+#[test]
+#[cfg_attr(
+    not(browser_tests),
+    ignore = "browser: set KELTIS_BROWSER_TESTS=1 with chromium and `npm ci` in tests/browser"
+)]
+fn a_whole_neue_wege_game_by_clicking() {
+    let report = play_in_browser("neue-wege", "wanderer");
+    assert!(report["clicks"]["board"].as_u64() > Some(10), "{report}");
+}
+
+/// Two browsers, a desktop and a phone: each sees the other's moves appear without reloading.
+#[test]
+#[cfg_attr(
+    not(browser_tests),
+    ignore = "browser: set KELTIS_BROWSER_TESTS=1 with chromium and `npm ci` in tests/browser"
+)]
+fn two_players_see_each_others_moves_live() {
+    let s = support::spawn(Db::Sqlite, |_| {}).expect("SQLite server");
+    let report = browser("two_players.mjs", &[&s.base, "desk", "phone"]);
+    let seen = report["seen"].as_array().cloned().unwrap_or_default();
+    assert_eq!(seen.len(), 6, "{report}");
+    for turn in &seen {
+        assert_eq!(turn["after"], json!("Your turn"), "{report}");
+        assert_ne!(turn["before"], turn["after"], "{report}");
+        assert_eq!(turn["reloaded"], json!(false), "{report}");
+    }
+    // Both players moved.
+    assert!(seen.iter().any(|t| t["mover"] == json!("desk")), "{report}");
+    assert!(
+        seen.iter().any(|t| t["mover"] == json!("phone")),
+        "{report}"
+    );
+    assert_eq!(report["outside"], json!([]), "{report}");
+}
+
+/// The client's modules type-check (`tsc --checkJs`, strict) against the types openapi-typescript
+/// makes of the committed spec, and the committed types are those of the spec.
+#[test]
+#[cfg_attr(
+    not(browser_tests),
+    ignore = "browser: set KELTIS_BROWSER_TESTS=1 with chromium and `npm ci` in tests/browser"
+)]
+fn the_client_type_checks_against_the_spec() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/browser");
+    let fresh = std::env::temp_dir().join(format!("keltis-api-{}.d.ts", std::process::id()));
+    let run = |args: &[&str]| {
+        let out = Command::new("npx")
+            .current_dir(dir)
+            .args(args)
+            .output()
+            .expect("npx runs");
+        assert!(
+            out.status.success(),
+            "{args:?}: {}\n{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    let fresh_path = fresh.to_string_lossy().to_string();
+    run(&[
+        "openapi-typescript",
+        "../../openapi/keltis.json",
+        "-o",
+        &fresh_path,
+    ]);
+    let committed =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/web/types/api.d.ts"))
+            .expect("web/types/api.d.ts");
+    let generated = std::fs::read_to_string(&fresh).expect("generated types");
+    let _ = std::fs::remove_file(&fresh);
+    assert!(
+        committed == generated,
+        "web/types/api.d.ts is not the spec's: run `npx openapi-typescript ../../openapi/keltis.json -o ../../web/types/api.d.ts` in tests/browser"
+    );
+    run(&["tsc", "-p", "../../web/tsconfig.json"]);
+}

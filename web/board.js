@@ -1,0 +1,122 @@
+// @ts-check
+/** The board as SVG, drawn from the layout data: spaces by row (Start at the bottom), paths
+ * between them, values, tiles, wish-stone piles and every player's pawns. */
+
+const NS = 'http://www.w3.org/2000/svg';
+const CELL = 56;
+const COLORS = ['green', 'yellow', 'brown', 'blue', 'pink'];
+const SEAT_COLORS = ['#c0392b', '#2c3e50', '#8e44ad', '#d35400'];
+
+/** @type {Map<string, any>} */
+const layouts = new Map();
+
+/** The layout (from the server's copy of the board data), fetched once. @param {string} id */
+export async function layout(id) {
+  if (!layouts.has(id)) {
+    const r = await fetch(`/web/boards/${encodeURIComponent(id)}.json`);
+    layouts.set(id, await r.json());
+  }
+  return layouts.get(id);
+}
+
+/** @param {string} name @param {Record<string, string | number>} attrs */
+function el(name, attrs = {}) {
+  const e = document.createElementNS(NS, name);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
+  return e;
+}
+
+/** Column of a space: `r3c2` says it; a colour path is its colour's column. @param {any} space */
+function column(space) {
+  const m = /c(\d+)$/.exec(space.id);
+  return m ? Number(m[1]) : Math.max(0, COLORS.indexOf(space.color));
+}
+
+/**
+ * @param {any} board the layout
+ * @param {any} view the player's view
+ * @param {Map<string, any[]>} targets spaces a chosen card may reach, with their decisions
+ * @param {(space: string) => void} onPick
+ * @param {(key: any, params?: any) => string} t
+ * @param {(seat: number) => string} names
+ */
+export function renderBoard(board, view, targets, onPick, t, names) {
+  const cols = Math.max(...board.spaces.map(column)) + 1;
+  // Rows from the lowest space's (the start is off the board) to the board's top.
+  const lowest = Math.min(...board.spaces.map((/** @type {any} */ s) => s.row));
+  const width = cols * CELL;
+  const height = (board.rows - lowest + 1) * CELL;
+  const svg = el('svg', { viewBox: `0 0 ${width} ${height}`, class: 'board', role: 'group' });
+  svg.setAttribute('aria-label', t('board'));
+  /** @type {Map<string, {x: number, y: number}>} */
+  const at = new Map();
+  for (const s of board.spaces) {
+    at.set(s.id, { x: column(s) * CELL + CELL / 2, y: (board.rows - s.row) * CELL + CELL / 2 });
+  }
+  for (const s of board.spaces) {
+    const from = at.get(s.id);
+    for (const n of s.next) {
+      const to = at.get(n);
+      if (from && to) svg.append(el('line', { x1: from.x, y1: from.y, x2: to.x, y2: to.y, class: 'path' }));
+    }
+  }
+  const tiles = new Map((view.board?.tiles ?? []).map((/** @type {any} */ p) => [p.space, p.tile]));
+  const piles = new Map((view.board?.piles ?? []).map((/** @type {any} */ p) => [p.space, p]));
+  for (const s of board.spaces) {
+    const p = at.get(s.id);
+    if (!p) continue;
+    const g = el('g', { class: `space c-${s.color}${s.goal ? ' goal' : ''}` });
+    g.append(el('circle', { cx: p.x, cy: p.y, r: CELL * 0.4 }));
+    const value = el('text', { x: p.x, y: p.y - 8, class: 'value' });
+    value.textContent = String(s.value);
+    g.append(value);
+    const tile = tiles.get(s.id);
+    if (tile) {
+      const mark = el('rect', { x: p.x - 7, y: p.y + 2, width: 14, height: 10, class: 'tile' });
+      const title = el('title');
+      title.textContent = typeof tile === 'string' ? tile : JSON.stringify(tile);
+      mark.append(title);
+      g.append(mark);
+    }
+    const pile = piles.get(s.id);
+    if (pile) {
+      g.append(el('circle', { cx: p.x + 12, cy: p.y + 8, r: 5, class: `stone c-${pile.color}` }));
+    }
+    const choices = targets.get(s.id);
+    if (choices) {
+      g.classList.add('target');
+      g.setAttribute('role', 'button');
+      g.setAttribute('tabindex', '0');
+      g.setAttribute('aria-label', `${s.id} (${s.value})`);
+      g.dataset.space = s.id;
+      g.dataset.choices = String(choices.length);
+      g.addEventListener('click', () => onPick(s.id));
+      g.addEventListener('keydown', (e) => {
+        if (e.key === 'Enter' || e.key === ' ') {
+          e.preventDefault();
+          onPick(s.id);
+        }
+      });
+    }
+    svg.append(g);
+  }
+  // Pawns: one small offset per seat so that pawns on one space stay apart.
+  view.seats.forEach((/** @type {any} */ seat, /** @type {number} */ i) => {
+    for (const pawn of seat.pawns) {
+      if (!pawn.space) continue;
+      const p = at.get(pawn.space);
+      if (!p) continue;
+      const dx = (i % 2 ? 1 : -1) * 12;
+      const dy = (i < 2 ? 1 : -1) * 12 + 6;
+      const c = el('circle', {
+        cx: p.x + dx, cy: p.y + dy, r: pawn.big ? 8 : 5,
+        fill: SEAT_COLORS[i % SEAT_COLORS.length], class: 'pawn',
+      });
+      const title = el('title');
+      title.textContent = `${names(seat.seat)}: ${pawn.big ? t('big_pawn') : pawn.pawn}`;
+      c.append(title);
+      svg.append(c);
+    }
+  });
+  return svg;
+}

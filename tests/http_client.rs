@@ -163,7 +163,7 @@ fn a_whole_keltis_card_game_by_clicking() {
     assert!(report["clicks"]["card"].as_u64() > Some(10), "{report}");
 }
 
-/// The board game: cards played by clicking the space their pawn goes to.
+/// The board game: cards played by clicking the space their pawn goes to (the first by keyboard).
 #[test]
 #[cfg_attr(
     not(browser_tests),
@@ -171,7 +171,12 @@ fn a_whole_keltis_card_game_by_clicking() {
 )]
 fn a_whole_keltis_game_by_clicking() {
     let report = play_in_browser("keltis", "boarder");
-    assert!(report["clicks"]["board"].as_u64() > Some(10), "{report}");
+    assert!(report["clicks"]["board"].as_u64() > Some(3), "{report}");
+    assert_eq!(
+        report["keyboard"],
+        json!(true),
+        "a move by keyboard alone: {report}"
+    );
 }
 
 #[test]
@@ -181,10 +186,16 @@ fn a_whole_keltis_game_by_clicking() {
 )]
 fn a_whole_neue_wege_game_by_clicking() {
     let report = play_in_browser("neue-wege", "wanderer");
-    assert!(report["clicks"]["board"].as_u64() > Some(10), "{report}");
+    assert!(report["clicks"]["board"].as_u64() > Some(3), "{report}");
+    assert_eq!(
+        report["keyboard"],
+        json!(true),
+        "a move by keyboard alone: {report}"
+    );
 }
 
-/// Two browsers, a desktop and a phone: each sees the other's moves appear without reloading.
+/// Two browsers, a desktop and a phone (by touch): each sees the other's moves appear without
+/// reloading; a second tab that missed a move is told so and shows the game as it is.
 #[test]
 #[cfg_attr(
     not(browser_tests),
@@ -206,6 +217,14 @@ fn two_players_see_each_others_moves_live() {
         seen.iter().any(|t| t["mover"] == json!("phone")),
         "{report}"
     );
+    // The tab that missed a move says so and shows the game as it is (the draw comes next).
+    assert!(
+        report["staleStatus"]
+            .as_str()
+            .is_some_and(|s| s.starts_with("Someone else moved first")),
+        "{report}"
+    );
+    assert_eq!(report["staleOffersDraw"], json!(true), "{report}");
     assert_eq!(report["outside"], json!([]), "{report}");
 }
 

@@ -24,6 +24,8 @@ export function showGame(main, id) {
   let game = null;
   /** @type {Card | null} */
   let chosen = null;
+  /** A space several of the chosen card's decisions reach (pawns to choose between). @type {string | null} */
+  let picked = null;
   let sending = false;
   let loadedAt = Date.now();
   const body = h('div', { class: 'game' });
@@ -43,10 +45,12 @@ export function showGame(main, id) {
       game = await call('POST', `/games/${id}/decisions`, { expected_version: game.version, decision });
       loadedAt = Date.now();
       chosen = null;
+      picked = null;
       say('');
     } catch (e) {
       if (e instanceof ApiError && e.code === 'stale_version') {
         chosen = null;
+        picked = null;
         game = await call('GET', `/games/${id}`);
         say(t('stale'));
       } else {
@@ -80,15 +84,16 @@ export function showGame(main, id) {
           type: 'button', class: `card c-${c.color}${sameCard(chosen, c) ? ' chosen' : ''}`,
           'aria-label': cardName(c), 'aria-pressed': sameCard(chosen, c) ? 'true' : 'false',
           disabled: !can, 'data-playable': can ? 'true' : false, 'data-index': i,
-          onclick: () => { chosen = sameCard(chosen, c) ? null : c; draw(); },
+          onclick: () => { chosen = sameCard(chosen, c) ? null : c; picked = null; draw(); },
         }, [c.end ? '★' : String(c.value)]);
       }));
     // The chosen card's decisions, and those that need no card (draws, free steps, tiles, passes).
     const forCard = chosen ? legal.filter((d) => cardsOf(d).some((x) => sameCard(x, chosen))) : [];
     const without = legal.filter((d) => cardsOf(d).length === 0);
     const offered = [...forCard, ...without];
+    const shown = picked ? offered.filter((d) => targetOf(d) === picked) : offered;
     const actions = h('div', { class: 'actions', role: 'group', 'aria-label': t('choose') },
-      offered.map((d, i) => h('button', {
+      shown.map((d, i) => h('button', {
         type: 'button', 'data-decision': d.type, 'data-offer': i, 'data-to': targetOf(d) ?? false,
         onclick: () => decide(d),
       }, [describe(d)])));
@@ -103,9 +108,11 @@ export function showGame(main, id) {
       const choices = targets.get(space) ?? [];
       if (choices.length === 1) decide(choices[0]);
       else if (choices.length > 1) {
-        // Two pawns can reach this space: the buttons say which.
+        // Several pawns can reach this space: only its decisions stay, the first one focused.
+        picked = space;
+        draw();
         say(t('which_pawn'));
-        /** @type {HTMLElement | null} */ (actions.querySelector(`[data-to="${CSS.escape(space)}"]`))?.focus();
+        /** @type {HTMLElement | null} */ (body.querySelector('.actions button'))?.focus();
       }
     };
     const resign = view.to_act != null && g.your_seat != null

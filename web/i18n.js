@@ -3,7 +3,7 @@
 
 const WORDS = {
   en: {
-    which_pawn: 'Two pawns can go there: choose one of the buttons.', deadline: 'Deadline: {when} ({left} left)',
+    which_pawn: 'Several pawns can go there: choose which.', deadline: 'Deadline: {when} ({left} left)',
     time_left: 'Time left', away: 'on vacation', replay: 'Replay the game', invite: 'Invite', invited: '{name} is invited.',
     time_control: 'Time control', tc_none: 'none', tc_day: '1 day per move', tc_three_days: '3 days per move',
     tc_fischer: '3 days + 1 day per move (at most 7)', record_of: 'Record of game #{id}', step_of: 'Move {step} of {steps}',
@@ -31,7 +31,7 @@ const WORDS = {
     error: 'Something went wrong: {message}',
   },
   fr: {
-    which_pawn: 'Deux pions peuvent y aller : choisissez un des boutons.', deadline: 'Échéance : {when} (reste {left})',
+    which_pawn: 'Plusieurs pions peuvent y aller : choisissez lequel.', deadline: 'Échéance : {when} (reste {left})',
     time_left: 'Temps restant', away: 'en vacances', replay: 'Revoir la partie', invite: 'Inviter', invited: '{name} est invité.',
     time_control: 'Cadence', tc_none: 'aucune', tc_day: '1 jour par coup', tc_three_days: '3 jours par coup',
     tc_fischer: '3 jours + 1 jour par coup (7 au plus)', record_of: 'Partie n° {id}', step_of: 'Coup {step} sur {steps}',
@@ -59,7 +59,7 @@ const WORDS = {
     error: 'Une erreur est survenue : {message}',
   },
   de: {
-    which_pawn: 'Zwei Figuren können dorthin: wähle eine der Schaltflächen.', deadline: 'Frist: {when} (noch {left})',
+    which_pawn: 'Mehrere Figuren können dorthin: wähle eine.', deadline: 'Frist: {when} (noch {left})',
     time_left: 'Restzeit', away: 'im Urlaub', replay: 'Partie nachspielen', invite: 'Einladen', invited: '{name} ist eingeladen.',
     time_control: 'Bedenkzeit', tc_none: 'keine', tc_day: '1 Tag pro Zug', tc_three_days: '3 Tage pro Zug',
     tc_fischer: '3 Tage + 1 Tag pro Zug (höchstens 7)', record_of: 'Partie Nr. {id}', step_of: 'Zug {step} von {steps}',

@@ -87,6 +87,33 @@ export async function act(page) {
   return null;
 }
 
+/** One move by keyboard alone on the board: focus a playable card, Enter, then a lit space,
+ * Enter, and when several pawns can go there, Enter on the first pawn's decision (focused by the
+ * page). True when the move was made. */
+export async function keyboardMove(page) {
+  // Not every card reaches a space (some can only be discarded): try each in turn.
+  const held = await page.$$eval('.hand button.card', (b) => b.length);
+  let space = null;
+  const cards = await page.$$eval('button.card[data-playable="true"]', (b) => b.map((e) => e.dataset.index));
+  for (const index of cards) {
+    await page.focus(`button.card[data-index="${index}"]`);
+    await page.keyboard.press('Enter');
+    space = await page.waitForSelector('svg g.target', { timeout: 1000 }).catch(() => null);
+    if (space) break;
+  }
+  if (!space) return false;
+  const several = (await space.getAttribute('data-choices')) !== '1';
+  await space.focus();
+  await page.keyboard.press('Enter');
+  if (several) {
+    await page.waitForFunction(() => document.activeElement?.matches('.actions button'), null, { timeout: 2000 });
+    await page.keyboard.press('Enter');
+  }
+  // The card left the hand (a tile's free step or choice may come before the draw).
+  return page.waitForFunction((n) => document.querySelectorAll('.hand button.card').length === n - 1, held, { timeout: 5000 })
+    .then(() => true, () => false);
+}
+
 /** Plays until the result shows; returns the clicks by kind. */
 export async function playToEnd(page, { limit = 6000, onClick = async () => {} } = {}) {
   const clicks = { draw: 0, board: 0, card: 0, other: 0 };

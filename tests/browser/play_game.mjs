@@ -7,7 +7,8 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  DESKTOP, accessibility, createGame, firstLoad, launch, playToEnd, register, screenshots, watchOutside,
+  DESKTOP, accessibility, createGame, firstLoad, keyboardMove, launch, playToEnd, register, screenshots,
+  watchOutside,
 } from './lib.mjs';
 
 const [base, name, variant] = process.argv.slice(2);
@@ -23,6 +24,9 @@ try {
   const gameUrl = page.url();
   const firstLoadBytes = await firstLoad(browser, context, gameUrl);
   const clock = await page.$$eval('td.clock', (cells) => cells.map((c) => c.textContent));
+  // The board games' first move by keyboard alone (the seat to start is drawn at random).
+  await page.waitForFunction(() => document.querySelector('#turn')?.textContent === 'Your turn', null, { timeout: 20000 });
+  const keyboard = variant === 'keltis-card' ? null : await keyboardMove(page);
   let gameProblems = null;
   const clicks = await playToEnd(page, {
     onClick: async (c) => {
@@ -52,7 +56,8 @@ try {
   await page.waitForSelector('#result');
   const replayResult = await page.locator('#result').innerText();
   console.log(JSON.stringify({
-    clicks, firstLoadBytes, result, scores, clock, moves, seen, replayResult, lobbyProblems, gameProblems, outside,
+    clicks, keyboard, firstLoadBytes, result, scores, clock, moves, seen, replayResult, lobbyProblems, gameProblems,
+    outside,
   }));
 } finally {
   await browser.close();

@@ -1,6 +1,6 @@
 // Two people in two browsers: one at a desktop creates a Keltis Card game, the other, on a phone
 // (touch), finds it among the open games and joins. Each then sees the other's moves appear
-// without reloading, for several turns.
+// without reloading, for several turns. A second tab that missed a move is told and reloaded.
 // Usage: node two_players.mjs <server base URL> <name A> <name B>. Prints one JSON line.
 import { DESKTOP, PHONE, act, createGame, launch, register, watchOutside } from './lib.mjs';
 
@@ -42,7 +42,24 @@ try {
     });
     watcher.removeAllListeners('framenavigated');
   }
-  console.log(JSON.stringify({ id, seen, outside, players: Object.keys(pages) }));
+
+  // A second tab of the first player that hears nothing live: its move comes too late, and the
+  // page says so and reloads the game.
+  const stale = await a.context().newPage();
+  await stale.route('**/api/v1/stream-tickets', (route) => route.abort());
+  for (let i = 0; i < 20 && (await a.locator('#turn').innerText()) !== 'Your turn'; i++) {
+    await act(b).catch(() => null);
+    await b.waitForTimeout(200);
+  }
+  await stale.goto(a.url());
+  await stale.waitForSelector('button.card[data-playable="true"]');
+  await act(a); // the first tab plays a card: the second tab's view is now one version behind
+  await a.waitForSelector('button[data-decision="draw_deck"]');
+  await act(stale);
+  await stale.waitForFunction(() => document.querySelector('#status')?.textContent?.startsWith('Someone else moved first'), null, { timeout: 10000 });
+  const staleStatus = await stale.locator('#status').innerText();
+  const staleOffersDraw = !!(await stale.waitForSelector('button[data-decision="draw_deck"]', { timeout: 5000 }).catch(() => null));
+  console.log(JSON.stringify({ id, seen, staleStatus, staleOffersDraw, outside, players: Object.keys(pages) }));
 } finally {
   await browser.close();
 }

@@ -133,32 +133,33 @@ export async function playToEnd(page, { limit = 6000, onClick = async () => {} }
   return clicks;
 }
 
-/** What opening `url` transfers with an empty cache, as the browser's resource timing counts it
- * (the document, scripts, styles, board layout and API calls, headers included). */
-export async function firstLoad(browser, context, url) {
-  const fresh = await browser.newContext({ viewport: DESKTOP, storageState: await context.storageState() });
+/** Opens `url` in a new context of the same player (their session, an empty cache) with
+ * `options`, waits for `ready` to show and the page to settle, and returns what `look` finds. */
+async function inFreshPage(browser, context, options, url, ready, look) {
+  const fresh = await browser.newContext({ viewport: DESKTOP, ...options, storageState: await context.storageState() });
   try {
     const page = await fresh.newPage();
     await page.goto(url);
-    await page.waitForSelector('#turn');
+    await page.waitForSelector(ready);
     await page.waitForTimeout(500);
-    return await page.evaluate(() => performance.getEntries()
-      .filter((e) => 'transferSize' in e)
-      .reduce((n, e) => n + e.transferSize, 0));
+    return await look(page);
   } finally {
     await fresh.close();
   }
 }
 
-/** axe-core's serious and critical findings on `url` (WCAG 2 A and AA rules), as `id: target`. */
-export async function accessibility(browser, context, url, ready) {
+/** What opening `url` transfers with an empty cache, as the browser's resource timing counts it
+ * (the document, scripts, styles, board layout and API calls, headers included). */
+export function firstLoad(browser, context, url) {
+  return inFreshPage(browser, context, {}, url, '#turn', (page) => page.evaluate(() => performance.getEntries()
+    .filter((e) => 'transferSize' in e)
+    .reduce((n, e) => n + e.transferSize, 0)));
+}
+
+/** axe-core's serious and critical findings on `url` (WCAG 2.1 A and AA rules), as `id: target`. */
+export function accessibility(browser, context, url, ready) {
   // axe is injected as a script of its own, which the page's policy would refuse.
-  const checked = await browser.newContext({ viewport: DESKTOP, bypassCSP: true, storageState: await context.storageState() });
-  try {
-    const page = await checked.newPage();
-    await page.goto(url);
-    await page.waitForSelector(ready);
-    await page.waitForTimeout(300);
+  return inFreshPage(browser, context, { bypassCSP: true }, url, ready, async (page) => {
     await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
     const found = await page.evaluate(async () => {
       // eslint-disable-next-line no-undef
@@ -167,24 +168,14 @@ export async function accessibility(browser, context, url, ready) {
     });
     return found.filter((v) => v.impact === 'serious' || v.impact === 'critical')
       .map((v) => `${v.id}: ${v.targets.slice(0, 3).join(', ')}`);
-  } finally {
-    await checked.close();
-  }
+  });
 }
 
 /** The game page at desktop and phone size, saved as `<dir>/<variant>-desktop.png` and
  * `-phone.png`. */
 export async function screenshots(browser, context, url, dir, variant) {
-  for (const [size, options] of [['desktop', { viewport: DESKTOP }], ['phone', PHONE]]) {
-    const shot = await browser.newContext({ ...options, storageState: await context.storageState() });
-    try {
-      const page = await shot.newPage();
-      await page.goto(url);
-      await page.waitForSelector('#turn');
-      await page.waitForTimeout(500);
-      await page.screenshot({ path: `${dir}/${variant}-${size}.png`, fullPage: true });
-    } finally {
-      await shot.close();
-    }
+  for (const [size, options] of [['desktop', {}], ['phone', PHONE]]) {
+    await inFreshPage(browser, context, options, url, '#turn',
+      (page) => page.screenshot({ path: `${dir}/${variant}-${size}.png`, fullPage: true }));
   }
 }

@@ -1,0 +1,209 @@
+//! The crash drill: the `keltis` binary is killed (SIGKILL) while tables play, started again on
+//! the same database, and every move it had acknowledged is in the games' logs, on both
+//! databases. A move answered 200 is one durable commit.
+
+mod support;
+
+use std::net::TcpListener;
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use reqwest::blocking::Client;
+use serde_json::{json, Value};
+use support::players::users;
+use support::{Db, User};
+
+const TABLES: usize = 8;
+
+/// `keltis serve` on `database_url`, on a free port; its base URL once it answers.
+fn serve(database_url: &str, data_dir: &std::path::Path) -> (Child, String) {
+    let port = TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port");
+    let base = format!("http://127.0.0.1:{port}");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_keltis"))
+        .arg("serve")
+        .env("DATABASE_URL", database_url)
+        .env("KELTIS_DATA_DIR", data_dir)
+        .env("KELTIS_BIND", format!("127.0.0.1:{port}"))
+        .env("KELTIS_JWT_SECRET", support::SECRET)
+        .env("KELTIS_BOTS", "false")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("keltis serve starts");
+    let client = Client::new();
+    let until = Instant::now() + Duration::from_secs(60);
+    while Instant::now() < until {
+        if client
+            .get(format!("{base}/readyz"))
+            .send()
+            .is_ok_and(|r| r.status().is_success())
+        {
+            return (child, base);
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    panic!("keltis serve did not become ready");
+}
+
+/// One table's play until the server goes away: every acknowledged move as (version, decision).
+fn play(base: &str, id: i64, players: &[User], acked: &AtomicUsize) -> Vec<(i64, Value)> {
+    let client = Client::builder()
+        .timeout(Duration::from_secs(10))
+        .build()
+        .expect("client");
+    let mut moves = Vec::new();
+    let get = |user: &User| -> Option<Value> {
+        client
+            .get(format!("{base}/api/v1/games/{id}"))
+            .bearer_auth(&user.token)
+            .send()
+            .ok()?
+            .json()
+            .ok()
+    };
+    loop {
+        let Some(game) = get(&players[0]) else {
+            return moves;
+        };
+        let Some(seat) = game["state"]["to_act"].as_u64() else {
+            return moves; // over
+        };
+        let Some(me) = get(&players[seat as usize]) else {
+            return moves;
+        };
+        let legal = me["state"]["legal_decisions"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        let Some(decision) = legal
+            .iter()
+            .find(|d| d["type"] == "draw_deck")
+            .or_else(|| legal.first())
+            .cloned()
+        else {
+            return moves;
+        };
+        let sent = client
+            .post(format!("{base}/api/v1/games/{id}/decisions"))
+            .bearer_auth(&players[seat as usize].token)
+            .json(&json!({"expected_version": me["version"], "decision": decision}))
+            .send();
+        let Ok(answer) = sent else {
+            return moves; // killed before or while answering: not acknowledged
+        };
+        if answer.status().is_success() {
+            let Ok(body) = answer.json::<Value>() else {
+                return moves; // the answer was cut off: not acknowledged
+            };
+            moves.push((body["version"].as_i64().unwrap_or(-1), decision));
+            acked.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+}
+
+fn every_acknowledged_move_survives_a_kill(db: Db) {
+    // A server in this process makes the database (migrations), the players and the tables, then
+    // stops listening: the binary does the rest.
+    let Some(setup) = support::spawn(db, |_| {}) else {
+        eprintln!("TEST_DATABASE_URL not set: PostgreSQL scenario skipped");
+        return;
+    };
+    let tables: Vec<(i64, Vec<User>)> = (0..TABLES)
+        .map(|t| {
+            let p = users(&setup, &format!("drill{t}_"), 2);
+            (setup.started_game("keltis-card", &p), p)
+        })
+        .collect();
+    setup.stop();
+    let data_dir = std::env::temp_dir().join(format!("keltis-drill-{db:?}-{}", std::process::id()));
+    let (mut child, base) = serve(&setup.database_url, &data_dir);
+
+    let acked = Arc::new(AtomicUsize::new(0));
+    let tables = Arc::new(tables);
+    let players: Vec<_> = (0..TABLES)
+        .map(|t| {
+            let (base, acked, tables) = (base.clone(), acked.clone(), tables.clone());
+            std::thread::spawn(move || {
+                let (id, p) = &tables[t];
+                play(&base, *id, p, &acked)
+            })
+        })
+        .collect();
+    // Kill it in the middle of play: after a few hundred acknowledged moves.
+    let until = Instant::now() + Duration::from_secs(60);
+    while acked.load(Ordering::Relaxed) < 200 && Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().expect("SIGKILL");
+    let _ = child.wait();
+    let acknowledged: Vec<Vec<(i64, Value)>> = players
+        .into_iter()
+        .map(|h| h.join().expect("table thread"))
+        .collect();
+    let total: usize = acknowledged.iter().map(Vec::len).sum();
+    eprintln!("{db:?}: {total} moves acknowledged before the kill");
+    assert!(total >= 200);
+
+    let (mut again, base) = serve(&setup.database_url, &data_dir);
+    let client = Client::new();
+    for ((id, p), moves) in tables.iter().zip(&acknowledged) {
+        let events: Vec<Value> = client
+            .get(format!("{base}/api/v1/games/{id}/events"))
+            .bearer_auth(&p[0].token)
+            .send()
+            .and_then(|r| r.json())
+            .expect("events after the restart");
+        for (version, decision) in moves {
+            let event = events.iter().find(|e| e["seq"] == json!(version));
+            let event =
+                event.unwrap_or_else(|| panic!("game {id}: acknowledged move {version} lost"));
+            assert_eq!(event["kind"], "decided", "game {id} v{version}: {event}");
+            assert_eq!(
+                event["data"]["decision"]["type"], decision["type"],
+                "game {id} v{version}: {event}"
+            );
+            if !decision["card"].is_null() {
+                assert_eq!(event["data"]["decision"]["card"], decision["card"]);
+            }
+        }
+    }
+    // The restarted server goes on with the games.
+    let (id, p) = &tables[0];
+    let game: Value = client
+        .get(format!("{base}/api/v1/games/{id}"))
+        .bearer_auth(&p[0].token)
+        .send()
+        .and_then(|r| r.json())
+        .expect("game");
+    let last = acknowledged[0].last().map(|m| m.0).unwrap_or(0);
+    assert!(game["version"].as_i64() >= Some(last), "{game}");
+    // The kill came in the middle of play, not after it.
+    assert_eq!(game["status"], "active", "{game}");
+    let seat = game["state"]["to_act"].as_u64().unwrap_or(0) as usize;
+    let view: Value = client
+        .get(format!("{base}/api/v1/games/{id}"))
+        .bearer_auth(&p[seat].token)
+        .send()
+        .and_then(|r| r.json())
+        .expect("the view of the seat to act");
+    let decision = view["state"]["legal_decisions"][0].clone();
+    let answer = client
+        .post(format!("{base}/api/v1/games/{id}/decisions"))
+        .bearer_auth(&p[seat].token)
+        .json(&json!({"expected_version": view["version"], "decision": decision}))
+        .send()
+        .expect("a move after the restart");
+    assert!(answer.status().is_success(), "{:?}", answer.text());
+    let _ = again.kill();
+    let _ = again.wait();
+    let _ = std::fs::remove_dir_all(&data_dir);
+}
+
+on_both_databases!(every_acknowledged_move_survives_a_kill);

@@ -163,14 +163,9 @@ fn a_whole_keltis_card_game_by_clicking() {
     assert!(report["clicks"]["card"].as_u64() > Some(10), "{report}");
 }
 
-/// The board game: cards played by clicking the space their pawn goes to (the first by keyboard).
-#[test]
-#[cfg_attr(
-    not(browser_tests),
-    ignore = "browser: set KELTIS_BROWSER_TESTS=1 with chromium and `npm ci` in tests/browser"
-)]
-fn a_whole_keltis_game_by_clicking() {
-    let report = play_in_browser("keltis", "boarder");
+/// A board game: cards played by clicking the space their pawn goes to (the first by keyboard).
+fn board_game_by_clicking(variant: &str, player: &str) {
+    let report = play_in_browser(variant, player);
     assert!(report["clicks"]["board"].as_u64() > Some(3), "{report}");
     assert_eq!(
         report["keyboard"],
@@ -184,14 +179,17 @@ fn a_whole_keltis_game_by_clicking() {
     not(browser_tests),
     ignore = "browser: set KELTIS_BROWSER_TESTS=1 with chromium and `npm ci` in tests/browser"
 )]
+fn a_whole_keltis_game_by_clicking() {
+    board_game_by_clicking("keltis", "boarder");
+}
+
+#[test]
+#[cfg_attr(
+    not(browser_tests),
+    ignore = "browser: set KELTIS_BROWSER_TESTS=1 with chromium and `npm ci` in tests/browser"
+)]
 fn a_whole_neue_wege_game_by_clicking() {
-    let report = play_in_browser("neue-wege", "wanderer");
-    assert!(report["clicks"]["board"].as_u64() > Some(3), "{report}");
-    assert_eq!(
-        report["keyboard"],
-        json!(true),
-        "a move by keyboard alone: {report}"
-    );
+    board_game_by_clicking("neue-wege", "wanderer");
 }
 
 /// Two browsers, a desktop and a phone (by touch): each sees the other's moves appear without

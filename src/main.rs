@@ -34,11 +34,15 @@ enum Command {
     /// rating flags given (after changing them); prints one JSON report. Run it while no game ends.
     RecomputeRatings(keltis::config::Config),
     /// Write finished rated games fast (real deals ended by resignations, with results and
-    /// ratings), for measuring reads at scale with `keltis load --reads`; prints one JSON report.
+    /// ratings) and, with `--active`, games being played, for measuring at scale with `keltis
+    /// load`; prints one JSON report.
     Seed {
         /// Finished games to write.
         #[arg(long, default_value_t = 100_000)]
         finished: usize,
+        /// Games still being played to write after them (a deal and a few dozen random moves).
+        #[arg(long, default_value_t = 0)]
+        active: usize,
         /// Accounts (`seeded-<n>`) the games are shared among.
         #[arg(long, default_value_t = 1000)]
         players: usize,
@@ -95,6 +99,10 @@ enum Command {
         /// The server's process id: report its thread count.
         #[arg(long)]
         server_pid: Option<u32>,
+        /// A PostgreSQL URL (the server's database): after the load, run `pgbench` there in
+        /// the shape of one move with as many clients as games, and report both rates.
+        #[arg(long)]
+        pgbench: Option<String>,
         /// Instead of playing: read history, profiles and leaderboards with `--games` readers
         /// (a database seeded with `keltis seed`).
         #[arg(long)]
@@ -175,6 +183,7 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
         }
         Command::Seed {
             finished,
+            active,
             players,
             seed,
             config,
@@ -185,9 +194,10 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
                 1,
                 config.sqlite_synchronous,
             )?;
-            let report = keltis::service::seed::seed_finished_games(
+            let report = keltis::service::seed::seed_games(
                 &db,
                 finished,
+                active,
                 players,
                 &config.rating_parameters(),
                 seed,
@@ -228,6 +238,7 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             waiters,
             followers,
             server_pid,
+            pgbench,
             reads: false,
         } => {
             // One worker thread: on a 2-core machine the server keeps the other core.
@@ -246,6 +257,7 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
                     waiters,
                     followers,
                     server_pid,
+                    pgbench,
                 }))?;
             println!("{}", serde_json::to_string_pretty(&report)?);
             Ok(())

@@ -252,7 +252,8 @@ fn metrics_show_requests_decisions_streams_and_the_outbox(db: Db) {
 }
 
 /// The load tool's watchers: streams and long polls that follow the games being played receive
-/// the moves (their wake-up times are reported), idle ones stay open without errors.
+/// the moves (their wake-up times are reported), idle ones stay open without errors; on
+/// PostgreSQL, `--pgbench` reports the database's own rate beside the API's.
 fn the_load_tool_measures_wake_ups(db: Db) {
     let s = support::spawn(db, |_| {}).expect("a database for this test");
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -271,9 +272,21 @@ fn the_load_tool_measures_wake_ups(db: Db) {
             waiters: 4,
             followers: None,
             server_pid: Some(std::process::id()),
+            // On PostgreSQL the database's own rate is measured after the load (pgbench).
+            pgbench: s
+                .database_url
+                .starts_with("postgres")
+                .then(|| s.database_url.clone()),
         }))
         .expect("the load runs");
     assert!(report.accepted_moves > 0);
+    if s.database_url.starts_with("postgres") {
+        let pgbench = report.pgbench.as_ref().expect("pgbench ran");
+        assert!(pgbench.transactions_per_second > 0.0);
+        assert!(report.share_of_pgbench.is_some_and(|r| r > 0.0));
+    } else {
+        assert!(report.pgbench.is_none());
+    }
     assert_eq!(report.watcher_errors, 0);
     let streams = report.stream_wake_ms.expect("streams saw moves");
     let polls = report.poll_wake_ms.expect("long polls saw moves");

@@ -125,7 +125,100 @@ fn a_finished_game_steps_from_the_deal_to_the_end(db: Db) {
     assert_eq!(anonymous.status, 401);
 }
 
+fn seqs(events: &Value) -> Vec<i64> {
+    events
+        .as_array()
+        .expect("a list of events")
+        .iter()
+        .map(|e| e["seq"].as_i64().expect("seq"))
+        .collect()
+}
+
+/// A finished game's log is packed into one row at its end and its event rows deleted (its turn
+/// notices too): its events read the same, whole or by pages, and its record replays. Games that end otherwise (a
+/// game cancelled in the lobby) are packed by the maintenance pass, which two instances may run.
+fn a_finished_games_log_is_packed_and_reads_the_same(db: Db) {
+    let Some(s) = server(db) else { return };
+    let p = users(&s, "pack", 2);
+    let rows = |id: i64, table: &str| {
+        s.count(&format!(
+            "SELECT COUNT(*) AS n FROM {table} WHERE game_id = {id}"
+        ))
+    };
+    let events = |id: i64, query: &str| {
+        s.get(
+            &format!("/api/v1/games/{id}/events{query}"),
+            Some(&p[0].token),
+        )
+        .json()
+    };
+    let id = s.started_game("keltis-card", &p);
+    play_out(&s, id, &p);
+    let version = s.game(id, &p[0])["version"].as_i64().expect("version");
+    assert_eq!((rows(id, "game_events"), rows(id, "game_archives")), (0, 1));
+    // Its turn notices went with it; the end's notices stay.
+    let notices = |kind: &str| {
+        s.count(&format!(
+            "SELECT COUNT(*) AS n FROM notifications WHERE game_id = {id} AND kind = '{kind}'"
+        ))
+    };
+    assert_eq!(notices("your_turn"), 0);
+    assert_eq!(notices("game_over"), 2);
+    let all = events(id, "?limit=1000");
+    assert_eq!(seqs(&all), (1..=version).collect::<Vec<_>>());
+    let page = events(id, "?after=10&limit=5");
+    assert_eq!(seqs(&page), vec![11, 12, 13, 14, 15]);
+    assert_eq!(
+        page.as_array().map(|l| &l[..]),
+        all.as_array().map(|l| &l[10..15])
+    );
+    assert_eq!(events(id, &format!("?after={version}")), json!([]));
+    let record = s.get(&format!("/api/v1/games/{id}/record"), Some(&p[0].token));
+    assert_eq!(record.status, 200, "{}", record.text);
+    let record: keltis::engine::Record = serde_json::from_str(&record.text).expect("a record");
+    assert!(record.replay().expect("the packed log replays").is_over());
+
+    let cancelled = s.create(&p[0], json!({"variant": "keltis", "players": 2}));
+    let a = s.post(
+        &format!("/api/v1/games/{cancelled}/leave"),
+        Some(&p[0].token),
+        json!({}),
+    );
+    assert_eq!(a.status, 200, "{}", a.text);
+    assert_eq!(s.game(cancelled, &p[0])["status"], "cancelled");
+    let before = events(cancelled, "");
+    assert!(rows(cancelled, "game_events") > 0);
+    let now = keltis::storage::now_millis();
+    let instances =
+        [1, 2].map(|_| keltis::storage::Database::open(&s.database_url, 2).expect("db"));
+    let pack = |db: &keltis::storage::Database| {
+        keltis::service::maintenance::pack_finished_logs(db, 10, now).expect("packing works")
+    };
+    // Two instances at once on PostgreSQL; one after the other on SQLite (one process's file).
+    let packed: usize = if s.database_url.starts_with("postgres") {
+        std::thread::scope(|scope| {
+            let runs: Vec<_> = instances
+                .iter()
+                .map(|db| scope.spawn(move || pack(db)))
+                .collect();
+            runs.into_iter().map(|r| r.join().expect("no panic")).sum()
+        })
+    } else {
+        instances.iter().map(pack).sum()
+    };
+    assert_eq!(packed, 1, "one instance packs the cancelled game");
+    assert_eq!(
+        (
+            rows(cancelled, "game_events"),
+            rows(cancelled, "game_archives")
+        ),
+        (0, 1)
+    );
+    assert_eq!(events(cancelled, ""), before);
+}
+
 on_both_databases!(
     scores_stand_in_every_view,
-    a_finished_game_steps_from_the_deal_to_the_end
+    a_finished_game_steps_from_the_deal_to_the_end,
+    a_finished_games_log_is_packed_and_reads_the_same
 );

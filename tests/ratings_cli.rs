@@ -140,7 +140,53 @@ fn seeded_games_are_real_games_and_the_reads_tool_times_them(db: Db) {
     assert_eq!(report["players_sampled"], 8, "{report}");
 }
 
+/// `keltis seed --active` writes games being played: started, their log as long as their
+/// version, a seat to act with legal decisions, as a real game after a few dozen moves.
+fn seeded_active_games_wait_for_their_seat_to_act(db: Db) {
+    let Some(s) = server(db, |_| {}) else { return };
+    let report = run_keltis(&[
+        "seed",
+        "--finished",
+        "3",
+        "--active",
+        "6",
+        "--players",
+        "5",
+        "--database-url",
+        &s.database_url,
+    ]);
+    assert_eq!(
+        (report["games"].as_i64(), report["active"].as_i64()),
+        (Some(9), Some(6))
+    );
+    let reader = s.register("spectator");
+    let mut active = 0;
+    for id in 1..=9 {
+        let game = s
+            .get(&format!("/api/v1/games/{id}"), Some(&reader.token))
+            .json();
+        if game["status"] != "active" {
+            assert_eq!(game["status"], "over", "{game}");
+            continue;
+        }
+        active += 1;
+        let version = game["version"].as_i64().expect("a version");
+        assert!(game["state"]["to_act"].is_u64(), "{game}");
+        let events = s
+            .get(
+                &format!("/api/v1/games/{id}/events?limit=1000"),
+                Some(&reader.token),
+            )
+            .json();
+        let events = events.as_array().expect("events");
+        assert_eq!(events.len() as i64, version, "one event per version");
+        assert!(events.iter().filter(|e| e["kind"] == "decided").count() >= 10);
+    }
+    assert_eq!(active, 6);
+}
+
 on_both_databases!(
     recompute_reproduces_the_stored_ratings,
     seeded_games_are_real_games_and_the_reads_tool_times_them,
+    seeded_active_games_wait_for_their_seat_to_act,
 );

@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::watch;
 
+pub mod pgbench;
 pub mod reads;
 mod watchers;
 use watchers::{threads_of, watch_games, Watch};
@@ -31,6 +32,9 @@ pub struct LoadOptions {
     pub followers: Option<usize>,
     /// The server's process id, to report its thread count (Linux).
     pub server_pid: Option<u32>,
+    /// A PostgreSQL URL: after the load, measure with `pgbench` what that database commits per
+    /// second in the shape of one move, with as many clients as tables, and report both.
+    pub pgbench: Option<String>,
 }
 
 #[derive(Debug, Serialize)]
@@ -64,6 +68,12 @@ pub struct LoadReport {
     /// The server's threads at the end of the run.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub server_threads: Option<u64>,
+    /// The database's own rate for the same shape of work, measured after the load.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pgbench: Option<pgbench::PgbenchReport>,
+    /// Accepted moves per second as a share of the pgbench rate.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub share_of_pgbench: Option<f64>,
 }
 
 #[derive(Debug, Serialize)]
@@ -99,6 +109,8 @@ pub enum LoadError {
     Http(#[from] reqwest::Error),
     #[error("unexpected answer {status}: {body}")]
     Answer { status: u16, body: String },
+    #[error("pgbench or psql failed: {0}")]
+    Tool(String),
 }
 
 struct Player {
@@ -387,6 +399,20 @@ pub async fn run(options: LoadOptions) -> Result<LoadReport, LoadError> {
         }
     }
     let wake = |samples: Vec<f64>| (!samples.is_empty()).then(|| Percentiles::of(samples));
+    let accepted_moves_per_second = accepted as f64 / seconds.max(1e-9);
+    let pgbench = match &options.pgbench {
+        Some(db) => {
+            let (db, games, secs) = (db.clone(), options.games, options.seconds);
+            let measured = tokio::task::spawn_blocking(move || pgbench::run(&db, games, secs))
+                .await
+                .map_err(|e| LoadError::Tool(e.to_string()))?;
+            Some(measured?)
+        }
+        None => None,
+    };
+    let share_of_pgbench = pgbench
+        .as_ref()
+        .map(|p| accepted_moves_per_second / p.transactions_per_second.max(1e-9));
     Ok(LoadReport {
         url,
         variant: options.variant,
@@ -395,7 +421,7 @@ pub async fn run(options: LoadOptions) -> Result<LoadReport, LoadError> {
         accepted_moves: accepted,
         refused_moves: refused,
         seconds,
-        accepted_moves_per_second: accepted as f64 / seconds.max(1e-9),
+        accepted_moves_per_second,
         decision_latency_ms: Percentiles::of(decision_ms),
         read_latency_ms: Percentiles::of(read_ms),
         streams: options.streams,
@@ -406,6 +432,8 @@ pub async fn run(options: LoadOptions) -> Result<LoadReport, LoadError> {
         watchers_waiting: waiting,
         ramp_up_seconds,
         server_threads,
+        pgbench,
+        share_of_pgbench,
     })
 }
 

@@ -6,11 +6,12 @@
 use super::clocks::ClockState;
 use super::games::{append, load_row, load_state, record_from_log, GameEvent, GameStatus};
 use super::notifications::{queue, queue_game_over, Notice};
-use super::play::{apply_decision, Actor};
+use super::play::{apply_decision, Actor, DecisionRequest};
 use super::{ServiceError, ServiceResult};
 use crate::engine::{DecisionOf, Game, ENGINE_VERSION};
 use crate::ratings::RatingParameters;
 use crate::storage::games::{self as store, GameRow, GameUpdate};
+use crate::storage::memo::Memo;
 use crate::storage::{Database, DbConnection};
 
 /// What a passed deadline did to a game.
@@ -30,7 +31,7 @@ pub fn apply_due_timeouts(
     let due = db.read(|c| store::games_due(c, now, batch))?;
     let mut applied = 0;
     for (game_id, version) in due {
-        match db.write(|conn| expire(conn, game_id, version, now, ratings)) {
+        match db.write(|conn| expire(conn, db.memo(), game_id, version, now, ratings)) {
             Ok(Expiry::TimedOut { seat, over }) => {
                 applied += 1;
                 tracing::info!(game_id, seat, over, "seat timed out");
@@ -52,6 +53,7 @@ pub fn apply_due_timeouts(
 
 fn expire(
     conn: &mut DbConnection,
+    memo: &Memo,
     game_id: i64,
     version: i64,
     now: i64,
@@ -72,10 +74,13 @@ fn expire(
     }
     let (seat, game, _) = apply_decision(
         conn,
+        memo,
         game_id,
         Actor::Clock,
-        version,
-        &DecisionOf::TimeOut,
+        &DecisionRequest {
+            expected_version: version,
+            decision: DecisionOf::TimeOut,
+        },
         now,
         ratings,
     )?;

@@ -5,6 +5,8 @@
 //! `lobby` creates and fills games, `play` validates and appends decisions, `events` shows the
 //! log as a caller may see it.
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -15,6 +17,7 @@ use crate::engine::{
     Card, DecisionJson, Game, Record, RecordedDecision, Setup, Variant, View, ENGINE_VERSION,
 };
 use crate::storage::games::{self as store, GameRow, GameUpdate, SeatRow};
+use crate::storage::memo::Memo;
 use crate::storage::{DbConnection, StorageError};
 
 /// What happened in a game, as stored in `game_events.payload` (hidden parts included).
@@ -347,30 +350,103 @@ pub(super) fn seat_of(seats: &[SeatRow], user_id: i64) -> Option<u8> {
         .map(|s| s.seat as u8)
 }
 
-pub(super) fn detail(
-    conn: &mut DbConnection,
+fn is_started(row: &GameRow) -> bool {
+    matches!(
+        GameStatus::parse(&row.status),
+        GameStatus::Active | GameStatus::Over | GameStatus::Aborted
+    )
+}
+
+/// The game as the caller sees it, its seats and state (when started) given.
+fn detail_of(
     row: &GameRow,
+    seats: &[SeatRow],
+    game: Option<&Game>,
     caller: Option<&Caller>,
     now: i64,
 ) -> ServiceResult<GameDetail> {
-    let seats = store::seats(conn, row.id)?;
-    let your_seat = caller.and_then(|c| seat_of(&seats, c.user_id));
-    let started = matches!(
-        GameStatus::parse(&row.status),
-        GameStatus::Active | GameStatus::Over | GameStatus::Aborted
-    );
-    let state = if started {
-        Some(load_state(conn, row)?.view(your_seat))
-    } else {
-        None
-    };
+    let your_seat = caller.and_then(|c| seat_of(seats, c.user_id));
     Ok(GameDetail {
-        summary: summary(row, &seats)?,
+        summary: summary(row, seats)?,
         your_seat,
-        state,
-        clock: started.then(|| clock_view(row, now)),
+        state: game.map(|g| g.view(your_seat)),
+        clock: game.is_some().then(|| clock_view(row, now)),
         links: GameLinks::of(row.id),
     })
+}
+
+/// A game as loaded for a request: its row, its seats and, once started, its state.
+pub(super) struct Loaded {
+    pub row: GameRow,
+    pub seats: Arc<Vec<SeatRow>>,
+    pub game: Option<Arc<Game>>,
+}
+
+/// What this process keeps of a started game between requests, by version: its state and its
+/// seats (which no longer change once the game has started).
+pub(super) struct Kept {
+    pub game: Arc<Game>,
+    pub seats: Arc<Vec<SeatRow>>,
+}
+
+/// The game's row, seats and, once it has started, its state: from this process's memo when it
+/// holds the row's version (the row is then read without its snapshot, and the seats not at
+/// all), else read, decoded and kept there.
+pub(super) fn load_game(conn: &mut DbConnection, id: i64, memo: &Memo) -> ServiceResult<Loaded> {
+    let head = store::game_head(conn, id)?.ok_or(ServiceError::NotFound("game"))?;
+    // A snapshot of another engine version is rebuilt from the log (and stored) first.
+    if is_started(&head) && head.state_engine_version == ENGINE_VERSION {
+        if let Some(kept) = memo.get::<Kept>(id, head.version) {
+            return Ok(Loaded {
+                row: head,
+                seats: kept.seats.clone(),
+                game: Some(kept.game.clone()),
+            });
+        }
+    }
+    // The whole row again: a move may have come in between, and row and state must agree.
+    let row = if is_started(&head) {
+        load_row(conn, id)?
+    } else {
+        head
+    };
+    let seats = Arc::new(store::seats(conn, id)?);
+    if !is_started(&row) {
+        return Ok(Loaded {
+            row,
+            seats,
+            game: None,
+        });
+    }
+    let game = Arc::new(load_state(conn, &row)?);
+    keep(memo, id, row.version, game.clone(), seats.clone());
+    Ok(Loaded {
+        row,
+        seats,
+        game: Some(game),
+    })
+}
+
+/// Keep a started game's state and seats at `version` in this process's memo.
+pub(super) fn keep(memo: &Memo, id: i64, version: i64, game: Arc<Game>, seats: Arc<Vec<SeatRow>>) {
+    memo.put(id, version, Arc::new(Kept { game, seats }));
+}
+
+/// Make a finished game small, in the caller's transaction: its log packed into one row, and
+/// its turn notices (your turn, deadline reminders), which mean nothing once it is over, deleted
+/// (a mail still pending for one would have been skipped). Returns whether there was a log to
+/// pack.
+pub(super) fn pack_finished(
+    conn: &mut DbConnection,
+    game_id: i64,
+    now: i64,
+) -> ServiceResult<bool> {
+    crate::storage::notifications::delete_of_game(
+        conn,
+        game_id,
+        &["your_turn", "deadline_reminder"],
+    )?;
+    Ok(store::archive_log(conn, game_id, now)?)
 }
 
 /// The game's clock as everyone sees it at `now`.
@@ -384,9 +460,16 @@ pub(super) fn reloaded_detail(
     game_id: i64,
     caller: &Caller,
     now: i64,
+    memo: &Memo,
 ) -> ServiceResult<GameDetail> {
-    let row = load_row(conn, game_id)?;
-    detail(conn, &row, Some(caller), now)
+    let loaded = load_game(conn, game_id, memo)?;
+    detail_of(
+        &loaded.row,
+        &loaded.seats,
+        loaded.game.as_deref(),
+        Some(caller),
+        now,
+    )
 }
 
 /// The user whose decision the game waits for: the seat's user, or the stand-in bot when that

@@ -134,7 +134,7 @@ pub fn create(db: &Database, caller: &Caller, new: &NewGame) -> ServiceResult<Ga
             }
             v = take_seat(conn, &row, v, bot.id, &bot.name, now)?;
         }
-        reloaded_detail(conn, row.id, caller, now)
+        reloaded_detail(conn, row.id, caller, now, db.memo())
     })
 }
 
@@ -231,7 +231,7 @@ pub fn join(db: &Database, caller: &Caller, game_id: i64) -> ServiceResult<GameD
             ));
         }
         take_seat(conn, &row, row.version, caller.user_id, &caller.name, now)?;
-        reloaded_detail(conn, game_id, caller, now)
+        reloaded_detail(conn, game_id, caller, now, db.memo())
     })
 }
 
@@ -266,7 +266,7 @@ pub fn leave(db: &Database, caller: &Caller, game_id: i64) -> ServiceResult<Game
             },
             now,
         )?;
-        reloaded_detail(conn, game_id, caller, now)
+        reloaded_detail(conn, game_id, caller, now, db.memo())
     })
 }
 
@@ -299,7 +299,7 @@ pub fn invite(
                 ));
             }
             take_seat(conn, &row, row.version, invitee.id, &invitee.name, now)?;
-            return reloaded_detail(conn, game_id, caller, now);
+            return reloaded_detail(conn, game_id, caller, now, db.memo());
         }
         match store::insert_invite(conn, game_id, invitee.id) {
             Ok(()) => {}
@@ -326,7 +326,7 @@ pub fn invite(
             by: caller.name.clone(),
         };
         queue(conn, invitee.id, &invitation, now)?;
-        reloaded_detail(conn, game_id, caller, now)
+        reloaded_detail(conn, game_id, caller, now, db.memo())
     })
 }
 

@@ -1,20 +1,24 @@
 //! Play: the caller's view, and decisions validated by the engine and appended on the version
 //! the caller saw (optimistic concurrency), with idempotent retries.
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::accounts::{Caller, Scope};
 use super::clocks::ClockState;
 use super::games::{
-    append_all, clock_view, load_row, load_state, not_seated, reloaded_detail, seat_of, summary,
-    to_act_user, GameDetail, GameEvent, GameLinks, GameStatus,
+    append_all, clock_view, keep, load_game, load_row, load_state, not_seated, pack_finished,
+    reloaded_detail, seat_of, summary, to_act_user, GameDetail, GameEvent, GameLinks, GameStatus,
+    Loaded,
 };
 use super::notifications::{queue_for_people, queue_game_over, Notice};
 use super::{ServiceError, ServiceResult};
 use crate::engine::{DecisionJson, DecisionOf, Game, RuleError, View, ENGINE_VERSION};
 use crate::ratings::RatingParameters;
 use crate::storage::games::{self as store, GameRow, GameUpdate, SeatRow, StoredAnswer};
+use crate::storage::memo::Memo;
 use crate::storage::{Database, DbConnection};
 
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
@@ -29,7 +33,7 @@ pub struct DecisionRequest {
 pub fn get(db: &Database, caller: &Caller, game_id: i64) -> ServiceResult<GameDetail> {
     caller.require(Scope::Read)?;
     let now = db.now();
-    db.read(|conn| reloaded_detail(conn, game_id, caller, now))
+    db.read(|conn| reloaded_detail(conn, game_id, caller, now, db.memo()))
 }
 
 /// How long the answer to an `Idempotency-Key` is kept: a retry within it gets the first answer;
@@ -77,43 +81,53 @@ pub fn decide(
         ));
     }
     let now = db.now();
-    let result = db.write(|conn| {
-        let (seat, game, seats) = apply_decision(
-            conn,
-            game_id,
-            Actor::Player(caller.user_id),
-            request.expected_version,
-            &request.decision,
-            now,
-            ratings,
-        )?;
-        let row = load_row(conn, game_id)?;
-        let answer = GameDetail {
-            summary: summary(&row, &seats)?,
-            your_seat: Some(seat),
-            state: Some(game.view(Some(seat))),
-            clock: Some(clock_view(&row, now)),
-            links: GameLinks::of(game_id),
-        };
-        if let Some(key) = idempotency_key {
-            let body = serde_json::to_string(&answer)
-                .map_err(|e| ServiceError::Internal(e.to_string()))?;
-            let stored = StoredAnswer {
-                request_hash: request_hash.clone(),
-                status: 200,
-                body,
-            };
-            store::store_idempotent_answer(
+    // Everything but the append happens before the write transaction: on SQLite, writes queue
+    // one at a time, so only the append is in that queue. The append's version check is what
+    // makes the decision safe: a move that slipped in between makes it stale.
+    let result = (|| {
+        let prepared = db.read(|conn| {
+            prepare(
                 conn,
-                caller.user_id,
-                key,
-                &stored,
+                db.memo(),
+                game_id,
+                Actor::Player(caller.user_id),
+                request.expected_version,
+                &request.decision,
                 now,
-                now - IDEMPOTENCY_KEY_MILLIS,
-            )?;
-        }
+            )
+        })?;
+        let answer = prepared.answer(now)?;
+        let stored = match idempotency_key {
+            Some(key) => Some((
+                key,
+                StoredAnswer {
+                    request_hash: request_hash.clone(),
+                    status: 200,
+                    body: serde_json::to_string(&answer)
+                        .map_err(|e| ServiceError::Internal(e.to_string()))?,
+                },
+            )),
+            None => None,
+        };
+        db.write(|conn| {
+            commit(conn, &prepared, now, ratings)?;
+            if let Some((key, stored)) = &stored {
+                store::store_idempotent_answer(
+                    conn,
+                    caller.user_id,
+                    key,
+                    stored,
+                    now,
+                    now - IDEMPOTENCY_KEY_MILLIS,
+                )?;
+            }
+            Ok::<_, ServiceError>(())
+        })?;
+        let version = prepared.version();
+        let seats = Arc::new(prepared.seats);
+        keep(db.memo(), game_id, version, Arc::new(prepared.game), seats);
         Ok(answer)
-    });
+    })();
     match result {
         Ok(answer) => Ok(DecisionAnswer::Fresh(Box::new(answer))),
         // A concurrent retry of the same request may have won: answer as it did.
@@ -142,15 +156,99 @@ pub(super) enum Actor {
 /// and return the seat, the game after it and the seats.
 pub(super) fn apply_decision(
     conn: &mut DbConnection,
+    memo: &Memo,
+    game_id: i64,
+    actor: Actor,
+    request: &DecisionRequest,
+    now: i64,
+    ratings: &RatingParameters,
+) -> ServiceResult<(u8, Game, Vec<SeatRow>)> {
+    let prepared = prepare(
+        conn,
+        memo,
+        game_id,
+        actor,
+        request.expected_version,
+        &request.decision,
+        now,
+    )?;
+    commit(conn, &prepared, now, ratings)?;
+    Ok((prepared.seat, prepared.game, prepared.seats))
+}
+
+/// A decision validated and applied to the game as loaded, ready to be appended.
+struct Prepared {
+    /// The game's row as loaded (the version the decision was made on).
+    row: GameRow,
+    seats: Vec<SeatRow>,
+    /// The seat that decided, and the seat that was to act before.
+    seat: u8,
+    before: Option<u8>,
+    /// The game after the decision.
+    game: Game,
+    events: Vec<GameEvent>,
+    snapshot: String,
+    to_act: Option<i64>,
+    clock: ClockState,
+    clock_json: String,
+}
+
+impl Prepared {
+    /// The version the append makes.
+    fn version(&self) -> i64 {
+        self.row.version + self.events.len() as i64
+    }
+
+    /// The game's row as the append leaves it.
+    fn row_after(&self, now: i64) -> GameRow {
+        let columns = self.clock.columns(&self.clock_json, now);
+        GameRow {
+            version: self.version(),
+            updated_at: now,
+            status: if self.game.is_over() {
+                GameStatus::Over.name().to_string()
+            } else {
+                self.row.status.clone()
+            },
+            state: None,
+            to_act_user: self.to_act,
+            clock: Some(self.clock_json.clone()),
+            deadline_at: columns.deadline_at,
+            reminder_at: columns.reminder_at,
+            ..self.row.clone()
+        }
+    }
+
+    /// The deciding seat's answer: the game as the append leaves it.
+    fn answer(&self, now: i64) -> ServiceResult<GameDetail> {
+        let row = self.row_after(now);
+        Ok(GameDetail {
+            summary: summary(&row, &self.seats)?,
+            your_seat: Some(self.seat),
+            state: Some(self.game.view(Some(self.seat))),
+            clock: Some(clock_view(&row, now)),
+            links: GameLinks::of(row.id),
+        })
+    }
+}
+
+/// Load the game, check that the actor may decide on `expected_version`, and apply the decision
+/// (reads only).
+fn prepare(
+    conn: &mut DbConnection,
+    memo: &Memo,
     game_id: i64,
     actor: Actor,
     expected_version: i64,
     decision: &DecisionJson,
     now: i64,
-    ratings: &RatingParameters,
-) -> ServiceResult<(u8, Game, Vec<SeatRow>)> {
-    let row = load_row(conn, game_id)?;
-    let seats = store::seats(conn, game_id)?;
+) -> ServiceResult<Prepared> {
+    let Loaded {
+        row,
+        seats: kept_seats,
+        game: loaded,
+    } = load_game(conn, game_id, memo)?;
+    let seats = Vec::clone(&kept_seats);
     // A player's own seat, refused before anything else when there is none.
     let own_seat = match actor {
         Actor::Player(user_id) => Some(seat_of(&seats, user_id).ok_or_else(not_seated)?),
@@ -166,7 +264,9 @@ pub(super) fn apply_decision(
         GameStatus::Over | GameStatus::Aborted => return Err(RuleError::GameOver.into()),
         GameStatus::Active => {}
     }
-    let mut game = load_state(conn, &row)?;
+    let loaded =
+        loaded.ok_or_else(|| ServiceError::Internal("a started game without a state".into()))?;
+    let mut game = Game::clone(&loaded);
     let seat = match (own_seat, actor) {
         (Some(seat), _) => {
             if game.retired(seat).is_some() {
@@ -237,30 +337,68 @@ pub(super) fn apply_decision(
         });
     }
     let snapshot = game.to_snapshot();
-    let status = game.is_over().then_some(GameStatus::Over.name());
     let to_act = to_act_user(conn, &game, &seats)?;
     // The clock runs for the seat to act, unless the stand-in plays it.
     let mut clock = ClockState::from_json(row.clock.as_deref());
     clock.after(game.to_act().filter(|&s| game.retired(s).is_none()), now);
     let clock_json = clock.to_json()?;
+    Ok(Prepared {
+        row,
+        seats,
+        seat,
+        before,
+        game,
+        events,
+        snapshot,
+        to_act,
+        clock,
+        clock_json,
+    })
+}
+
+/// Append a prepared decision on the version it was made on (stale if another came first), and
+/// queue what it tells people, in the caller's transaction.
+fn commit(
+    conn: &mut DbConnection,
+    prepared: &Prepared,
+    now: i64,
+    ratings: &RatingParameters,
+) -> ServiceResult<i64> {
+    let Prepared {
+        row,
+        seats,
+        seat,
+        before,
+        game,
+        events,
+        snapshot,
+        to_act,
+        clock,
+        clock_json,
+    } = prepared;
+    let (seat, before) = (*seat, *before);
     let version = append_all(
         conn,
-        &row,
+        row,
         row.version,
-        &events,
+        events,
         GameUpdate {
-            status,
-            state: Some((&snapshot, ENGINE_VERSION, to_act)),
-            clock: Some(clock.columns(&clock_json, now)),
+            status: game.is_over().then_some(GameStatus::Over.name()),
+            state: Some((snapshot, ENGINE_VERSION, *to_act)),
+            clock: Some(clock.columns(clock_json, now)),
         },
         now,
     )?;
     // Tell the people concerned, in the same transaction: the end, or the next seat's turn.
     let game_id = row.id;
     if game.is_over() {
-        let row = GameRow { version, ..row };
-        super::ratings::record_result(conn, &row, &game, &seats, ratings, now)?;
-        queue_game_over(conn, game_id, &seats, now)?;
+        let row = GameRow {
+            version,
+            ..row.clone()
+        };
+        super::ratings::record_result(conn, &row, game, seats, ratings, now)?;
+        queue_game_over(conn, game_id, seats, now)?;
+        pack_finished(conn, game_id, now)?;
     } else if let Some(next) = game.to_act().filter(|&s| Some(s) != before || s != seat) {
         let your_turn = |seat| Notice::YourTurn {
             game_id,
@@ -268,9 +406,9 @@ pub(super) fn apply_decision(
             version,
         };
         let playing = |s: u8| s == next && game.retired(s).is_none();
-        queue_for_people(conn, &seats, playing, your_turn, now)?;
+        queue_for_people(conn, seats, playing, your_turn, now)?;
     }
-    Ok((seat, game, seats))
+    Ok(version)
 }
 
 /// The view of the seat to act, for the stand-in bot `bot_user_id`, when that seat has left the
@@ -306,10 +444,10 @@ pub fn decide_as_stand_in(
     db.write(|conn| {
         apply_decision(
             conn,
+            db.memo(),
             game_id,
             Actor::StandIn(bot_user_id),
-            request.expected_version,
-            &request.decision,
+            request,
             db.now(),
             ratings,
         )

@@ -1,7 +1,8 @@
-//! Finished games written fast, for measuring reads at scale (`keltis seed`). Each is a real game:
-//! its deal, then resignations until one player is left, with its events, seats, result and
-//! rating changes written as a real end writes them (records, history and the recompute work on
-//! them), hundreds of games per transaction.
+//! Games written fast, for measuring at scale (`keltis seed`). Each is a real game: its deal,
+//! then, for a finished game, resignations until one player is left, with its events, seats,
+//! result and rating changes written as a real end writes them (records, history and the
+//! recompute work on them); for an active game, random legal moves (a few dozen) and the state
+//! they leave, waiting for the seat to act. Hundreds of games per transaction.
 
 use std::time::Instant;
 
@@ -25,6 +26,8 @@ const SPACING_MILLIS: i64 = 60_000;
 #[derive(Debug, Serialize)]
 pub struct SeedReport {
     pub games: usize,
+    /// Of which still being played.
+    pub active: usize,
     pub players: usize,
     pub seconds: f64,
     pub games_per_second: f64,
@@ -44,10 +47,12 @@ impl Lcg {
 }
 
 /// Write `games` finished rated games among `players` accounts named `seeded-<n>` (made when
-/// missing; they cannot log in), all three variants in turn, ending one a minute up to now.
-pub fn seed_finished_games(
+/// missing; they cannot log in), all three variants in turn, ending one a minute up to now; then
+/// `active` games still being played among the same accounts.
+pub fn seed_games(
     db: &Database,
     games: usize,
+    active: usize,
     players: usize,
     params: &RatingParameters,
     seed: u64,
@@ -70,12 +75,19 @@ pub fn seed_finished_games(
     })?;
     let mut rng = Lcg(seed);
     let mut next = 0;
-    while next < games {
-        let upto = (next + BATCH).min(games);
+    let total = games + active;
+    while next < total {
+        let upto = (next + BATCH).min(total);
         db.write(|conn| {
             for i in next..upto {
-                let ended_at = now - (games - 1 - i) as i64 * SPACING_MILLIS;
-                seed_one(conn, i, &users, &mut rng, params, ended_at)?;
+                let (at, outcome) = if i < games {
+                    let ended_at = now - (games - 1 - i) as i64 * SPACING_MILLIS;
+                    (ended_at, Outcome::Finished)
+                } else {
+                    let decisions = 10 + rng.below(60);
+                    (now - (total - i) as i64, Outcome::Active { decisions })
+                };
+                seed_one(conn, i, &users, &mut rng, params, at, outcome)?;
             }
             Ok::<_, ServiceError>(())
         })?;
@@ -83,11 +95,21 @@ pub fn seed_finished_games(
     }
     let seconds = started.elapsed().as_secs_f64();
     Ok(SeedReport {
-        games,
+        games: total,
+        active,
         players,
         seconds,
-        games_per_second: games as f64 / seconds.max(1e-9),
+        games_per_second: total as f64 / seconds.max(1e-9),
     })
+}
+
+/// How a seeded game ends up.
+#[derive(Clone, Copy)]
+enum Outcome {
+    /// Everyone but one player resigned: over, with its result and ratings.
+    Finished,
+    /// Still being played after this many random legal decisions (a deal and its first moves).
+    Active { decisions: usize },
 }
 
 fn seed_one(
@@ -96,7 +118,8 @@ fn seed_one(
     users: &[(i64, String)],
     rng: &mut Lcg,
     params: &RatingParameters,
-    ended_at: i64,
+    at: i64,
+    outcome: Outcome,
 ) -> ServiceResult<()> {
     let variant = [Variant::Keltis, Variant::NeueWege, Variant::KeltisCard][index % 3];
     let counts: Vec<u8> = variant.player_counts().collect();
@@ -122,7 +145,7 @@ fn seed_one(
             rated: true,
             created_by: seated[0].0,
             clock: Some(&clock),
-            created_at: ended_at - SPACING_MILLIS / 2,
+            created_at: at - SPACING_MILLIS / 2,
         },
     )?;
     let mut events = vec![GameEvent::Created {
@@ -141,34 +164,83 @@ fn seed_one(
         });
     }
     events.push(GameEvent::Started { setup });
-    // Everyone but the winner resigns, in seat order.
-    let winner = rng.below(n as usize) as u8;
-    for seat in (0..n).filter(|&s| s != winner) {
-        game.apply(seat, Decision::Resign)?;
-        events.push(GameEvent::Decided {
-            seat,
-            decision: DecisionJson::Resign,
-            drawn: None,
-        });
+    match outcome {
+        Outcome::Finished => {
+            // Everyone but the winner resigns, in seat order.
+            let winner = rng.below(n as usize) as u8;
+            for seat in (0..n).filter(|&s| s != winner) {
+                game.apply(seat, Decision::Resign)?;
+                events.push(GameEvent::Decided {
+                    seat,
+                    decision: DecisionJson::Resign,
+                    drawn: None,
+                });
+            }
+        }
+        Outcome::Active { decisions } => {
+            for _ in 0..decisions {
+                let Some(seat) = game.to_act() else { break };
+                let legal: Vec<Decision> = game
+                    .legal_decisions()
+                    .into_iter()
+                    .filter(|d| !matches!(d, Decision::Resign))
+                    .collect();
+                if legal.is_empty() {
+                    break;
+                }
+                let decision = legal[rng.below(legal.len())];
+                let drawn = match decision {
+                    Decision::DrawDeck => game.draw_pile_top(),
+                    Decision::DrawPile { color } => game.pile(color).last().copied(),
+                    _ => None,
+                };
+                // A seeded active game stops before its end.
+                let mut after = game.clone();
+                after.apply(seat, decision)?;
+                if after.is_over() {
+                    break;
+                }
+                game = after;
+                events.push(GameEvent::Decided {
+                    seat,
+                    decision: decision.normalized().to_json(game.board()),
+                    drawn,
+                });
+            }
+        }
     }
+    let over = game.is_over();
     let snapshot = game.to_snapshot();
+    let seats = store::seats(conn, row.id)?;
+    let to_act = super::games::user_to_act(&game, &seats);
     let version = append_all(
         conn,
         &row,
         0,
         &events,
         GameUpdate {
-            status: Some(GameStatus::Over.name()),
-            state: Some((&snapshot, ENGINE_VERSION, None)),
+            status: Some(
+                if over {
+                    GameStatus::Over
+                } else {
+                    GameStatus::Active
+                }
+                .name(),
+            ),
+            state: Some((&snapshot, ENGINE_VERSION, to_act)),
             clock: None,
         },
-        ended_at,
+        at,
     )?;
+    if !over {
+        return Ok(());
+    }
     let row = store::GameRow {
         version,
-        updated_at: ended_at,
+        updated_at: at,
         ..row
     };
-    let seats = store::seats(conn, row.id)?;
-    record_result(conn, &row, &game, &seats, params, ended_at)
+    record_result(conn, &row, &game, &seats, params, at)?;
+    super::games::pack_finished(conn, row.id, at)?;
+    Ok(())
 }

@@ -3,7 +3,9 @@
 
 pub mod accounts;
 pub mod games;
+mod group_commit;
 pub mod mail;
+pub mod memo;
 pub mod notifications;
 pub mod ratings;
 pub mod schema;
@@ -11,8 +13,8 @@ pub mod vacations;
 pub mod wakeups;
 pub mod webhooks;
 
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use diesel::connection::SimpleConnection;
 use diesel::pg::PgConnection;
@@ -70,9 +72,10 @@ impl From<DieselError> for StorageError {
     /// stayed busy is the database being unavailable for now, not a bug: clients may retry.
     fn from(e: DieselError) -> StorageError {
         match &e {
-            DieselError::DatabaseError(DatabaseErrorKind::ClosedConnection, _) => {
-                StorageError::Unavailable(e.to_string())
-            }
+            DieselError::DatabaseError(
+                DatabaseErrorKind::ClosedConnection | DatabaseErrorKind::UnableToSendCommand,
+                _,
+            ) => StorageError::Unavailable(e.to_string()),
             DieselError::DatabaseError(DatabaseErrorKind::Unknown, info)
                 if is_connection_loss(info.message()) =>
             {
@@ -94,6 +97,8 @@ fn is_connection_loss(message: &str) -> bool {
         "could not send data",
         "the database system is shutting down",
         "the database system is starting up",
+        "ssl connection has been closed unexpectedly",
+        "ssl syscall error",
         "database is locked",
         "database is busy",
     ];
@@ -147,11 +152,45 @@ impl SqliteSync {
 /// clients hear "unavailable" at once while the database is down.
 pub const CONNECTION_TIMEOUT: Duration = Duration::from_secs(1);
 
+/// A pooled connection, and when it last answered.
+pub struct Pooled {
+    conn: DbConnection,
+    answered: Instant,
+}
+
+/// A connection that answered this recently is handed out without a ping first: pinging on every
+/// checkout was a third of the statements PostgreSQL ran under load. One that has not (after an
+/// error, or idle) is pinged, and dropped from the pool if the ping fails.
+const FRESH: Duration = Duration::from_secs(1);
+
 impl ManageConnection for Manager {
-    type Connection = DbConnection;
+    type Connection = Pooled;
     type Error = r2d2::Error;
 
-    fn connect(&self) -> Result<DbConnection, r2d2::Error> {
+    fn connect(&self) -> Result<Pooled, r2d2::Error> {
+        let conn = self.open()?;
+        Ok(Pooled {
+            conn,
+            answered: Instant::now(),
+        })
+    }
+
+    fn is_valid(&self, pooled: &mut Pooled) -> Result<(), r2d2::Error> {
+        if pooled.answered.elapsed() < FRESH {
+            return Ok(());
+        }
+        pooled.conn.ping().map_err(r2d2::Error::QueryError)?;
+        pooled.answered = Instant::now();
+        Ok(())
+    }
+
+    fn has_broken(&self, pooled: &mut Pooled) -> bool {
+        pooled.conn.is_broken()
+    }
+}
+
+impl Manager {
+    fn open(&self) -> Result<DbConnection, r2d2::Error> {
         match self.backend {
             Backend::Postgresql => PgConnection::establish(&self.url)
                 .map(DbConnection::Postgresql)
@@ -173,14 +212,6 @@ impl ManageConnection for Manager {
             }
         }
     }
-
-    fn is_valid(&self, conn: &mut DbConnection) -> Result<(), r2d2::Error> {
-        conn.ping().map_err(r2d2::Error::QueryError)
-    }
-
-    fn has_broken(&self, conn: &mut DbConnection) -> bool {
-        conn.is_broken()
-    }
 }
 
 /// The pool, and what the backend needs to write safely.
@@ -189,12 +220,15 @@ pub struct Database {
     pool: r2d2::Pool<Manager>,
     backend: Backend,
     /// SQLite allows one writer: writes of this process queue here rather than fail with
-    /// SQLITE_BUSY when two transactions try to upgrade their locks.
-    sqlite_writes: Option<Arc<Mutex<()>>>,
+    /// SQLITE_BUSY when two transactions try to upgrade their locks, and the writes that queue
+    /// up share one commit.
+    sqlite_writes: Option<Arc<group_commit::Committer>>,
     /// The time games are played by (events, clocks, deadlines).
     clock: crate::clock::Clock,
     /// Who waits for which game or user, in this process.
     wakeups: Arc<wakeups::Wakeups>,
+    /// Decoded game states of this process, by game and version.
+    memo: Arc<memo::Memo>,
     url: Arc<str>,
 }
 
@@ -240,9 +274,10 @@ impl Database {
         let db = Database {
             pool,
             backend,
-            sqlite_writes: (backend == Backend::Sqlite).then(|| Arc::new(Mutex::new(()))),
+            sqlite_writes: (backend == Backend::Sqlite).then(Arc::default),
             clock: crate::clock::Clock::system(),
             wakeups: Arc::default(),
+            memo: Arc::default(),
             url: url.into(),
         };
         db.migrate()?;
@@ -272,9 +307,9 @@ impl Database {
 
     /// Apply the backend's pending migrations.
     pub fn migrate(&self) -> Result<usize, StorageError> {
-        let _write = self.write_lock();
+        let _write = self.sqlite_writes.as_ref().map(|c| c.exclusive());
         let mut conn = self.conn()?;
-        let applied = match &mut *conn {
+        let applied = match &mut conn.conn {
             DbConnection::Postgresql(c) => c
                 .run_pending_migrations(POSTGRES_MIGRATIONS)
                 .map(|v| v.len()),
@@ -283,30 +318,37 @@ impl Database {
         applied.map_err(|e| StorageError::Migration(e.to_string()))
     }
 
-    fn write_lock(&self) -> Option<std::sync::MutexGuard<'_, ()>> {
-        self.sqlite_writes
-            .as_ref()
-            .map(|m| m.lock().unwrap_or_else(|poisoned| poisoned.into_inner()))
-    }
-
     /// Run reads on one connection.
     pub fn read<T, E: From<StorageError>>(
         &self,
         f: impl FnOnce(&mut DbConnection) -> Result<T, E>,
     ) -> Result<T, E> {
-        let mut conn = self.conn()?;
-        f(&mut conn)
+        let mut pooled = self.conn()?;
+        let outcome = f(&mut pooled.conn);
+        if outcome.is_ok() {
+            pooled.answered = Instant::now();
+        }
+        outcome
     }
 
-    /// Run writes in one transaction: all of them or none.
+    /// Run writes in one transaction: all of them or none. Answered once they are committed
+    /// (on SQLite, perhaps in one commit with other writers' that queued meanwhile).
     pub fn write<T, E: From<StorageError> + From<DieselError>>(
         &self,
         f: impl FnOnce(&mut DbConnection) -> Result<T, E>,
     ) -> Result<T, E> {
-        let _write = self.write_lock();
-        let mut conn = self.conn()?;
         wakeups::take_touched();
-        let outcome = (*conn).transaction(f);
+        let outcome = match &self.sqlite_writes {
+            Some(committer) => committer.write(|| self.conn(), f),
+            None => {
+                let mut pooled = self.conn()?;
+                let outcome = pooled.conn.transaction(f);
+                if outcome.is_ok() {
+                    pooled.answered = Instant::now();
+                }
+                outcome
+            }
+        };
         let touched = wakeups::take_touched();
         // PostgreSQL wakes waiters through its listeners (NOTIFY is sent by triggers).
         if outcome.is_ok() && self.backend == Backend::Sqlite {
@@ -328,6 +370,11 @@ impl Database {
         &self.wakeups
     }
 
+    /// This process's decoded game states, by game and version.
+    pub fn memo(&self) -> &memo::Memo {
+        &self.memo
+    }
+
     /// A listener for the commits of every instance (PostgreSQL); `None` on SQLite, whose
     /// commits all happen in this process.
     pub fn listener(&self) -> Option<Result<wakeups::Listener, StorageError>> {
@@ -336,8 +383,15 @@ impl Database {
 
     /// `/readyz`: the database answers.
     pub fn ping(&self) -> Result<(), StorageError> {
-        let mut conn = self.conn()?;
-        conn.ping().map_err(StorageError::Query)
+        let mut pooled = self.conn()?;
+        // A connection that cannot answer a ping means the database is unavailable, whatever
+        // words the failure came in.
+        pooled
+            .conn
+            .ping()
+            .map_err(|e| StorageError::Unavailable(e.to_string()))?;
+        pooled.answered = Instant::now();
+        Ok(())
     }
 }
 

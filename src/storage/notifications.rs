@@ -161,6 +161,20 @@ pub fn delete_finished(conn: &mut DbConnection, before: i64) -> Result<usize, St
     .execute(conn)?)
 }
 
+/// Delete a game's notices of `kinds` (whatever their delivery state); returns how many.
+pub fn delete_of_game(
+    conn: &mut DbConnection,
+    game_id: i64,
+    kinds: &[&str],
+) -> Result<usize, StorageError> {
+    Ok(diesel::delete(
+        notifications::table
+            .filter(notifications::game_id.eq(game_id))
+            .filter(notifications::kind.eq_any(kinds)),
+    )
+    .execute(conn)?)
+}
+
 /// A user's notifications of `kinds` with an id above `after`, oldest first (the live stream).
 pub fn after(
     conn: &mut DbConnection,

@@ -91,6 +91,14 @@ diesel::table! {
 }
 
 diesel::table! {
+    game_archives (game_id) {
+        game_id -> BigInt,
+        events -> Binary,
+        archived_at -> BigInt,
+    }
+}
+
+diesel::table! {
     idempotency_keys (user_id, key) {
         user_id -> BigInt,
         key -> Text,
@@ -224,6 +232,7 @@ diesel::joinable!(game_results -> users (user_id));
 diesel::joinable!(webhook_deliveries -> webhooks (webhook_id));
 diesel::joinable!(game_seats -> users (user_id));
 diesel::joinable!(game_events -> games (game_id));
+diesel::joinable!(game_archives -> games (game_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
     users,
@@ -234,6 +243,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     game_seats,
     game_invites,
     game_events,
+    game_archives,
     idempotency_keys,
     vacations,
     notifications,

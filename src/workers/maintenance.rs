@@ -1,10 +1,11 @@
 //! The maintenance worker: every interval, deletes what has expired, so that no table only
-//! grows. Deleting is idempotent, so two instances doing it at once is harmless.
+//! grows, and packs the logs of finished games not packed yet. Both are idempotent, so two
+//! instances doing them at once is harmless.
 
 use std::time::Duration;
 
 use super::Workers;
-use crate::service::maintenance::sweep;
+use crate::service::maintenance::{pack_finished_logs, sweep};
 use crate::storage::{now_millis, Database};
 
 /// Start the worker: a sweep at start, then one every `every`.
@@ -16,6 +17,11 @@ pub fn spawn(workers: &Workers, db: Database, every: Duration) -> std::io::Resul
             }
             Ok(_) => {}
             Err(e) => tracing::warn!(error = %e, "maintenance sweep failed"),
+        }
+        match pack_finished_logs(&db, 200, now_millis()) {
+            Ok(0) => {}
+            Ok(packed) => tracing::info!(packed, "finished games' logs packed"),
+            Err(e) => tracing::warn!(error = %e, "packing finished games' logs failed"),
         }
         every
     })

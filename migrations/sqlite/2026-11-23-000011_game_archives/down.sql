@@ -1,0 +1,2 @@
+DROP INDEX notifications_game;
+DROP TABLE game_archives;

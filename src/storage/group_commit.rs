@@ -1,0 +1,213 @@
+//! Group commit for SQLite: writers that queue up while one writes share its transaction, each in
+//! a savepoint of its own, and one commit (one sync to disk) makes all of them durable.
+//!
+//! SQLite takes one writer at a time, and a durable commit waits for the disk, so committing each
+//! move on its own caps the rate at one move per sync. Here a writer that finds others waiting
+//! leaves the transaction open for the next; the writer that finds nobody waiting (or the batch
+//! full) commits it. Nobody is answered before the commit that holds their change: a writer whose
+//! work succeeded waits for its batch's commit, and if that commit fails, every writer of the batch
+//! gets the error, as if each had committed alone and failed. A writer whose work failed had its
+//! savepoint rolled back, and nothing of it is in the batch.
+
+use std::collections::VecDeque;
+use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Condvar, Mutex, MutexGuard};
+
+use diesel::connection::{Connection, TransactionManager};
+use diesel::r2d2::PooledConnection;
+use diesel::result::Error as DieselError;
+
+use super::{DbConnection, Manager, StorageError};
+
+/// Writers per transaction at most: the first of a batch waits for the others' work.
+const MAX_BATCH: usize = 64;
+
+type Txn = <DbConnection as Connection>::TransactionManager;
+
+/// The write side of one SQLite database in this process.
+#[derive(Default)]
+pub(super) struct Committer {
+    /// The writer whose turn it is holds this: writes run one at a time.
+    turn: Mutex<Turn>,
+    /// Writers waiting for their turn.
+    queued: AtomicUsize,
+    /// The outcome of the batches committed so far, for the writers waiting on them.
+    outcomes: Mutex<Outcomes>,
+    settled: Condvar,
+}
+
+#[derive(Default)]
+pub(super) struct Turn {
+    /// The connection whose transaction the current batch fills, if one is open.
+    open: Option<PooledConnection<Manager>>,
+    /// The current batch's number and how many writers it holds.
+    batch: u64,
+    members: usize,
+}
+
+#[derive(Default)]
+struct Outcomes {
+    /// Batches up to this one are settled.
+    settled: u64,
+    /// The latest batches whose commit failed, and why.
+    failed: VecDeque<(u64, String)>,
+}
+
+/// Failed batches remembered for the writers still to hear of them.
+const FAILURES_KEPT: usize = 256;
+
+impl Committer {
+    fn lock_turn(&self) -> MutexGuard<'_, Turn> {
+        self.turn.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Hold the turn with no transaction open (for migrations).
+    pub(super) fn exclusive(&self) -> MutexGuard<'_, Turn> {
+        self.lock_turn()
+    }
+
+    /// Run `f` in the current batch's transaction (opening one with a connection from `connect`
+    /// if none is open), and return its result once the batch holding it has committed.
+    pub(super) fn write<T, E: From<StorageError> + From<DieselError>>(
+        &self,
+        connect: impl FnOnce() -> Result<PooledConnection<Manager>, StorageError>,
+        f: impl FnOnce(&mut DbConnection) -> Result<T, E>,
+    ) -> Result<T, E> {
+        self.queued.fetch_add(1, Ordering::SeqCst);
+        let mut turn = self.lock_turn();
+        self.queued.fetch_sub(1, Ordering::SeqCst);
+        if turn.open.is_none() {
+            let mut pooled = connect()?;
+            Txn::begin_transaction(&mut pooled.conn)?;
+            turn.open = Some(pooled);
+            turn.batch += 1;
+            turn.members = 0;
+        }
+        let batch = turn.batch;
+        turn.members += 1;
+        let Some(pooled) = turn.open.as_mut() else {
+            return Err(StorageError::Unavailable("no open transaction".into()).into());
+        };
+        // A nested transaction is a savepoint: a failure undoes this writer's work only.
+        let outcome = catch_unwind(AssertUnwindSafe(|| pooled.conn.transaction(f)));
+        let outcome = match outcome {
+            Ok(outcome) => outcome,
+            Err(panic) => {
+                // Nothing is known of the transaction after a panic: the batch fails.
+                let _ = self.settle(&mut turn, batch, false);
+                resume_unwind(panic)
+            }
+        };
+        let last = self.queued.load(Ordering::SeqCst) == 0 || turn.members >= MAX_BATCH;
+        if last {
+            let committed = self.settle(&mut turn, batch, true);
+            drop(turn);
+            return match (outcome, committed) {
+                (Ok(value), Ok(())) => Ok(value),
+                (Err(e), _) => Err(e),
+                (Ok(_), Err(e)) => Err(e.into()),
+            };
+        }
+        drop(turn);
+        let value = outcome?;
+        self.wait_for(batch)?;
+        Ok(value)
+    }
+
+    /// Commit (or, when `commit` is false, roll back) the open batch and tell its writers.
+    fn settle(&self, turn: &mut Turn, batch: u64, commit: bool) -> Result<(), StorageError> {
+        let result = match turn.open.take() {
+            None => Ok(()),
+            Some(mut pooled) => {
+                let done = if commit {
+                    Txn::commit_transaction(&mut pooled.conn).map_err(StorageError::from)
+                } else {
+                    Err(StorageError::Unavailable(
+                        "a writer of this batch panicked".into(),
+                    ))
+                };
+                if done.is_err() {
+                    // Leave no half transaction on a pooled connection.
+                    let _ = Txn::rollback_transaction(&mut pooled.conn);
+                } else {
+                    pooled.answered = std::time::Instant::now();
+                }
+                done
+            }
+        };
+        let mut outcomes = self.outcomes.lock().unwrap_or_else(|p| p.into_inner());
+        outcomes.settled = batch;
+        if let Err(e) = &result {
+            if outcomes.failed.len() >= FAILURES_KEPT {
+                outcomes.failed.pop_front();
+            }
+            outcomes.failed.push_back((batch, e.to_string()));
+        }
+        self.settled.notify_all();
+        result
+    }
+
+    /// Wait until `batch` is settled: Ok if it committed.
+    fn wait_for(&self, batch: u64) -> Result<(), StorageError> {
+        let mut outcomes = self.outcomes.lock().unwrap_or_else(|p| p.into_inner());
+        while outcomes.settled < batch {
+            outcomes = self
+                .settled
+                .wait(outcomes)
+                .unwrap_or_else(|p| p.into_inner());
+        }
+        match outcomes.failed.iter().find(|(failed, _)| *failed == batch) {
+            Some((_, why)) => Err(StorageError::Unavailable(format!("commit failed: {why}"))),
+            None => Ok(()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::storage::accounts::{insert_user, user_by_name};
+    use crate::storage::{Database, StorageError};
+
+    /// Writers on many threads at once: every writer answered Ok has its row, committed; a
+    /// writer whose work failed has none, and the writers batched with it keep theirs.
+    #[test]
+    fn queued_writers_share_commits_and_a_failed_one_leaves_nothing() {
+        let dir = std::env::temp_dir().join(format!("keltis-group-commit-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a temporary directory");
+        let path = dir.join("writes.db");
+        let db = Database::open(path.to_str().expect("a path"), 8).expect("a database");
+        std::thread::scope(|scope| {
+            for thread in 0..8 {
+                let db = &db;
+                scope.spawn(move || {
+                    for i in 0..40 {
+                        let failing = i % 10 == 3;
+                        let written = db.write(|c| {
+                            insert_user(c, &format!("writer-{thread}-{i}"), "!", false, 0)?;
+                            if failing {
+                                return Err(StorageError::Conflict);
+                            }
+                            Ok(())
+                        });
+                        assert_eq!(written.is_ok(), !failing, "{thread}/{i}: {written:?}");
+                    }
+                });
+            }
+        });
+        // Read back through a connection of its own: only what was committed is there.
+        let reader = Database::open(path.to_str().expect("a path"), 1).expect("a database");
+        for thread in 0..8 {
+            for i in 0..40 {
+                let name = format!("writer-{thread}-{i}");
+                let found = reader
+                    .read(|c| user_by_name(c, &name))
+                    .expect("a read")
+                    .is_some();
+                assert_eq!(found, i % 10 != 3, "{name}");
+            }
+        }
+        drop((db, reader));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

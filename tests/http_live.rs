@@ -281,7 +281,10 @@ fn the_load_tool_measures_wake_ups(db: Db) {
         .expect("the load runs");
     assert!(report.accepted_moves > 0);
     if s.database_url.starts_with("postgres") {
-        let pgbench = report.pgbench.as_ref().expect("pgbench ran");
+        let pgbench = report
+            .pgbench
+            .as_ref()
+            .unwrap_or_else(|| panic!("pgbench ran: {:?}", report.pgbench_error));
         assert!(pgbench.transactions_per_second > 0.0);
         assert!(report.share_of_pgbench.is_some_and(|r| r > 0.0));
     } else {

@@ -74,6 +74,9 @@ pub struct LoadReport {
     /// Accepted moves per second as a share of the pgbench rate.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub share_of_pgbench: Option<f64>,
+    /// Why pgbench gave no figure, when it was asked for and failed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pgbench_error: Option<String>,
 }
 
 #[derive(Debug, Serialize)]
@@ -400,15 +403,21 @@ pub async fn run(options: LoadOptions) -> Result<LoadReport, LoadError> {
     }
     let wake = |samples: Vec<f64>| (!samples.is_empty()).then(|| Percentiles::of(samples));
     let accepted_moves_per_second = accepted as f64 / seconds.max(1e-9);
-    let pgbench = match &options.pgbench {
+    // A pgbench that fails (too many clients for the server's max_connections, say) is reported
+    // beside the load's figures, which stand on their own.
+    let (pgbench, pgbench_error) = match &options.pgbench {
         Some(db) => {
             let (db, games, secs) = (db.clone(), options.games, options.seconds);
             let measured = tokio::task::spawn_blocking(move || pgbench::run(&db, games, secs))
                 .await
-                .map_err(|e| LoadError::Tool(e.to_string()))?;
-            Some(measured?)
+                .map_err(|e| LoadError::Tool(e.to_string()))
+                .and_then(|r| r);
+            match measured {
+                Ok(report) => (Some(report), None),
+                Err(e) => (None, Some(e.to_string())),
+            }
         }
-        None => None,
+        None => (None, None),
     };
     let share_of_pgbench = pgbench
         .as_ref()
@@ -434,6 +443,7 @@ pub async fn run(options: LoadOptions) -> Result<LoadReport, LoadError> {
         server_threads,
         pgbench,
         share_of_pgbench,
+        pgbench_error,
     })
 }
 

@@ -365,27 +365,18 @@ fn commit(
     ratings: &RatingParameters,
 ) -> ServiceResult<i64> {
     let Prepared {
-        row,
-        seats,
-        seat,
-        before,
-        game,
-        events,
-        snapshot,
-        to_act,
-        clock,
-        clock_json,
+        row, seats, game, ..
     } = prepared;
-    let (seat, before) = (*seat, *before);
+    let (seat, before) = (prepared.seat, prepared.before);
     let version = append_all(
         conn,
         row,
         row.version,
-        events,
+        &prepared.events,
         GameUpdate {
             status: game.is_over().then_some(GameStatus::Over.name()),
-            state: Some((snapshot, ENGINE_VERSION, *to_act)),
-            clock: Some(clock.columns(clock_json, now)),
+            state: Some((&prepared.snapshot, ENGINE_VERSION, prepared.to_act)),
+            clock: Some(prepared.clock.columns(&prepared.clock_json, now)),
         },
         now,
     )?;

@@ -98,8 +98,8 @@ fn browser(script: &str, args: &[&str]) -> Value {
 /// A whole game of `variant` against bot-greedy, from registration to the final score, by
 /// clicking; then its record stepped through in the viewer. Checks what every variant shares:
 /// the result and the scores shown are the server's, the clock shows, no request leaves the
-/// server, the first load of the game page stays under 300 KB, and axe-core finds nothing
-/// serious on the lobby and the game page.
+/// server, the first load of the game page stays under 300 KB, every board space has its ring,
+/// and axe-core finds nothing serious on the lobby and the game page.
 fn play_in_browser(variant: &str, player: &str) -> Value {
     let s = support::spawn(Db::Sqlite, |_| {}).expect("SQLite server");
     let report = browser("play_game.mjs", &[&s.base, player, variant]);
@@ -110,6 +110,8 @@ fn play_in_browser(variant: &str, player: &str) -> Value {
     assert_eq!(report["outside"], json!([]), "{report}");
     assert_eq!(report["lobbyProblems"], json!([]), "{report}");
     assert_eq!(report["gameProblems"], json!([]), "{report}");
+    // Every board space has its ring, jokers included.
+    assert_eq!(report["unringed"], json!([]), "{report}");
     // Both seats' time shows (3 days per move).
     assert_eq!(
         report["clock"].as_array().map(Vec::len),

@@ -24,6 +24,11 @@ try {
   const gameUrl = page.url();
   const firstLoadBytes = await firstLoad(browser, context, gameUrl);
   const clock = await page.$$eval('td.clock', (cells) => cells.map((c) => c.textContent));
+  // Every board space shows its ring (a space of a colour the style sheet forgot has none).
+  const unringed = await page.$$eval('svg .space', (spaces) => spaces
+    .map((g) => [g.getAttribute('class'), getComputedStyle(g.querySelector('circle')).stroke])
+    .filter(([, stroke]) => stroke === 'none' || stroke === 'rgba(0, 0, 0, 0)')
+    .map(([cls]) => cls));
   // The board games' first move by keyboard alone (the seat to start is drawn at random).
   await page.waitForFunction(() => document.querySelector('#turn')?.textContent === 'Your turn', null, { timeout: 20000 });
   const keyboard = variant === 'keltis-card' ? null : await keyboardMove(page);
@@ -57,6 +62,7 @@ try {
   const replayResult = await page.locator('#result').innerText();
   console.log(JSON.stringify({
     clicks, keyboard, firstLoadBytes, result, scores, clock, moves, seen, replayResult, lobbyProblems, gameProblems,
+    unringed,
     outside,
   }));
 } finally {

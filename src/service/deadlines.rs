@@ -72,7 +72,7 @@ fn expire(
         abort(conn, &row, &game, seat, now)?;
         return Ok(Expiry::Aborted { seat });
     }
-    let (seat, game, _) = apply_decision(
+    let (seat, game) = apply_decision(
         conn,
         memo,
         game_id,

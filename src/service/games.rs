@@ -357,15 +357,15 @@ fn is_started(row: &GameRow) -> bool {
     )
 }
 
-/// The game as the caller sees it, its seats and state (when started) given.
-fn detail_of(
+/// The game as the seat `your_seat` (or a spectator) sees it, its seats and state (when
+/// started) given.
+pub(super) fn detail_of(
     row: &GameRow,
     seats: &[SeatRow],
     game: Option<&Game>,
-    caller: Option<&Caller>,
+    your_seat: Option<u8>,
     now: i64,
 ) -> ServiceResult<GameDetail> {
-    let your_seat = caller.and_then(|c| seat_of(seats, c.user_id));
     Ok(GameDetail {
         summary: summary(row, seats)?,
         your_seat,
@@ -394,8 +394,15 @@ pub(super) struct Kept {
 /// all), else read, decoded and kept there.
 pub(super) fn load_game(conn: &mut DbConnection, id: i64, memo: &Memo) -> ServiceResult<Loaded> {
     let head = store::game_head(conn, id)?.ok_or(ServiceError::NotFound("game"))?;
+    if !is_started(&head) {
+        return Ok(Loaded {
+            seats: Arc::new(store::seats(conn, id)?),
+            row: head,
+            game: None,
+        });
+    }
     // A snapshot of another engine version is rebuilt from the log (and stored) first.
-    if is_started(&head) && head.state_engine_version == ENGINE_VERSION {
+    if head.state_engine_version == ENGINE_VERSION {
         if let Some(kept) = memo.get::<Kept>(id, head.version) {
             return Ok(Loaded {
                 row: head,
@@ -405,19 +412,8 @@ pub(super) fn load_game(conn: &mut DbConnection, id: i64, memo: &Memo) -> Servic
         }
     }
     // The whole row again: a move may have come in between, and row and state must agree.
-    let row = if is_started(&head) {
-        load_row(conn, id)?
-    } else {
-        head
-    };
+    let row = load_row(conn, id)?;
     let seats = Arc::new(store::seats(conn, id)?);
-    if !is_started(&row) {
-        return Ok(Loaded {
-            row,
-            seats,
-            game: None,
-        });
-    }
     let game = Arc::new(load_state(conn, &row)?);
     keep(memo, id, row.version, game.clone(), seats.clone());
     Ok(Loaded {
@@ -463,11 +459,12 @@ pub(super) fn reloaded_detail(
     memo: &Memo,
 ) -> ServiceResult<GameDetail> {
     let loaded = load_game(conn, game_id, memo)?;
+    let your_seat = seat_of(&loaded.seats, caller.user_id);
     detail_of(
         &loaded.row,
         &loaded.seats,
         loaded.game.as_deref(),
-        Some(caller),
+        your_seat,
         now,
     )
 }

@@ -9,9 +9,8 @@ use utoipa::ToSchema;
 use super::accounts::{Caller, Scope};
 use super::clocks::ClockState;
 use super::games::{
-    append_all, clock_view, keep, load_game, load_row, load_state, not_seated, pack_finished,
-    reloaded_detail, seat_of, summary, to_act_user, GameDetail, GameEvent, GameLinks, GameStatus,
-    Loaded,
+    append_all, detail_of, keep, load_game, load_row, load_state, not_seated, pack_finished,
+    reloaded_detail, seat_of, to_act_user, GameDetail, GameEvent, GameStatus, Loaded,
 };
 use super::notifications::{queue_for_people, queue_game_over, Notice};
 use super::{ServiceError, ServiceResult};
@@ -124,8 +123,13 @@ pub fn decide(
             Ok::<_, ServiceError>(())
         })?;
         let version = prepared.version();
-        let seats = Arc::new(prepared.seats);
-        keep(db.memo(), game_id, version, Arc::new(prepared.game), seats);
+        keep(
+            db.memo(),
+            game_id,
+            version,
+            Arc::new(prepared.game),
+            prepared.seats,
+        );
         Ok(answer)
     })();
     match result {
@@ -153,7 +157,7 @@ pub(super) enum Actor {
 }
 
 /// Validate `decision` for the actor's seat on `expected_version`, append it with the new state,
-/// and return the seat, the game after it and the seats.
+/// and return the seat and the game after it.
 pub(super) fn apply_decision(
     conn: &mut DbConnection,
     memo: &Memo,
@@ -162,7 +166,7 @@ pub(super) fn apply_decision(
     request: &DecisionRequest,
     now: i64,
     ratings: &RatingParameters,
-) -> ServiceResult<(u8, Game, Vec<SeatRow>)> {
+) -> ServiceResult<(u8, Game)> {
     let prepared = prepare(
         conn,
         memo,
@@ -173,14 +177,14 @@ pub(super) fn apply_decision(
         now,
     )?;
     commit(conn, &prepared, now, ratings)?;
-    Ok((prepared.seat, prepared.game, prepared.seats))
+    Ok((prepared.seat, prepared.game))
 }
 
 /// A decision validated and applied to the game as loaded, ready to be appended.
 struct Prepared {
     /// The game's row as loaded (the version the decision was made on).
     row: GameRow,
-    seats: Vec<SeatRow>,
+    seats: Arc<Vec<SeatRow>>,
     /// The seat that decided, and the seat that was to act before.
     seat: u8,
     before: Option<u8>,
@@ -222,13 +226,7 @@ impl Prepared {
     /// The deciding seat's answer: the game as the append leaves it.
     fn answer(&self, now: i64) -> ServiceResult<GameDetail> {
         let row = self.row_after(now);
-        Ok(GameDetail {
-            summary: summary(&row, &self.seats)?,
-            your_seat: Some(self.seat),
-            state: Some(self.game.view(Some(self.seat))),
-            clock: Some(clock_view(&row, now)),
-            links: GameLinks::of(row.id),
-        })
+        detail_of(&row, &self.seats, Some(&self.game), Some(self.seat), now)
     }
 }
 
@@ -245,10 +243,9 @@ fn prepare(
 ) -> ServiceResult<Prepared> {
     let Loaded {
         row,
-        seats: kept_seats,
+        seats,
         game: loaded,
     } = load_game(conn, game_id, memo)?;
-    let seats = Vec::clone(&kept_seats);
     // A player's own seat, refused before anything else when there is none.
     let own_seat = match actor {
         Actor::Player(user_id) => Some(seat_of(&seats, user_id).ok_or_else(not_seated)?),

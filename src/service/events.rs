@@ -221,7 +221,7 @@ pub fn events(
         let seats = store::seats(conn, game_id)?;
         let me = seat_of(&seats, caller.user_id);
         let over = GameStatus::parse(&row.status).is_finished();
-        store::events_after(conn, game_id, after, limit)?
+        crate::storage::logs::events_after(conn, game_id, after, limit)?
             .into_iter()
             .map(|e| {
                 Ok(redact(

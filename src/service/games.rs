@@ -316,7 +316,7 @@ pub(super) fn record_from_log(
     game_id: i64,
 ) -> ServiceResult<Option<Record>> {
     let mut record: Option<Record> = None;
-    for row in store::events_after(conn, game_id, 0, i64::MAX)? {
+    for row in crate::storage::logs::events_after(conn, game_id, 0, i64::MAX)? {
         match parse_event(&row.payload)? {
             GameEvent::Started { setup } => record = Some(Record::new(setup)),
             GameEvent::Decided { seat, decision, .. } => {
@@ -442,7 +442,7 @@ pub(super) fn pack_finished(
         game_id,
         &["your_turn", "deadline_reminder"],
     )?;
-    Ok(store::archive_log(conn, game_id, now)?)
+    Ok(crate::storage::logs::archive_log(conn, game_id, now)?)
 }
 
 /// The game's clock as everyone sees it at `now`.

@@ -30,7 +30,7 @@ pub fn sweep(db: &Database, now: i64) -> ServiceResult<Swept> {
 pub fn pack_finished_logs(db: &Database, batch: i64, now: i64) -> ServiceResult<usize> {
     let mut packed = 0;
     loop {
-        let games = db.read(|c| crate::storage::games::unpacked_finished_games(c, batch))?;
+        let games = db.read(|c| crate::storage::logs::unpacked_finished_games(c, batch))?;
         if games.is_empty() {
             return Ok(packed);
         }

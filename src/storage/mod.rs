@@ -4,6 +4,7 @@
 pub mod accounts;
 pub mod games;
 mod group_commit;
+pub mod logs;
 pub mod mail;
 pub mod memo;
 pub mod notifications;

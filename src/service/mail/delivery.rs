@@ -408,7 +408,7 @@ fn game_facts(
             .deadline;
         // The moves since the recipient's last one, in words (never a card drawn from the deck).
         let mut moves = Vec::new();
-        for event in game_store::events_after(conn, game_id, 0, i64::MAX)? {
+        for event in crate::storage::logs::events_after(conn, game_id, 0, i64::MAX)? {
             if let GameEvent::Decided { seat, decision, .. } = parse_event(&event.payload)? {
                 if Some(seat) == me {
                     moves.clear();

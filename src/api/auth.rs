@@ -48,6 +48,13 @@ pub(super) fn bearer_caller(
                 "send Authorization: Bearer <access token or API token>",
             )
         })?;
+        // Most requests need no database read (their session was found live recently): they are
+        // checked here, without a hop to a blocking thread.
+        if let Some(checked) =
+            accounts::authenticate_without_reading(&state.db, &state.keys, &bearer)
+        {
+            return Ok(checked?);
+        }
         Ok(web::block(move || accounts::authenticate(&state.db, &state.keys, &bearer)).await??)
     }
 }

@@ -382,9 +382,10 @@ pub(super) struct Loaded {
     pub game: Option<Arc<Game>>,
 }
 
-/// What this process keeps of a started game between requests, by version: its state and its
-/// seats (which no longer change once the game has started).
+/// What this process keeps of a started game between requests, by version: its row (without the
+/// snapshot), its state and its seats (which no longer change once the game has started).
 pub(super) struct Kept {
+    pub row: GameRow,
     pub game: Arc<Game>,
     pub seats: Arc<Vec<SeatRow>>,
 }
@@ -415,7 +416,7 @@ pub(super) fn load_game(conn: &mut DbConnection, id: i64, memo: &Memo) -> Servic
     let row = load_row(conn, id)?;
     let seats = Arc::new(store::seats(conn, id)?);
     let game = Arc::new(load_state(conn, &row)?);
-    keep(memo, id, row.version, game.clone(), seats.clone());
+    keep(memo, &row, game.clone(), seats.clone());
     Ok(Loaded {
         row,
         seats,
@@ -423,9 +424,34 @@ pub(super) fn load_game(conn: &mut DbConnection, id: i64, memo: &Memo) -> Servic
     })
 }
 
-/// Keep a started game's state and seats at `version` in this process's memo.
-pub(super) fn keep(memo: &Memo, id: i64, version: i64, game: Arc<Game>, seats: Arc<Vec<SeatRow>>) {
-    memo.put(id, version, Arc::new(Kept { game, seats }));
+/// The game as it stood at `version`, to decide on: straight from this process's memo when it
+/// holds that version (no read: the append that follows is checked against the database's
+/// version, which stays the authority, so a game that moved on meanwhile makes it stale), else
+/// as [`load_game`] reads it.
+pub(super) fn load_game_at(
+    conn: &mut DbConnection,
+    id: i64,
+    version: i64,
+    memo: &Memo,
+) -> ServiceResult<Loaded> {
+    if let Some(kept) = memo.get::<Kept>(id, version) {
+        return Ok(Loaded {
+            row: kept.row.clone(),
+            seats: kept.seats.clone(),
+            game: Some(kept.game.clone()),
+        });
+    }
+    load_game(conn, id, memo)
+}
+
+/// Keep a started game's row (its snapshot left out), state and seats, at the row's version, in
+/// this process's memo.
+pub(super) fn keep(memo: &Memo, row: &GameRow, game: Arc<Game>, seats: Arc<Vec<SeatRow>>) {
+    let row = GameRow {
+        state: None,
+        ..row.clone()
+    };
+    memo.put(row.id, row.version, Arc::new(Kept { row, game, seats }));
 }
 
 /// Make a finished game small, in the caller's transaction: its log packed into one row, and

@@ -9,7 +9,7 @@ use utoipa::ToSchema;
 use super::accounts::{Caller, Scope};
 use super::clocks::ClockState;
 use super::games::{
-    append_all, detail_of, keep, load_game, load_row, load_state, not_seated, pack_finished,
+    append_all, detail_of, keep, load_game_at, load_row, load_state, not_seated, pack_finished,
     reloaded_detail, seat_of, to_act_user, GameDetail, GameEvent, GameStatus, Loaded,
 };
 use super::notifications::{queue_for_people, queue_game_over, Notice};
@@ -122,11 +122,9 @@ pub fn decide(
             }
             Ok::<_, ServiceError>(())
         })?;
-        let version = prepared.version();
         keep(
             db.memo(),
-            game_id,
-            version,
+            &prepared.row_after(now),
             Arc::new(prepared.game),
             prepared.seats,
         );
@@ -245,7 +243,7 @@ fn prepare(
         row,
         seats,
         game: loaded,
-    } = load_game(conn, game_id, memo)?;
+    } = load_game_at(conn, game_id, expected_version, memo)?;
     // A player's own seat, refused before anything else when there is none.
     let own_seat = match actor {
         Actor::Player(user_id) => Some(seat_of(&seats, user_id).ok_or_else(not_seated)?),

@@ -241,6 +241,66 @@ pub fn check_access_token(
     keys: &TokenKeys,
     token: &str,
 ) -> ServiceResult<(i64, String, Option<i64>)> {
+    let checked = verify_access_token(keys, token)?;
+    if let AccessToken::SessionUnknown { user_id, sid, .. } = &checked {
+        let (user_id, sid) = (*user_id, *sid);
+        let sessions = db.live_sessions();
+        let generation = sessions.generation();
+        let live = db
+            .read(|c| store::session(c, sid))?
+            .is_some_and(|s| s.user_id == user_id && s.revoked_at.is_none());
+        if !live {
+            return Err(ServiceError::Unauthorized(
+                "this session is signed out: log in again",
+            ));
+        }
+        sessions.remember(generation, sid, user_id);
+    }
+    Ok(checked.caller())
+}
+
+/// The caller behind an access token when no database read is needed to tell (its session was
+/// found live recently by this instance, or the token is refused by itself); `None` when its
+/// session must be read.
+pub fn check_access_token_without_reading(
+    db: &Database,
+    keys: &TokenKeys,
+    token: &str,
+) -> Option<ServiceResult<(i64, String, Option<i64>)>> {
+    match verify_access_token(keys, token) {
+        Err(e) => Some(Err(e)),
+        Ok(AccessToken::SessionUnknown { user_id, sid, .. })
+            if !db.live_sessions().is_live(sid, user_id) =>
+        {
+            None
+        }
+        Ok(checked) => Some(Ok(checked.caller())),
+    }
+}
+
+/// An access token whose signature and expiry hold.
+enum AccessToken {
+    /// From before sessions: nothing more to check.
+    Sessionless { user_id: i64, name: String },
+    /// Its session may have been revoked since.
+    SessionUnknown {
+        user_id: i64,
+        name: String,
+        sid: i64,
+    },
+}
+
+impl AccessToken {
+    fn caller(self) -> (i64, String, Option<i64>) {
+        match self {
+            AccessToken::Sessionless { user_id, name } => (user_id, name, None),
+            AccessToken::SessionUnknown { user_id, name, sid } => (user_id, name, Some(sid)),
+        }
+    }
+}
+
+/// Check an access token's signature and expiry (no database).
+fn verify_access_token(keys: &TokenKeys, token: &str) -> ServiceResult<AccessToken> {
     let mut validation = Validation::new(JwtAlgorithm::HS256);
     validation.leeway = 5;
     let data =
@@ -255,17 +315,11 @@ pub fn check_access_token(
         .sub
         .parse()
         .map_err(|_| ServiceError::Unauthorized("access token invalid"))?;
-    if let Some(sid) = data.claims.sid {
-        let live = db
-            .read(|c| store::session(c, sid))?
-            .is_some_and(|s| s.user_id == user_id && s.revoked_at.is_none());
-        if !live {
-            return Err(ServiceError::Unauthorized(
-                "this session is signed out: log in again",
-            ));
-        }
-    }
-    Ok((user_id, data.claims.name, data.claims.sid))
+    let name = data.claims.name;
+    Ok(match data.claims.sid {
+        Some(sid) => AccessToken::SessionUnknown { user_id, name, sid },
+        None => AccessToken::Sessionless { user_id, name },
+    })
 }
 
 /// The caller's signed-in devices.

@@ -132,9 +132,13 @@ pub fn revoke_sessions(
     if let Some(id) = id {
         query = query.filter(sessions::id.eq(id));
     }
-    Ok(query
+    let revoked = query
         .set(sessions::revoked_at.eq(Some(now)))
-        .execute(conn)?)
+        .execute(conn)?;
+    if revoked > 0 {
+        super::wakeups::touched(super::wakeups::Topic::Sessions(user_id));
+    }
+    Ok(revoked)
 }
 
 pub fn touch_session(conn: &mut DbConnection, id: i64, now: i64) -> Result<(), StorageError> {

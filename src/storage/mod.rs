@@ -4,6 +4,7 @@
 pub mod accounts;
 pub mod games;
 mod group_commit;
+pub mod live_sessions;
 pub mod logs;
 pub mod mail;
 pub mod memo;
@@ -230,6 +231,8 @@ pub struct Database {
     wakeups: Arc<wakeups::Wakeups>,
     /// Decoded game states of this process, by game and version.
     memo: Arc<memo::Memo>,
+    /// Sessions this process found live, forgotten when revoked.
+    live_sessions: Arc<live_sessions::LiveSessions>,
     url: Arc<str>,
 }
 
@@ -279,6 +282,9 @@ impl Database {
             clock: crate::clock::Clock::system(),
             wakeups: Arc::default(),
             memo: Arc::default(),
+            // On PostgreSQL, revocations on other instances reach this one through the listener:
+            // nothing is trusted until it connects.
+            live_sessions: Arc::new(live_sessions::LiveSessions::new(backend == Backend::Sqlite)),
             url: url.into(),
         };
         db.migrate()?;
@@ -351,13 +357,38 @@ impl Database {
             }
         };
         let touched = wakeups::take_touched();
-        // PostgreSQL wakes waiters through its listeners (NOTIFY is sent by triggers).
-        if outcome.is_ok() && self.backend == Backend::Sqlite {
+        if outcome.is_ok() {
             for topic in touched {
-                self.wakeups.wake(topic);
+                match topic {
+                    // Forgotten here at once; other instances hear it from their listeners.
+                    wakeups::Topic::Sessions(user_id) => self.live_sessions.forget_user(user_id),
+                    // PostgreSQL wakes waiters through its listeners (NOTIFY is sent by triggers).
+                    topic if self.backend == Backend::Sqlite => self.wakeups.wake(topic),
+                    _ => {}
+                }
             }
         }
         outcome
+    }
+
+    /// A commit of any instance touched `topic` (PostgreSQL: what the listener received).
+    pub fn notified(&self, topic: wakeups::Topic) {
+        match topic {
+            wakeups::Topic::Sessions(user_id) => self.live_sessions.forget_user(user_id),
+            topic => self.wakeups.wake(topic),
+        }
+    }
+
+    /// The listener (PostgreSQL) has connected: what was committed while no one listened is
+    /// unknown, so every waiter looks again and every remembered session is read again.
+    pub fn listening(&self) {
+        self.live_sessions.trust();
+        self.wakeups.wake_all();
+    }
+
+    /// The listener lost its connection: revocations of other instances would go unheard.
+    pub fn not_listening(&self) {
+        self.live_sessions.distrust();
     }
 
     /// The pool's connections: (open, idle), for the metrics.
@@ -374,6 +405,11 @@ impl Database {
     /// This process's decoded game states, by game and version.
     pub fn memo(&self) -> &memo::Memo {
         &self.memo
+    }
+
+    /// Sessions this process found live.
+    pub fn live_sessions(&self) -> &live_sessions::LiveSessions {
+        &self.live_sessions
     }
 
     /// A listener for the commits of every instance (PostgreSQL); `None` on SQLite, whose

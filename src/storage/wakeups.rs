@@ -28,16 +28,21 @@ pub enum Topic {
     Game(i64),
     /// A new notification for this user (your turn, invitation, game started or over...).
     User(i64),
+    /// A session of this user was revoked or deleted (nobody waits for it: instances forget
+    /// the sessions they found live).
+    Sessions(i64),
 }
 
 impl Topic {
-    /// The NOTIFY payload the PostgreSQL triggers send: `g<game id>` or `u<user id>`.
+    /// The NOTIFY payload the PostgreSQL triggers send: `g<game id>`, `u<user id>` or
+    /// `s<user id>`.
     fn parse(payload: &str) -> Option<Topic> {
         let (kind, id) = payload.split_at_checked(1)?;
         let id = id.parse().ok()?;
         match kind {
             "g" => Some(Topic::Game(id)),
             "u" => Some(Topic::User(id)),
+            "s" => Some(Topic::Sessions(id)),
             _ => None,
         }
     }
@@ -163,6 +168,7 @@ mod tests {
     fn payloads_of_the_triggers_parse() {
         assert_eq!(Topic::parse("g42"), Some(Topic::Game(42)));
         assert_eq!(Topic::parse("u7"), Some(Topic::User(7)));
+        assert_eq!(Topic::parse("s3"), Some(Topic::Sessions(3)));
         assert_eq!(Topic::parse("x1"), None);
         assert_eq!(Topic::parse(""), None);
     }

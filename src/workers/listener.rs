@@ -24,8 +24,7 @@ pub fn spawn(workers: &Workers, db: Database) -> std::io::Result<()> {
             match db.listener() {
                 Some(Ok(l)) => {
                     listener = Some(l);
-                    // What was committed while no one listened is unknown: everyone looks.
-                    db.wakeups().wake_all();
+                    db.listening();
                     return CHECK_EVERY;
                 }
                 Some(Err(e)) => {
@@ -38,12 +37,13 @@ pub fn spawn(workers: &Workers, db: Database) -> std::io::Result<()> {
         match l.received() {
             Ok(topics) => {
                 for topic in topics {
-                    db.wakeups().wake(topic);
+                    db.notified(topic);
                 }
                 CHECK_EVERY
             }
             Err(e) => {
                 tracing::warn!(error = %e, "wake-up listener lost its connection");
+                db.not_listening();
                 listener = None;
                 RECONNECT_AFTER
             }

@@ -1,0 +1,2 @@
+DROP TRIGGER sessions_revoked ON sessions;
+DROP FUNCTION keltis_sessions_changed();

@@ -291,3 +291,37 @@ on_both_databases!(
     idempotency_answers_expire_and_old_rows_are_swept,
     colliding_names_survive_the_migration,
 );
+
+/// Two server instances on one PostgreSQL: each remembers the sessions it found live, and a
+/// sign-out on one reaches the other through its listener (NOTIFY from the sessions trigger), so
+/// the token stops working there too at once, not when the remembered entry would expire.
+#[test]
+#[cfg_attr(not(postgres_tests), ignore = "PostgreSQL: set TEST_DATABASE_URL")]
+fn signing_out_on_one_instance_stops_the_token_on_another() {
+    let a = support::spawn(Db::Postgres, |_| {}).expect("TEST_DATABASE_URL");
+    let url = a.database_url.clone();
+    let b = support::spawn(Db::Postgres, |c| c.database_url = Some(url)).expect("PostgreSQL");
+    let u = a.register("wanderer");
+    // Give b's listener time to connect (until then b reads every session), then let b
+    // remember the session.
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    for _ in 0..3 {
+        assert_eq!(b.get("/api/v1/me", Some(&u.token)).status, 200);
+    }
+    let out = a.delete("/api/v1/me/sessions", Some(&u.token));
+    assert_eq!(out.status, 204, "{}", out.text);
+    assert_eq!(a.get("/api/v1/me", Some(&u.token)).status, 401);
+    // The notification takes milliseconds; allow two seconds (the entry itself would be trusted
+    // for 30).
+    let refused = (0..40).any(|_| {
+        let status = b.get("/api/v1/me", Some(&u.token)).status;
+        if status != 401 {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        status == 401
+    });
+    assert!(
+        refused,
+        "the other instance still accepts a signed-out session"
+    );
+}

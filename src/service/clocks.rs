@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::{ServiceError, ServiceResult};
-use crate::storage::games::ClockColumns;
+use crate::storage::appends::ClockColumns;
 
 const MINUTE: u32 = 60;
 const DAY: u32 = 24 * 3600;

@@ -10,7 +10,8 @@ use super::play::{apply_decision, Actor, DecisionRequest};
 use super::{ServiceError, ServiceResult};
 use crate::engine::{DecisionOf, Game, ENGINE_VERSION};
 use crate::ratings::RatingParameters;
-use crate::storage::games::{self as store, GameRow, GameUpdate};
+use crate::storage::appends::GameUpdate;
+use crate::storage::games::{self as store, GameRow};
 use crate::storage::memo::Memo;
 use crate::storage::{Database, DbConnection};
 

@@ -16,7 +16,8 @@ use super::{ServiceError, ServiceResult};
 use crate::engine::{
     Card, DecisionJson, Game, Record, RecordedDecision, Setup, Variant, View, ENGINE_VERSION,
 };
-use crate::storage::games::{self as store, GameRow, GameUpdate, SeatRow};
+use crate::storage::appends::GameUpdate;
+use crate::storage::games::{self as store, GameRow, SeatRow};
 use crate::storage::memo::Memo;
 use crate::storage::{DbConnection, StorageError};
 
@@ -266,20 +267,31 @@ pub(super) fn append_all(
     update: GameUpdate<'_>,
     now: i64,
 ) -> ServiceResult<i64> {
-    let rows = events
+    let rows = event_rows(events)?;
+    crate::storage::appends::append_events(conn, row.id, version, &rows, now, update)
+        .map_err(|e| stale_if_conflict(e, version))
+}
+
+/// Events as stored: `(kind, payload)`.
+pub(super) fn event_rows(events: &[GameEvent]) -> ServiceResult<Vec<(&'static str, String)>> {
+    events
         .iter()
         .map(|e| {
             serde_json::to_string(e)
                 .map(|payload| (e.kind(), payload))
                 .map_err(|e| ServiceError::Internal(e.to_string()))
         })
-        .collect::<ServiceResult<Vec<_>>>()?;
-    store::append_events(conn, row.id, version, &rows, now, update).map_err(|e| match e {
+        .collect()
+}
+
+/// An append on `version` that found another first is stale.
+pub(super) fn stale_if_conflict(e: StorageError, version: i64) -> ServiceError {
+    match e {
         StorageError::Conflict => ServiceError::StaleVersion {
             current: version + 1,
         },
         e => e.into(),
-    })
+    }
 }
 
 /// The engine state after the game's last event: the snapshot when its engine version matches,

@@ -12,7 +12,8 @@ use super::games::{
 use super::notifications::{queue, queue_for_people, Notice};
 use super::{parse_cursor, random_u64, ServiceError, ServiceResult};
 use crate::engine::{Game, Setup, Variant, ENGINE_VERSION};
-use crate::storage::games::{self as store, GameRow, GameUpdate, SeatRow};
+use crate::storage::appends::GameUpdate;
+use crate::storage::games::{self as store, GameRow, SeatRow};
 use crate::storage::vacations;
 use crate::storage::{Database, DbConnection, StorageError};
 

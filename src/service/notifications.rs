@@ -7,6 +7,7 @@ use utoipa::ToSchema;
 
 use super::accounts::{Caller, Scope};
 use super::{ServiceError, ServiceResult};
+use crate::storage::appends::AppendedNotice;
 use crate::storage::notifications::{self as store, NewNotification, NotificationRow};
 use crate::storage::{Database, DbConnection, StorageError};
 
@@ -168,6 +169,19 @@ pub struct NotificationView {
     pub notice: Notice,
 }
 
+/// `notice` for `user_id` as stored.
+fn encoded(user_id: i64, notice: &Notice, now: i64) -> ServiceResult<AppendedNotice> {
+    Ok(AppendedNotice {
+        user_id,
+        kind: notice.kind(),
+        payload: serde_json::to_string(notice)
+            .map_err(|e| ServiceError::Internal(e.to_string()))?,
+        dedup_key: notice.dedup_key(user_id, now),
+        // The account's webhooks that want this kind get it through the same outbox.
+        to_webhooks: notice.live_kind().is_some(),
+    })
+}
+
 /// Queue `notice` for `user_id` in the caller's transaction; false when it was already queued.
 pub(super) fn queue(
     conn: &mut DbConnection,
@@ -175,23 +189,29 @@ pub(super) fn queue(
     notice: &Notice,
     now: i64,
 ) -> ServiceResult<bool> {
-    let payload =
-        serde_json::to_string(notice).map_err(|e| ServiceError::Internal(e.to_string()))?;
+    let encoded = encoded(user_id, notice, now)?;
     let new = NewNotification {
         user_id,
-        kind: notice.kind(),
+        kind: encoded.kind,
         game_id: notice.game_id(),
-        payload: &payload,
-        dedup_key: &notice.dedup_key(user_id, now),
+        payload: &encoded.payload,
+        dedup_key: &encoded.dedup_key,
     };
     let Some(id) = store::insert(conn, &new, now)? else {
         return Ok(false);
     };
-    // The account's webhooks that want this kind get it through the same outbox.
-    if notice.live_kind().is_some() {
-        crate::storage::webhooks::enqueue(conn, user_id, notice.kind(), id, &payload, now)?;
+    if encoded.to_webhooks {
+        crate::storage::webhooks::enqueue(conn, user_id, encoded.kind, id, &encoded.payload, now)?;
     }
     Ok(true)
+}
+
+/// The seated people (not the bots) in `seats` for whom `who` holds.
+fn people<'a>(
+    seats: &'a [crate::storage::games::SeatRow],
+    who: impl Fn(u8) -> bool + 'a,
+) -> impl Iterator<Item = &'a crate::storage::games::SeatRow> + 'a {
+    seats.iter().filter(move |s| !s.is_bot && who(s.seat as u8))
 }
 
 /// Queue `notice(seat)` for every seated person (not the bots) in `seats` for whom `who` holds.
@@ -202,10 +222,23 @@ pub(super) fn queue_for_people(
     notice: impl Fn(u8) -> Notice,
     now: i64,
 ) -> ServiceResult<()> {
-    for s in seats.iter().filter(|s| !s.is_bot && who(s.seat as u8)) {
+    for s in people(seats, who) {
         queue(conn, s.user_id, &notice(s.seat as u8), now)?;
     }
     Ok(())
+}
+
+/// `notice(seat)` for every seated person (not the bots) in `seats` for whom `who` holds, to be
+/// written by an append of their game.
+pub(super) fn notices_for_people(
+    seats: &[crate::storage::games::SeatRow],
+    who: impl Fn(u8) -> bool,
+    notice: impl Fn(u8) -> Notice,
+    now: i64,
+) -> ServiceResult<Vec<AppendedNotice>> {
+    people(seats, who)
+        .map(|s| encoded(s.user_id, &notice(s.seat as u8), now))
+        .collect()
 }
 
 /// Tell every seated person that the game is over (or aborted).

@@ -9,14 +9,16 @@ use utoipa::ToSchema;
 use super::accounts::{Caller, Scope};
 use super::clocks::ClockState;
 use super::games::{
-    append_all, detail_of, keep, load_game_at, load_row, load_state, not_seated, pack_finished,
-    reloaded_detail, seat_of, to_act_user, GameDetail, GameEvent, GameStatus, Loaded,
+    detail_of, event_rows, keep, load_game_at, load_row, load_state, not_seated, pack_finished,
+    reloaded_detail, seat_of, stale_if_conflict, to_act_user, GameDetail, GameEvent, GameStatus,
+    Loaded,
 };
-use super::notifications::{queue_for_people, queue_game_over, Notice};
+use super::notifications::{notices_for_people, queue_game_over, Notice};
 use super::{ServiceError, ServiceResult};
 use crate::engine::{DecisionJson, DecisionOf, Game, RuleError, View, ENGINE_VERSION};
 use crate::ratings::RatingParameters;
-use crate::storage::games::{self as store, GameRow, GameUpdate, SeatRow, StoredAnswer};
+use crate::storage::appends::{self as store_appends, Append, GameUpdate};
+use crate::storage::games::{self as store, GameRow, SeatRow, StoredAnswer};
 use crate::storage::memo::Memo;
 use crate::storage::{Database, DbConnection};
 
@@ -108,20 +110,24 @@ pub fn decide(
             )),
             None => None,
         };
-        db.write(|conn| {
-            commit(conn, &prepared, now, ratings)?;
-            if let Some((key, stored)) = &stored {
-                store::store_idempotent_answer(
-                    conn,
-                    caller.user_id,
-                    key,
-                    stored,
-                    now,
-                    now - IDEMPOTENCY_KEY_MILLIS,
-                )?;
-            }
-            Ok::<_, ServiceError>(())
-        })?;
+        if prepared.is_one_append() && stored.is_none() {
+            db.write_atomic(|conn| commit(conn, &prepared, now, ratings))?;
+        } else {
+            db.write(|conn| {
+                commit(conn, &prepared, now, ratings)?;
+                if let Some((key, stored)) = &stored {
+                    store::store_idempotent_answer(
+                        conn,
+                        caller.user_id,
+                        key,
+                        stored,
+                        now,
+                        now - IDEMPOTENCY_KEY_MILLIS,
+                    )?;
+                }
+                Ok::<_, ServiceError>(())
+            })?;
+        }
         keep(
             db.memo(),
             &prepared.row_after(now),
@@ -196,6 +202,12 @@ struct Prepared {
 }
 
 impl Prepared {
+    /// Whether [`commit`] writes it with one atomic append (it does not end the game: the end
+    /// also records the result, tells everyone and packs the log).
+    fn is_one_append(&self) -> bool {
+        !self.game.is_over()
+    }
+
     /// The version the append makes.
     fn version(&self) -> i64 {
         self.row.version + self.events.len() as i64
@@ -352,7 +364,8 @@ fn prepare(
 }
 
 /// Append a prepared decision on the version it was made on (stale if another came first), and
-/// queue what it tells people, in the caller's transaction.
+/// queue what it tells people, in the caller's transaction. A decision that does not end the game
+/// is one atomic append (events, row, the next seat's turn): see [`Prepared::is_one_append`].
 fn commit(
     conn: &mut DbConnection,
     prepared: &Prepared,
@@ -363,20 +376,43 @@ fn commit(
         row, seats, game, ..
     } = prepared;
     let (seat, before) = (prepared.seat, prepared.before);
-    let version = append_all(
-        conn,
-        row,
-        row.version,
-        &prepared.events,
-        GameUpdate {
-            status: game.is_over().then_some(GameStatus::Over.name()),
-            state: Some((&prepared.snapshot, ENGINE_VERSION, prepared.to_act)),
-            clock: Some(prepared.clock.columns(&prepared.clock_json, now)),
-        },
-        now,
-    )?;
-    // Tell the people concerned, in the same transaction: the end, or the next seat's turn.
     let game_id = row.id;
+    let version = prepared.version();
+    // The next seat's turn is told by the append itself; the end, below.
+    let next = (!game.is_over())
+        .then(|| game.to_act())
+        .flatten()
+        .filter(|&s| Some(s) != before || s != seat);
+    let notices = match next {
+        Some(next) => notices_for_people(
+            seats,
+            |s| s == next && game.retired(s).is_none(),
+            |seat| Notice::YourTurn {
+                game_id,
+                seat,
+                version,
+            },
+            now,
+        )?,
+        None => Vec::new(),
+    };
+    let events = event_rows(&prepared.events)?;
+    store_appends::append(
+        conn,
+        &Append {
+            game_id,
+            expected_version: row.version,
+            events: &events,
+            update: GameUpdate {
+                status: game.is_over().then_some(GameStatus::Over.name()),
+                state: Some((&prepared.snapshot, ENGINE_VERSION, prepared.to_act)),
+                clock: Some(prepared.clock.columns(&prepared.clock_json, now)),
+            },
+            notices: &notices,
+            now,
+        },
+    )
+    .map_err(|e| stale_if_conflict(e, row.version))?;
     if game.is_over() {
         let row = GameRow {
             version,
@@ -385,14 +421,6 @@ fn commit(
         super::ratings::record_result(conn, &row, game, seats, ratings, now)?;
         queue_game_over(conn, game_id, seats, now)?;
         pack_finished(conn, game_id, now)?;
-    } else if let Some(next) = game.to_act().filter(|&s| Some(s) != before || s != seat) {
-        let your_turn = |seat| Notice::YourTurn {
-            game_id,
-            seat,
-            version,
-        };
-        let playing = |s: u8| s == next && game.retired(s).is_none();
-        queue_for_people(conn, seats, playing, your_turn, now)?;
     }
     Ok(version)
 }

@@ -15,7 +15,8 @@ use super::{ServiceError, ServiceResult};
 use crate::engine::{Decision, DecisionJson, Game, Setup, Variant, ENGINE_VERSION};
 use crate::ratings::RatingParameters;
 use crate::storage::accounts;
-use crate::storage::games::{self as store, GameUpdate, NewGameRow};
+use crate::storage::appends::GameUpdate;
+use crate::storage::games::{self as store, NewGameRow};
 use crate::storage::{Database, DbConnection};
 
 /// Games per transaction.

@@ -11,7 +11,8 @@ use super::accounts::{Caller, Scope};
 use super::clocks::{ClockState, TimeControl};
 use super::games::{append, load_state, GameEvent};
 use super::{ServiceError, ServiceResult};
-use crate::storage::games::{self as store, GameUpdate};
+use crate::storage::appends::GameUpdate;
+use crate::storage::games::{self as store};
 use crate::storage::vacations::{self, VacationRow};
 use crate::storage::{Database, DbConnection, StorageError};
 

@@ -46,42 +46,6 @@ pub struct SeatRow {
     pub is_bot: bool,
 }
 
-/// What an appended event changes in the `games` row besides its version.
-#[derive(Debug, Default)]
-pub struct GameUpdate<'a> {
-    pub status: Option<&'a str>,
-    /// The engine state after this event, its engine version tag, and the user to act then
-    /// (`None` when nobody is, the game being over).
-    pub state: Option<(&'a str, i32, Option<i64>)>,
-    /// The clock after this event.
-    pub clock: Option<ClockColumns<'a>>,
-}
-
-/// A game's clock as stored: its state, and the two times the scheduler looks for.
-#[derive(Debug, Clone, Copy)]
-pub struct ClockColumns<'a> {
-    pub json: &'a str,
-    /// When the seat to act runs out of time (if its clock runs).
-    pub deadline_at: Option<i64>,
-    /// When the seat to act is next reminded of its deadline.
-    pub reminder_at: Option<i64>,
-}
-
-/// The columns an append sets; `None` leaves a column as it is.
-#[derive(AsChangeset)]
-#[diesel(table_name = games)]
-struct GameChanges<'a> {
-    version: i64,
-    updated_at: i64,
-    status: Option<&'a str>,
-    state: Option<&'a str>,
-    state_engine_version: Option<i32>,
-    to_act_user: Option<Option<i64>>,
-    clock: Option<Option<&'a str>>,
-    deadline_at: Option<Option<i64>>,
-    reminder_at: Option<Option<i64>>,
-}
-
 /// A new game's row, as the lobby creates it (open, version 0).
 #[derive(Debug, Insertable)]
 #[diesel(table_name = games)]
@@ -144,57 +108,6 @@ pub fn game_head(conn: &mut DbConnection, id: i64) -> Result<Option<GameRow>, St
         ))
         .first::<GameRow>(conn)
         .optional()?)
-}
-
-/// Append events (`(kind, payload)`, at least one) after `expected_version`, numbered from
-/// `expected_version + 1`; returns the new version. Another writer that appended first makes this
-/// a [`StorageError::Conflict`], and the caller's transaction must roll back.
-pub fn append_events(
-    conn: &mut DbConnection,
-    game_id: i64,
-    expected_version: i64,
-    events: &[(&str, String)],
-    now: i64,
-    update: GameUpdate<'_>,
-) -> Result<i64, StorageError> {
-    let mut version = expected_version;
-    // One insert per event (a MultiConnection has no batch insert); rarely more than two.
-    for (kind, payload) in events {
-        version += 1;
-        diesel::insert_into(game_events::table)
-            .values((
-                game_events::game_id.eq(game_id),
-                game_events::seq.eq(version),
-                game_events::kind.eq(*kind),
-                game_events::payload.eq(payload.as_str()),
-                game_events::created_at.eq(now),
-            ))
-            .execute(conn)
-            .map_err(StorageError::from_write)?;
-    }
-    let changes = GameChanges {
-        version,
-        updated_at: now,
-        status: update.status,
-        state: update.state.map(|(state, _, _)| state),
-        state_engine_version: update.state.map(|(_, tag, _)| tag),
-        to_act_user: update.state.map(|(_, _, user)| user),
-        clock: update.clock.map(|c| Some(c.json)),
-        deadline_at: update.clock.map(|c| c.deadline_at),
-        reminder_at: update.clock.map(|c| c.reminder_at),
-    };
-    let changed = diesel::update(
-        games::table
-            .find(game_id)
-            .filter(games::version.eq(expected_version)),
-    )
-    .set(&changes)
-    .execute(conn)?;
-    if changed != 1 {
-        return Err(StorageError::Conflict);
-    }
-    super::wakeups::touched(super::wakeups::Topic::Game(game_id));
-    Ok(version)
 }
 
 /// Replace a stale snapshot (another engine version) by one rebuilt from the log.

@@ -2,6 +2,7 @@
 //! connections, migrations embedded and run at start. All SQL of the project lives below here.
 
 pub mod accounts;
+pub mod appends;
 pub mod games;
 mod group_commit;
 pub mod live_sessions;
@@ -368,6 +369,26 @@ impl Database {
                 }
             }
         }
+        outcome
+    }
+
+    /// Run `f`, whose changes are one statement that is atomic by itself (a storage function that
+    /// says so, such as [`appends::append`]): on PostgreSQL with no transaction around it, which
+    /// spares the BEGIN and COMMIT round trips; on SQLite as any write.
+    pub fn write_atomic<T, E: From<StorageError> + From<DieselError>>(
+        &self,
+        f: impl FnOnce(&mut DbConnection) -> Result<T, E>,
+    ) -> Result<T, E> {
+        if self.backend == Backend::Sqlite {
+            return self.write(f);
+        }
+        let mut pooled = self.conn()?;
+        let outcome = f(&mut pooled.conn);
+        if outcome.is_ok() {
+            pooled.answered = Instant::now();
+        }
+        // PostgreSQL's triggers wake the waiters (and no session is revoked by an append).
+        wakeups::take_touched();
         outcome
     }
 

@@ -806,3 +806,60 @@ fn login_and_registration_are_rate_limited() {
         .unwrap();
     assert!((1..=60).contains(&retry));
 }
+
+/// Two server instances on one PostgreSQL: an instance decides on the version it holds in memory
+/// without reading the game row, so the append's own version check must refuse a decision on a
+/// version the other instance has moved past, and write nothing of it.
+#[test]
+#[cfg_attr(not(postgres_tests), ignore = "PostgreSQL: set TEST_DATABASE_URL")]
+fn a_decision_on_a_version_another_instance_moved_past_is_stale() {
+    let a = support::spawn(Db::Postgres, |_| {}).expect("TEST_DATABASE_URL");
+    let url = a.database_url.clone();
+    let b = support::spawn(Db::Postgres, |c| c.database_url = Some(url)).expect("PostgreSQL");
+    let players = [a.register("memo1"), a.register("memo2")];
+    let id = a.started_game("keltis-card", &players);
+    let to_act = a.game(id, &players[0])["state"]["to_act"].as_u64().unwrap() as usize;
+    let player = &players[to_act];
+    // b reads the game: it now holds this version's state in memory.
+    let seen = b.game(id, player);
+    let version = seen["version"].as_i64().unwrap();
+    let decision = seen["state"]["legal_decisions"][0].clone();
+    let body = json!({"expected_version": version, "decision": decision});
+    // The same player moves through a (another tab, another instance)...
+    let first = a.post(
+        &format!("/api/v1/games/{id}/decisions"),
+        Some(&player.token),
+        body.clone(),
+    );
+    assert_eq!(first.status, 200, "{}", first.text);
+    let now_at = first.json()["version"].as_i64().unwrap();
+    assert!(now_at > version);
+    // ...and then through b, on the version b still holds.
+    let second = b.post(
+        &format!("/api/v1/games/{id}/decisions"),
+        Some(&player.token),
+        body,
+    );
+    assert_eq!(
+        (second.status, second.code()),
+        (409, "stale_version".to_string()),
+        "{}",
+        second.text
+    );
+    assert_eq!(second.json()["current_version"], now_at);
+    // Nothing of the refused decision was written.
+    let events = a
+        .get(
+            &format!("/api/v1/games/{id}/events?after={version}"),
+            Some(&player.token),
+        )
+        .json();
+    let seqs: Vec<i64> = events
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["seq"].as_i64().unwrap())
+        .collect();
+    assert_eq!(seqs, ((version + 1)..=now_at).collect::<Vec<_>>());
+    assert_eq!(b.game(id, player)["version"], now_at);
+}

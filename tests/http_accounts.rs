@@ -298,9 +298,7 @@ on_both_databases!(
 #[test]
 #[cfg_attr(not(postgres_tests), ignore = "PostgreSQL: set TEST_DATABASE_URL")]
 fn signing_out_on_one_instance_stops_the_token_on_another() {
-    let a = support::spawn(Db::Postgres, |_| {}).expect("TEST_DATABASE_URL");
-    let url = a.database_url.clone();
-    let b = support::spawn(Db::Postgres, |c| c.database_url = Some(url)).expect("PostgreSQL");
+    let (a, b) = support::two_instances().expect("TEST_DATABASE_URL");
     let u = a.register("wanderer");
     // Give b's listener time to connect (until then b reads every session), then let b
     // remember the session.

@@ -17,6 +17,22 @@ fn server(db: Db) -> Option<TestServer> {
     s
 }
 
+/// The sequence numbers of a game's events after `after`, as `user` reads them.
+fn event_seqs(s: &TestServer, id: i64, after: i64, user: &User) -> Vec<i64> {
+    let events = s
+        .get(
+            &format!("/api/v1/games/{id}/events?after={after}"),
+            Some(&user.token),
+        )
+        .json();
+    events
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["seq"].as_i64().unwrap())
+        .collect()
+}
+
 fn users(s: &TestServer, prefix: &str, n: usize) -> Vec<User> {
     (0..n)
         .map(|i| s.register(&format!("{prefix}{i}")))
@@ -138,18 +154,7 @@ fn concurrent_submissions_on_one_version_accept_exactly_one(db: Db) {
             }
         }
         // Exactly one event was appended: no event lost or doubled.
-        let events = s
-            .get(
-                &format!("/api/v1/games/{id}/events"),
-                Some(&players[0].token),
-            )
-            .json();
-        let seqs: Vec<i64> = events
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|e| e["seq"].as_i64().unwrap())
-            .collect();
+        let seqs = event_seqs(&s, id, 0, &players[0]);
         assert_eq!(seqs, (1..=version + 1).collect::<Vec<_>>());
     }
 }
@@ -813,9 +818,7 @@ fn login_and_registration_are_rate_limited() {
 #[test]
 #[cfg_attr(not(postgres_tests), ignore = "PostgreSQL: set TEST_DATABASE_URL")]
 fn a_decision_on_a_version_another_instance_moved_past_is_stale() {
-    let a = support::spawn(Db::Postgres, |_| {}).expect("TEST_DATABASE_URL");
-    let url = a.database_url.clone();
-    let b = support::spawn(Db::Postgres, |c| c.database_url = Some(url)).expect("PostgreSQL");
+    let (a, b) = support::two_instances().expect("TEST_DATABASE_URL");
     let players = [a.register("memo1"), a.register("memo2")];
     let id = a.started_game("keltis-card", &players);
     let to_act = a.game(id, &players[0])["state"]["to_act"].as_u64().unwrap() as usize;
@@ -848,18 +851,7 @@ fn a_decision_on_a_version_another_instance_moved_past_is_stale() {
     );
     assert_eq!(second.json()["current_version"], now_at);
     // Nothing of the refused decision was written.
-    let events = a
-        .get(
-            &format!("/api/v1/games/{id}/events?after={version}"),
-            Some(&player.token),
-        )
-        .json();
-    let seqs: Vec<i64> = events
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["seq"].as_i64().unwrap())
-        .collect();
+    let seqs = event_seqs(&a, id, version, player);
     assert_eq!(seqs, ((version + 1)..=now_at).collect::<Vec<_>>());
     assert_eq!(b.game(id, player)["version"], now_at);
 }

@@ -312,9 +312,7 @@ on_both_databases!(
 #[test]
 #[cfg_attr(not(postgres_tests), ignore = "PostgreSQL: set TEST_DATABASE_URL")]
 fn a_move_on_one_instance_wakes_waiters_on_another() {
-    let a = support::spawn(Db::Postgres, |_| {}).expect("TEST_DATABASE_URL");
-    let url = a.database_url.clone();
-    let b = support::spawn(Db::Postgres, |c| c.database_url = Some(url)).expect("PostgreSQL");
+    let (a, b) = support::two_instances().expect("TEST_DATABASE_URL");
     let players = two_players(&a, "instance");
     let id = card_game(&a, &players);
     let v = version(&a, id, &players[0]);

@@ -50,6 +50,14 @@ pub fn spawn(db: Db, tune: impl FnOnce(&mut Config)) -> Option<TestServer> {
     spawn_at(db, keltis::storage::now_millis(), tune)
 }
 
+/// Two server instances on one fresh PostgreSQL database; `None` without `TEST_DATABASE_URL`.
+pub fn two_instances() -> Option<(TestServer, TestServer)> {
+    let a = spawn(Db::Postgres, |_| {})?;
+    let url = a.database_url.clone();
+    let b = spawn(Db::Postgres, |c| c.database_url = Some(url)).expect("a second instance");
+    Some((a, b))
+}
+
 /// A server whose clock starts at `start` (milliseconds since the Unix epoch): a server started
 /// later than another on the same database.
 pub fn spawn_at(db: Db, start: i64, tune: impl FnOnce(&mut Config)) -> Option<TestServer> {

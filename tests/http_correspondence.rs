@@ -233,6 +233,18 @@ fn a_game_never_begun_is_aborted(db: Db) {
         assert!(events[0..]
             .iter()
             .any(|e| e["kind"] == "started" && e["data"]["setup"].is_object()));
+        // Its record is published, and the record viewer steps through it from the deal.
+        let record = s.get(
+            &format!("/api/v1/games/{id}/record"),
+            Some(&players[1].token),
+        );
+        assert_eq!(record.status, 200, "{}", record.text);
+        let deal = s.get(
+            &format!("/api/v1/games/{id}/record/steps/0"),
+            Some(&players[1].token),
+        );
+        assert_eq!(deal.status, 200, "{}", deal.text);
+        assert_eq!(deal.json()["step"], 0);
     }
 }
 

@@ -5,12 +5,9 @@
 //! `lobby` creates and fills games, `play` validates and appends decisions, `events` shows the
 //! log as a caller may see it.
 
-use std::sync::Arc;
-
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::accounts::Caller;
 use super::clocks::{ClockState, ClockView, TimeControl};
 use super::{ServiceError, ServiceResult};
 use crate::engine::{
@@ -18,7 +15,6 @@ use crate::engine::{
 };
 use crate::storage::appends::GameUpdate;
 use crate::storage::games::{self as store, GameRow, SeatRow};
-use crate::storage::memo::Memo;
 use crate::storage::{DbConnection, StorageError};
 
 /// What happened in a game, as stored in `game_events.payload` (hidden parts included).
@@ -362,7 +358,7 @@ pub(super) fn seat_of(seats: &[SeatRow], user_id: i64) -> Option<u8> {
         .map(|s| s.seat as u8)
 }
 
-fn is_started(row: &GameRow) -> bool {
+pub(super) fn is_started(row: &GameRow) -> bool {
     matches!(
         GameStatus::parse(&row.status),
         GameStatus::Active | GameStatus::Over | GameStatus::Aborted
@@ -387,85 +383,6 @@ pub(super) fn detail_of(
     })
 }
 
-/// A game as loaded for a request: its row, its seats and, once started, its state.
-pub(super) struct Loaded {
-    pub row: GameRow,
-    pub seats: Arc<Vec<SeatRow>>,
-    pub game: Option<Arc<Game>>,
-}
-
-/// What this process keeps of a started game between requests, by version: its row (without the
-/// snapshot), its state and its seats (which no longer change once the game has started).
-pub(super) struct Kept {
-    pub row: GameRow,
-    pub game: Arc<Game>,
-    pub seats: Arc<Vec<SeatRow>>,
-}
-
-/// The game's row, seats and, once it has started, its state: from this process's memo when it
-/// holds the row's version (the row is then read without its snapshot, and the seats not at
-/// all), else read, decoded and kept there.
-pub(super) fn load_game(conn: &mut DbConnection, id: i64, memo: &Memo) -> ServiceResult<Loaded> {
-    let head = store::game_head(conn, id)?.ok_or(ServiceError::NotFound("game"))?;
-    if !is_started(&head) {
-        return Ok(Loaded {
-            seats: Arc::new(store::seats(conn, id)?),
-            row: head,
-            game: None,
-        });
-    }
-    // A snapshot of another engine version is rebuilt from the log (and stored) first.
-    if head.state_engine_version == ENGINE_VERSION {
-        if let Some(kept) = memo.get::<Kept>(id, head.version) {
-            return Ok(Loaded {
-                row: head,
-                seats: kept.seats.clone(),
-                game: Some(kept.game.clone()),
-            });
-        }
-    }
-    // The whole row again: a move may have come in between, and row and state must agree.
-    let row = load_row(conn, id)?;
-    let seats = Arc::new(store::seats(conn, id)?);
-    let game = Arc::new(load_state(conn, &row)?);
-    keep(memo, &row, game.clone(), seats.clone());
-    Ok(Loaded {
-        row,
-        seats,
-        game: Some(game),
-    })
-}
-
-/// The game as it stood at `version`, to decide on: straight from this process's memo when it
-/// holds that version (no read: the append that follows is checked against the database's
-/// version, which stays the authority, so a game that moved on meanwhile makes it stale), else
-/// as [`load_game`] reads it.
-pub(super) fn load_game_at(
-    conn: &mut DbConnection,
-    id: i64,
-    version: i64,
-    memo: &Memo,
-) -> ServiceResult<Loaded> {
-    if let Some(kept) = memo.get::<Kept>(id, version) {
-        return Ok(Loaded {
-            row: kept.row.clone(),
-            seats: kept.seats.clone(),
-            game: Some(kept.game.clone()),
-        });
-    }
-    load_game(conn, id, memo)
-}
-
-/// Keep a started game's row (its snapshot left out), state and seats, at the row's version, in
-/// this process's memo.
-pub(super) fn keep(memo: &Memo, row: &GameRow, game: Arc<Game>, seats: Arc<Vec<SeatRow>>) {
-    let row = GameRow {
-        state: None,
-        ..row.clone()
-    };
-    memo.put(row.id, row.version, Arc::new(Kept { row, game, seats }));
-}
-
 /// Make a finished game small, in the caller's transaction: its log packed into one row, and
 /// its turn notices (your turn, deadline reminders), which mean nothing once it is over, deleted
 /// (a mail still pending for one would have been skipped). Returns whether there was a log to
@@ -486,25 +403,6 @@ pub(super) fn pack_finished(
 /// The game's clock as everyone sees it at `now`.
 pub(super) fn clock_view(row: &GameRow, now: i64) -> ClockView {
     ClockState::from_json(row.clock.as_deref()).view(row.players as u8, now)
-}
-
-/// The game as the caller sees it after a change.
-pub(super) fn reloaded_detail(
-    conn: &mut DbConnection,
-    game_id: i64,
-    caller: &Caller,
-    now: i64,
-    memo: &Memo,
-) -> ServiceResult<GameDetail> {
-    let loaded = load_game(conn, game_id, memo)?;
-    let your_seat = seat_of(&loaded.seats, caller.user_id);
-    detail_of(
-        &loaded.row,
-        &loaded.seats,
-        loaded.game.as_deref(),
-        your_seat,
-        now,
-    )
 }
 
 /// The user whose decision the game waits for: the seat's user, or the stand-in bot when that

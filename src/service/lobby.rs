@@ -6,9 +6,10 @@ use utoipa::ToSchema;
 use super::accounts::{Caller, Scope};
 use super::clocks::{ClockState, TimeControl};
 use super::games::{
-    append, append_all, load_row, not_seated, reloaded_detail, seat_of, summary, user_to_act,
-    GameDetail, GameEvent, GameStatus, GameSummary,
+    append, append_all, load_row, not_seated, seat_of, summary, user_to_act, GameDetail, GameEvent,
+    GameStatus, GameSummary,
 };
+use super::loading::reloaded_detail;
 use super::notifications::{queue, queue_for_people, Notice};
 use super::{parse_cursor, random_u64, ServiceError, ServiceResult};
 use crate::engine::{Game, Setup, Variant, ENGINE_VERSION};

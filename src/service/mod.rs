@@ -8,6 +8,7 @@ pub mod deadlines;
 pub mod events;
 pub mod games;
 pub mod live;
+mod loading;
 pub mod lobby;
 pub mod mail;
 pub mod maintenance;

@@ -9,10 +9,10 @@ use utoipa::ToSchema;
 use super::accounts::{Caller, Scope};
 use super::clocks::ClockState;
 use super::games::{
-    detail_of, event_rows, keep, load_game_at, load_row, load_state, not_seated, pack_finished,
-    reloaded_detail, seat_of, stale_if_conflict, to_act_user, GameDetail, GameEvent, GameStatus,
-    Loaded,
+    detail_of, event_rows, load_row, load_state, not_seated, pack_finished, seat_of,
+    stale_if_conflict, to_act_user, GameDetail, GameEvent, GameStatus,
 };
+use super::loading::{keep, load_game_at, reloaded_detail, Loaded};
 use super::notifications::{notices_for_people, queue_game_over, Notice};
 use super::{ServiceError, ServiceResult};
 use crate::engine::{DecisionJson, DecisionOf, Game, RuleError, View, ENGINE_VERSION};

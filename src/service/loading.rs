@@ -1,0 +1,110 @@
+//! A game loaded for a request: its row, seats and state, from this process's memo when it holds
+//! the version the request needs (see `storage::memo`), else read and decoded, then kept there.
+
+use std::sync::Arc;
+
+use super::accounts::Caller;
+use super::games::{detail_of, is_started, load_row, load_state, seat_of, GameDetail};
+use super::{ServiceError, ServiceResult};
+use crate::engine::{Game, ENGINE_VERSION};
+use crate::storage::games::{self as store, GameRow, SeatRow};
+use crate::storage::memo::Memo;
+use crate::storage::DbConnection;
+
+/// A game as loaded for a request: its row, its seats and, once started, its state.
+pub(super) struct Loaded {
+    pub row: GameRow,
+    pub seats: Arc<Vec<SeatRow>>,
+    pub game: Option<Arc<Game>>,
+}
+
+/// What this process keeps of a started game between requests, by version: its row (without the
+/// snapshot), its state and its seats (which no longer change once the game has started).
+pub(super) struct Kept {
+    pub row: GameRow,
+    pub game: Arc<Game>,
+    pub seats: Arc<Vec<SeatRow>>,
+}
+
+/// The game's row, seats and, once it has started, its state: from this process's memo when it
+/// holds the row's version (the row is then read without its snapshot, and the seats not at
+/// all), else read, decoded and kept there.
+pub(super) fn load_game(conn: &mut DbConnection, id: i64, memo: &Memo) -> ServiceResult<Loaded> {
+    let head = store::game_head(conn, id)?.ok_or(ServiceError::NotFound("game"))?;
+    if !is_started(&head) {
+        return Ok(Loaded {
+            seats: Arc::new(store::seats(conn, id)?),
+            row: head,
+            game: None,
+        });
+    }
+    // A snapshot of another engine version is rebuilt from the log (and stored) first.
+    if head.state_engine_version == ENGINE_VERSION {
+        if let Some(kept) = memo.get::<Kept>(id, head.version) {
+            return Ok(Loaded {
+                row: head,
+                seats: kept.seats.clone(),
+                game: Some(kept.game.clone()),
+            });
+        }
+    }
+    // The whole row again: a move may have come in between, and row and state must agree.
+    let row = load_row(conn, id)?;
+    let seats = Arc::new(store::seats(conn, id)?);
+    let game = Arc::new(load_state(conn, &row)?);
+    keep(memo, &row, game.clone(), seats.clone());
+    Ok(Loaded {
+        row,
+        seats,
+        game: Some(game),
+    })
+}
+
+/// The game as it stood at `version`, to decide on: straight from this process's memo when it
+/// holds that version (no read: the append that follows is checked against the database's
+/// version, which stays the authority, so a game that moved on meanwhile makes it stale), else
+/// as [`load_game`] reads it.
+pub(super) fn load_game_at(
+    conn: &mut DbConnection,
+    id: i64,
+    version: i64,
+    memo: &Memo,
+) -> ServiceResult<Loaded> {
+    if let Some(kept) = memo.get::<Kept>(id, version) {
+        return Ok(Loaded {
+            row: kept.row.clone(),
+            seats: kept.seats.clone(),
+            game: Some(kept.game.clone()),
+        });
+    }
+    load_game(conn, id, memo)
+}
+
+/// Keep a started game's row (its snapshot left out), state and seats, at the row's version, in
+/// this process's memo.
+pub(super) fn keep(memo: &Memo, row: &GameRow, game: Arc<Game>, seats: Arc<Vec<SeatRow>>) {
+    let row = GameRow {
+        state: None,
+        ..row.clone()
+    };
+    memo.put(row.id, row.version, Arc::new(Kept { row, game, seats }));
+}
+
+/// The game as the caller sees it after a change.
+pub(super) fn reloaded_detail(
+    conn: &mut DbConnection,
+    game_id: i64,
+    caller: &Caller,
+    now: i64,
+    memo: &Memo,
+) -> ServiceResult<GameDetail> {
+    let loaded = load_game(conn, game_id, memo)?;
+    let your_seat = seat_of(&loaded.seats, caller.user_id);
+    detail_of(
+        &loaded.row,
+        &loaded.seats,
+        loaded.game.as_deref(),
+        your_seat,
+        now,
+    )
+}

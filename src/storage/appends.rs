@@ -199,6 +199,26 @@ impl Query for AppendStatement<'_> {
 
 impl RunQueryDsl<diesel::pg::PgConnection> for AppendStatement<'_> {}
 
+/// `, column = CASE WHEN <set> THEN <value> ELSE column END`: the column changes only when the
+/// append sets it.
+fn set_if<'b>(
+    out: &mut AstPass<'_, 'b, Pg>,
+    column: &'static str,
+    set: &'b bool,
+    value: impl FnOnce(&mut AstPass<'_, 'b, Pg>) -> QueryResult<()>,
+) -> QueryResult<()> {
+    out.push_sql(", ");
+    out.push_sql(column);
+    out.push_sql(" = CASE WHEN ");
+    out.push_bind_param::<Bool, _>(set)?;
+    out.push_sql(" THEN ");
+    value(out)?;
+    out.push_sql(" ELSE ");
+    out.push_sql(column);
+    out.push_sql(" END");
+    Ok(())
+}
+
 impl QueryFragment<Pg> for AppendStatement<'_> {
     fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, Pg>) -> QueryResult<()> {
         out.push_sql("WITH g AS (UPDATE games SET version = ");
@@ -207,29 +227,26 @@ impl QueryFragment<Pg> for AppendStatement<'_> {
         out.push_bind_param::<BigInt, _>(&self.now)?;
         out.push_sql(", status = COALESCE(");
         out.push_bind_param::<Nullable<Text>, _>(&self.status)?;
-        out.push_sql(", status), state = CASE WHEN ");
-        out.push_bind_param::<Bool, _>(&self.sets_state)?;
-        out.push_sql(" THEN ");
-        out.push_bind_param::<Nullable<Text>, _>(&self.state)?;
-        out.push_sql(" ELSE state END, state_engine_version = COALESCE(");
+        out.push_sql(", status)");
+        set_if(&mut out, "state", &self.sets_state, |out| {
+            out.push_bind_param::<Nullable<Text>, _>(&self.state)
+        })?;
+        out.push_sql(", state_engine_version = COALESCE(");
         out.push_bind_param::<Nullable<Integer>, _>(&self.state_engine_version)?;
-        out.push_sql(", state_engine_version), to_act_user = CASE WHEN ");
-        out.push_bind_param::<Bool, _>(&self.sets_state)?;
-        out.push_sql(" THEN ");
-        out.push_bind_param::<Nullable<BigInt>, _>(&self.to_act_user)?;
-        out.push_sql(" ELSE to_act_user END, clock = CASE WHEN ");
-        out.push_bind_param::<Bool, _>(&self.sets_clock)?;
-        out.push_sql(" THEN ");
-        out.push_bind_param::<Nullable<Text>, _>(&self.clock)?;
-        out.push_sql(" ELSE clock END, deadline_at = CASE WHEN ");
-        out.push_bind_param::<Bool, _>(&self.sets_clock)?;
-        out.push_sql(" THEN ");
-        out.push_bind_param::<Nullable<BigInt>, _>(&self.deadline_at)?;
-        out.push_sql(" ELSE deadline_at END, reminder_at = CASE WHEN ");
-        out.push_bind_param::<Bool, _>(&self.sets_clock)?;
-        out.push_sql(" THEN ");
-        out.push_bind_param::<Nullable<BigInt>, _>(&self.reminder_at)?;
-        out.push_sql(" ELSE reminder_at END WHERE id = ");
+        out.push_sql(", state_engine_version)");
+        set_if(&mut out, "to_act_user", &self.sets_state, |out| {
+            out.push_bind_param::<Nullable<BigInt>, _>(&self.to_act_user)
+        })?;
+        set_if(&mut out, "clock", &self.sets_clock, |out| {
+            out.push_bind_param::<Nullable<Text>, _>(&self.clock)
+        })?;
+        set_if(&mut out, "deadline_at", &self.sets_clock, |out| {
+            out.push_bind_param::<Nullable<BigInt>, _>(&self.deadline_at)
+        })?;
+        set_if(&mut out, "reminder_at", &self.sets_clock, |out| {
+            out.push_bind_param::<Nullable<BigInt>, _>(&self.reminder_at)
+        })?;
+        out.push_sql(" WHERE id = ");
         out.push_bind_param::<BigInt, _>(&self.game_id)?;
         out.push_sql(" AND version = ");
         out.push_bind_param::<BigInt, _>(&self.expected_version)?;

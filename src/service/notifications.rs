@@ -197,13 +197,7 @@ pub(super) fn queue(
         payload: &encoded.payload,
         dedup_key: &encoded.dedup_key,
     };
-    let Some(id) = store::insert(conn, &new, now)? else {
-        return Ok(false);
-    };
-    if encoded.to_webhooks {
-        crate::storage::webhooks::enqueue(conn, user_id, encoded.kind, id, &encoded.payload, now)?;
-    }
-    Ok(true)
+    Ok(store::insert_with_deliveries(conn, &new, encoded.to_webhooks, now)?.is_some())
 }
 
 /// The seated people (not the bots) in `seats` for whom `who` holds.

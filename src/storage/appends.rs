@@ -109,18 +109,12 @@ pub fn append(conn: &mut DbConnection, append: &Append<'_>) -> Result<i64, Stora
                     payload: &notice.payload,
                     dedup_key: &notice.dedup_key,
                 };
-                if let Some(id) = super::notifications::insert(conn, &new, append.now)? {
-                    if notice.to_webhooks {
-                        super::webhooks::enqueue(
-                            conn,
-                            notice.user_id,
-                            notice.kind,
-                            id,
-                            &notice.payload,
-                            append.now,
-                        )?;
-                    }
-                }
+                super::notifications::insert_with_deliveries(
+                    conn,
+                    &new,
+                    notice.to_webhooks,
+                    append.now,
+                )?;
             }
             version
         }

@@ -331,6 +331,14 @@ impl Database {
         &self,
         f: impl FnOnce(&mut DbConnection) -> Result<T, E>,
     ) -> Result<T, E> {
+        self.on_connection(f)
+    }
+
+    /// Run `f` on one pooled connection, as it is (no transaction opened around it).
+    fn on_connection<T, E: From<StorageError>>(
+        &self,
+        f: impl FnOnce(&mut DbConnection) -> Result<T, E>,
+    ) -> Result<T, E> {
         let mut pooled = self.conn()?;
         let outcome = f(&mut pooled.conn);
         if outcome.is_ok() {
@@ -360,12 +368,11 @@ impl Database {
         let touched = wakeups::take_touched();
         if outcome.is_ok() {
             for topic in touched {
-                match topic {
-                    // Forgotten here at once; other instances hear it from their listeners.
-                    wakeups::Topic::Sessions(user_id) => self.live_sessions.forget_user(user_id),
-                    // PostgreSQL wakes waiters through its listeners (NOTIFY is sent by triggers).
-                    topic if self.backend == Backend::Sqlite => self.wakeups.wake(topic),
-                    _ => {}
+                // A revoked session is forgotten here at once (other instances hear of it from
+                // their listeners); on PostgreSQL the listeners wake the waiters (NOTIFY is sent
+                // by triggers), on SQLite this process does.
+                if matches!(topic, wakeups::Topic::Sessions(_)) || self.backend == Backend::Sqlite {
+                    self.notified(topic);
                 }
             }
         }
@@ -382,11 +389,7 @@ impl Database {
         if self.backend == Backend::Sqlite {
             return self.write(f);
         }
-        let mut pooled = self.conn()?;
-        let outcome = f(&mut pooled.conn);
-        if outcome.is_ok() {
-            pooled.answered = Instant::now();
-        }
+        let outcome = self.on_connection(f);
         // PostgreSQL's triggers wake the waiters (and no session is revoked by an append).
         wakeups::take_touched();
         outcome

@@ -60,6 +60,21 @@ pub fn insert(
     Ok(inserted)
 }
 
+/// Queue a notification and, when `to_webhooks`, a delivery of it to each of the user's webhooks
+/// that want its kind; its id, or `None` when it was already queued (then nothing is written).
+pub fn insert_with_deliveries(
+    conn: &mut DbConnection,
+    new: &NewNotification<'_>,
+    to_webhooks: bool,
+    now: i64,
+) -> Result<Option<i64>, StorageError> {
+    let id = insert(conn, new, now)?;
+    if let (Some(id), true) = (id, to_webhooks) {
+        super::webhooks::enqueue(conn, new.user_id, new.kind, id, new.payload, now)?;
+    }
+    Ok(id)
+}
+
 /// A user's notifications, newest first; `before`: only those with a smaller id (the cursor).
 pub fn of_user(
     conn: &mut DbConnection,

@@ -71,10 +71,7 @@ fn play_out(s: &TestServer, id: i64, players: &[User], seed: u64) -> usize {
             assert_eq!(!listed.is_empty(), i == to_act);
         }
         let legal = me["state"]["legal_decisions"].as_array().unwrap();
-        rng = rng
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        let d = &legal[(rng >> 33) as usize % legal.len()];
+        let d = support::pick(&mut rng, legal);
         let a = s.decide(id, &players[to_act], me["version"].as_i64().unwrap(), d);
         assert_eq!(a.status, 200, "{d} -> {}", a.text);
         let body = a.json();
@@ -663,6 +660,47 @@ fn a_snapshot_of_another_engine_version_is_rebuilt_from_the_log(db: Db) {
     assert_eq!(a.status, 200, "{}", a.text);
 }
 
+/// A move stores the state's snapshot only every few events; between snapshots the game is its
+/// last snapshot with the decisions logged after it. Two instances on one database take turns:
+/// each decision goes to the instance that did not take the one before, so it loads the game from
+/// the database (its memory holds an older version), and each instance's view is the same as the
+/// other's, both players', all the way to the end.
+fn a_game_between_snapshots_loads_as_played(db: Db) {
+    let Some(a) = server(db) else { return };
+    let b = support::second_instance(&a);
+    let players = users(&a, "between", 2);
+    let id = a.started_game("keltis", &players);
+    let behind = format!("SELECT version - state_version AS n FROM games WHERE id = {id}");
+    let mut tails = Vec::new();
+    let mut rng = 7u64;
+    for turn in 0.. {
+        let (here, there) = if turn % 2 == 0 { (&a, &b) } else { (&b, &a) };
+        let view = here.game(id, &players[0]);
+        if view["status"] == "over" {
+            break;
+        }
+        assert!(turn < 2000, "the game does not end");
+        let to_act = view["state"]["to_act"].as_u64().unwrap() as usize;
+        let me = here.game(id, &players[to_act]);
+        let legal = me["state"]["legal_decisions"].as_array().unwrap();
+        let d = support::pick(&mut rng, legal);
+        let answer = here.decide(id, &players[to_act], me["version"].as_i64().unwrap(), d);
+        assert_eq!(answer.status, 200, "{d} -> {}", answer.text);
+        tails.push(a.count(&behind));
+        for player in &players {
+            assert_eq!(there.game(id, player), here.game(id, player), "turn {turn}");
+        }
+    }
+    // Most moves left a tail to replay; a snapshot was written at least every 16 events.
+    assert!(tails.iter().all(|&n| n < 16), "{tails:?}");
+    assert!(
+        tails.iter().filter(|&&n| n > 0).count() > tails.len() / 2,
+        "{tails:?}"
+    );
+    assert!(tails.iter().filter(|&&n| n == 0).count() > 1, "{tails:?}");
+    assert_eq!(tails.last(), Some(&0), "the final state is stored whole");
+}
+
 fn bots_fill_every_seat_but_one_and_the_game_finishes(db: Db) {
     let Some(s) = support::spawn(db, |c| c.bot_mcts_ms = 5) else {
         return;
@@ -694,10 +732,7 @@ fn bots_fill_every_seat_but_one_and_the_game_finishes(db: Db) {
         }
         if view["state"]["to_act"] == view["your_seat"] {
             let legal = view["state"]["legal_decisions"].as_array().unwrap();
-            rng = rng
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            let d = &legal[(rng >> 33) as usize % legal.len()];
+            let d = support::pick(&mut rng, legal);
             let a = s.decide(id, &human, view["version"].as_i64().unwrap(), d);
             assert!(a.status == 200 || a.status == 409, "{}", a.text);
             mine += 1;
@@ -772,6 +807,7 @@ fn bots_fill_every_seat_but_one_and_the_game_finishes(db: Db) {
 on_both_databases!(
     bots_fill_every_seat_but_one_and_the_game_finishes,
     a_snapshot_of_another_engine_version_is_rebuilt_from_the_log,
+    a_game_between_snapshots_loads_as_played,
     full_games_of_every_variant,
     concurrent_submissions_on_one_version_accept_exactly_one,
     a_retried_idempotent_request_returns_the_first_answer,

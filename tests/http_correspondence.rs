@@ -67,10 +67,7 @@ fn resigning_from_three_players_lets_the_others_play_on(db: Db) {
         if legal.is_empty() {
             continue;
         }
-        rng = rng
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        let d = &legal[(rng >> 33) as usize % legal.len()];
+        let d = support::pick(&mut rng, legal);
         let a = s.decide(id, &players[to_act], me["version"].as_i64().unwrap(), d);
         assert!(a.status == 200 || a.status == 409, "{d} -> {}", a.text);
     }

@@ -77,14 +77,17 @@ impl Record {
         }
         let mut game = Game::from_setup(&self.setup)?;
         for (index, d) in self.decisions.iter().take(steps).enumerate() {
-            let decision = d
-                .decision
-                .clone()
-                .resolve(game.board())
-                .map_err(|error| ReplayError::Decision { index, error })?;
-            game.apply(d.seat, decision)
+            d.apply_to(&mut game)
                 .map_err(|error| ReplayError::Decision { index, error })?;
         }
         Ok(game)
+    }
+}
+
+impl RecordedDecision {
+    /// Play this decision again on `game`.
+    pub fn apply_to(&self, game: &mut Game) -> Result<(), RuleError> {
+        let decision = self.decision.clone().resolve(game.board())?;
+        game.apply(self.seat, decision)
     }
 }

@@ -7,9 +7,11 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use super::accounts::{Caller, Scope};
-use super::play::{self, DecisionRequest};
+use super::games::{load_row, load_state, GameStatus};
+use super::play::{self, Actor, DecisionRequest};
 use super::{random_u64, ServiceError, ServiceResult};
 use crate::engine::bots::{Bot, BotKind, Budget};
+use crate::engine::View;
 use crate::storage::{accounts as users, games as store, now_millis, Database, StorageError};
 
 /// User names starting with this are kept for bots.
@@ -130,7 +132,7 @@ fn play_turn(
             None => return Ok(false),
         }
     } else {
-        match play::stand_in_view(db, bot.user_id, game_id)? {
+        match stand_in_view(db, bot.user_id, game_id)? {
             Some((view, version)) => (view, version, true),
             None => return Ok(false),
         }
@@ -154,7 +156,7 @@ fn play_turn(
     };
     let decide = |request: &DecisionRequest| -> ServiceResult<()> {
         if stand_in {
-            play::decide_as_stand_in(db, bot.user_id, game_id, request, ratings)
+            decide_as_stand_in(db, bot.user_id, game_id, request, ratings)
         } else {
             play::decide(db, &caller, game_id, request, None, ratings).map(|_| ())
         }
@@ -176,4 +178,48 @@ fn play_turn(
         }
         Err(e) => Err(e),
     }
+}
+
+/// The view of the seat to act, for the stand-in bot `bot_user_id`, when that seat has left the
+/// game; with the game's version.
+fn stand_in_view(
+    db: &Database,
+    bot_user_id: i64,
+    game_id: i64,
+) -> ServiceResult<Option<(View, i64)>> {
+    db.read(|conn| {
+        let row = load_row(conn, game_id)?;
+        if GameStatus::parse(&row.status) != GameStatus::Active
+            || row.to_act_user != Some(bot_user_id)
+        {
+            return Ok(None);
+        }
+        let game = load_state(conn, &row)?;
+        Ok(game
+            .to_act()
+            .filter(|&seat| game.retired(seat).is_some())
+            .map(|seat| (game.view(Some(seat)), row.version)))
+    })
+}
+
+/// The stand-in bot plays the seat to act, which has left the game.
+fn decide_as_stand_in(
+    db: &Database,
+    bot_user_id: i64,
+    game_id: i64,
+    request: &DecisionRequest,
+    ratings: &RatingParameters,
+) -> ServiceResult<()> {
+    db.write(|conn| {
+        play::apply_decision(
+            conn,
+            db.memo(),
+            game_id,
+            Actor::StandIn(bot_user_id),
+            request,
+            db.now(),
+            ratings,
+        )
+        .map(|_| ())
+    })
 }

@@ -124,7 +124,8 @@ fn abort(
         &GameEvent::Aborted { seat },
         GameUpdate {
             status: Some(GameStatus::Aborted.name()),
-            state: Some((&snapshot, ENGINE_VERSION, None)),
+            to_act: Some(None),
+            snapshot: Some((&snapshot, ENGINE_VERSION)),
             clock: Some(clock.columns(&json, now)),
         },
         now,

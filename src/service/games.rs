@@ -290,11 +290,36 @@ pub(super) fn stale_if_conflict(e: StorageError, version: i64) -> ServiceError {
     }
 }
 
-/// The engine state after the game's last event: the snapshot when its engine version matches,
-/// else rebuilt from the log (and the snapshot replaced).
+/// A move stores a snapshot of the state when this many events or more were logged since the
+/// last one (and always when the game ends). Rewriting the whole state (some KB) on every move
+/// was the largest part of a move's write; between snapshots, loading replays at most this many
+/// logged decisions, which the engine applies in microseconds.
+pub(super) const SNAPSHOT_EVERY: i64 = 16;
+
+/// The engine state after the game's last event: the snapshot, with the decisions logged after
+/// it, when its engine version matches; else rebuilt from the whole log (and the snapshot
+/// replaced).
 pub(super) fn load_state(conn: &mut DbConnection, row: &GameRow) -> ServiceResult<Game> {
     if row.state_engine_version == ENGINE_VERSION {
-        if let Some(Ok(game)) = row.state.as_deref().map(Game::from_snapshot) {
+        if let Some(Ok(mut game)) = row.state.as_deref().map(Game::from_snapshot) {
+            if row.state_version < row.version {
+                let tail = crate::storage::logs::events_after(
+                    conn,
+                    row.id,
+                    row.state_version,
+                    row.version - row.state_version,
+                )?;
+                for event in tail {
+                    if let Some(decision) = logged_decision(parse_event(&event.payload)?) {
+                        decision.apply_to(&mut game).map_err(|e| {
+                            ServiceError::Internal(format!(
+                                "game {}: event {} does not replay: {e}",
+                                row.id, event.seq
+                            ))
+                        })?;
+                    }
+                }
+            }
             return Ok(game);
         }
     }
@@ -327,23 +352,27 @@ pub(super) fn record_from_log(
     for row in crate::storage::logs::events_after(conn, game_id, 0, i64::MAX)? {
         match parse_event(&row.payload)? {
             GameEvent::Started { setup } => record = Some(Record::new(setup)),
-            GameEvent::Decided { seat, decision, .. } => {
-                if let Some(r) = record.as_mut() {
-                    r.decisions.push(RecordedDecision { seat, decision });
+            event => {
+                if let (Some(r), Some(decision)) = (record.as_mut(), logged_decision(event)) {
+                    r.decisions.push(decision);
                 }
             }
-            GameEvent::TimedOut { seat, .. } => {
-                if let Some(r) = record.as_mut() {
-                    r.decisions.push(RecordedDecision {
-                        seat,
-                        decision: DecisionJson::TimeOut,
-                    });
-                }
-            }
-            _ => {}
         }
     }
     Ok(record)
+}
+
+/// The decision an event logs, if it logs one (the clock's time-out is one too): the events
+/// that change the engine state after the deal.
+fn logged_decision(event: GameEvent) -> Option<RecordedDecision> {
+    match event {
+        GameEvent::Decided { seat, decision, .. } => Some(RecordedDecision { seat, decision }),
+        GameEvent::TimedOut { seat, .. } => Some(RecordedDecision {
+            seat,
+            decision: DecisionJson::TimeOut,
+        }),
+        _ => None,
+    }
 }
 
 /// The refusal for a caller without a seat in the game.

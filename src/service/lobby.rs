@@ -190,7 +190,8 @@ fn take_seat(
             &events,
             GameUpdate {
                 status: Some(GameStatus::Active.name()),
-                state: Some((&snapshot, ENGINE_VERSION, to_act)),
+                to_act: Some(to_act),
+                snapshot: Some((&snapshot, ENGINE_VERSION)),
                 clock: Some(clock.columns(&clock_json, now)),
             },
             now,

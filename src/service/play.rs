@@ -9,13 +9,13 @@ use utoipa::ToSchema;
 use super::accounts::{Caller, Scope};
 use super::clocks::ClockState;
 use super::games::{
-    detail_of, event_rows, load_row, load_state, not_seated, pack_finished, seat_of,
-    stale_if_conflict, to_act_user, GameDetail, GameEvent, GameStatus,
+    detail_of, event_rows, load_row, not_seated, pack_finished, seat_of, stale_if_conflict,
+    to_act_user, GameDetail, GameEvent, GameStatus, SNAPSHOT_EVERY,
 };
 use super::loading::{keep, load_game_at, reloaded_detail, Loaded};
 use super::notifications::{notices_for_people, queue_game_over, Notice};
 use super::{ServiceError, ServiceResult};
-use crate::engine::{DecisionJson, DecisionOf, Game, RuleError, View, ENGINE_VERSION};
+use crate::engine::{DecisionJson, DecisionOf, Game, RuleError, ENGINE_VERSION};
 use crate::ratings::RatingParameters;
 use crate::storage::appends::{self as store_appends, Append, GameUpdate};
 use crate::storage::games::{self as store, GameRow, SeatRow, StoredAnswer};
@@ -195,7 +195,8 @@ struct Prepared {
     /// The game after the decision.
     game: Game,
     events: Vec<GameEvent>,
-    snapshot: String,
+    /// The state to store with the append, when it is time for a snapshot.
+    snapshot: Option<String>,
     to_act: Option<i64>,
     clock: ClockState,
     clock_json: String,
@@ -225,6 +226,10 @@ impl Prepared {
                 self.row.status.clone()
             },
             state: None,
+            state_version: match self.snapshot {
+                Some(_) => self.version(),
+                None => self.row.state_version,
+            },
             to_act_user: self.to_act,
             clock: Some(self.clock_json.clone()),
             deadline_at: columns.deadline_at,
@@ -343,7 +348,9 @@ fn prepare(
             by: super::bots::STAND_IN.to_string(),
         });
     }
-    let snapshot = game.to_snapshot();
+    let version = row.version + events.len() as i64;
+    let snapshot = (game.is_over() || version - row.state_version >= SNAPSHOT_EVERY)
+        .then(|| game.to_snapshot());
     let to_act = to_act_user(conn, &game, &seats)?;
     // The clock runs for the seat to act, unless the stand-in plays it.
     let mut clock = ClockState::from_json(row.clock.as_deref());
@@ -405,7 +412,11 @@ fn commit(
             events: &events,
             update: GameUpdate {
                 status: game.is_over().then_some(GameStatus::Over.name()),
-                state: Some((&prepared.snapshot, ENGINE_VERSION, prepared.to_act)),
+                to_act: Some(prepared.to_act),
+                snapshot: prepared
+                    .snapshot
+                    .as_deref()
+                    .map(|state| (state, ENGINE_VERSION)),
                 clock: Some(prepared.clock.columns(&prepared.clock_json, now)),
             },
             notices: &notices,
@@ -423,50 +434,6 @@ fn commit(
         pack_finished(conn, game_id, now)?;
     }
     Ok(version)
-}
-
-/// The view of the seat to act, for the stand-in bot `bot_user_id`, when that seat has left the
-/// game; with the game's version.
-pub fn stand_in_view(
-    db: &Database,
-    bot_user_id: i64,
-    game_id: i64,
-) -> ServiceResult<Option<(View, i64)>> {
-    db.read(|conn| {
-        let row = load_row(conn, game_id)?;
-        if GameStatus::parse(&row.status) != GameStatus::Active
-            || row.to_act_user != Some(bot_user_id)
-        {
-            return Ok(None);
-        }
-        let game = load_state(conn, &row)?;
-        Ok(game
-            .to_act()
-            .filter(|&seat| game.retired(seat).is_some())
-            .map(|seat| (game.view(Some(seat)), row.version)))
-    })
-}
-
-/// The stand-in bot plays the seat to act, which has left the game.
-pub fn decide_as_stand_in(
-    db: &Database,
-    bot_user_id: i64,
-    game_id: i64,
-    request: &DecisionRequest,
-    ratings: &RatingParameters,
-) -> ServiceResult<()> {
-    db.write(|conn| {
-        apply_decision(
-            conn,
-            db.memo(),
-            game_id,
-            Actor::StandIn(bot_user_id),
-            request,
-            db.now(),
-            ratings,
-        )
-        .map(|_| ())
-    })
 }
 
 /// Resign on whatever the current version is.

@@ -228,7 +228,8 @@ fn seed_one(
                 }
                 .name(),
             ),
-            state: Some((&snapshot, ENGINE_VERSION, to_act)),
+            to_act: Some(to_act),
+            snapshot: Some((&snapshot, ENGINE_VERSION)),
             clock: None,
         },
         at,

@@ -8,22 +8,26 @@
 //! On SQLite, where a statement costs no round trip, the same writes are plain statements in the
 //! writer's transaction.
 
+use diesel::backend::Backend;
 use diesel::pg::Pg;
 use diesel::prelude::*;
 use diesel::query_builder::{AstPass, Query, QueryFragment, QueryId};
-use diesel::sql_types::{Array, BigInt, Bool, Integer, Nullable, Text};
+use diesel::serialize::ToSql;
+use diesel::sql_types::{Array, BigInt, Bool, HasSqlType, Integer, Nullable, Text};
 
 use super::notifications::NewNotification;
-use super::schema::{game_events, games};
+use super::schema::game_events;
 use super::{DbConnection, StorageError};
 
 /// What an appended event changes in the `games` row besides its version.
 #[derive(Debug, Default, Clone, Copy)]
 pub struct GameUpdate<'a> {
     pub status: Option<&'a str>,
-    /// The engine state after this event, its engine version tag, and the user to act then
-    /// (`None` when nobody is, the game being over).
-    pub state: Option<(&'a str, i32, Option<i64>)>,
+    /// The user to act after this event (`None` when nobody is, the game being over).
+    pub to_act: Option<Option<i64>>,
+    /// A snapshot of the engine state after this event, and its engine version tag. Without
+    /// one, the state is the last snapshot with the logged decisions after it.
+    pub snapshot: Option<(&'a str, i32)>,
     /// The clock after this event.
     pub clock: Option<ClockColumns<'a>>,
 }
@@ -38,20 +42,106 @@ pub struct ClockColumns<'a> {
     pub reminder_at: Option<i64>,
 }
 
-/// The columns an append sets; `None` leaves a column as it is.
-#[derive(AsChangeset)]
-#[diesel(table_name = games)]
-struct GameChanges<'a> {
+/// The guarded update of the `games` row: its new version and the columns the append sets, where
+/// the version is still the one the writer saw. Its text never changes (a column the append leaves
+/// alone is set to itself), so it is prepared once per connection on both backends, where diesel
+/// parsed an `UPDATE` of optional columns every time.
+struct RowUpdate<'a> {
+    game_id: i64,
+    expected_version: i64,
     version: i64,
-    updated_at: i64,
+    now: i64,
     status: Option<&'a str>,
+    sets_snapshot: bool,
     state: Option<&'a str>,
     state_engine_version: Option<i32>,
-    to_act_user: Option<Option<i64>>,
-    clock: Option<Option<&'a str>>,
-    deadline_at: Option<Option<i64>>,
-    reminder_at: Option<Option<i64>>,
+    sets_to_act: bool,
+    to_act_user: Option<i64>,
+    sets_clock: bool,
+    clock: Option<&'a str>,
+    deadline_at: Option<i64>,
+    reminder_at: Option<i64>,
 }
+
+impl<'a> RowUpdate<'a> {
+    fn of(
+        game_id: i64,
+        expected_version: i64,
+        version: i64,
+        now: i64,
+        update: &GameUpdate<'a>,
+    ) -> Self {
+        RowUpdate {
+            game_id,
+            expected_version,
+            version,
+            now,
+            status: update.status,
+            sets_snapshot: update.snapshot.is_some(),
+            state: update.snapshot.map(|(state, _)| state),
+            state_engine_version: update.snapshot.map(|(_, tag)| tag),
+            sets_to_act: update.to_act.is_some(),
+            to_act_user: update.to_act.flatten(),
+            sets_clock: update.clock.is_some(),
+            clock: update.clock.map(|c| c.json),
+            deadline_at: update.clock.and_then(|c| c.deadline_at),
+            reminder_at: update.clock.and_then(|c| c.reminder_at),
+        }
+    }
+}
+
+impl QueryId for RowUpdate<'_> {
+    type QueryId = RowUpdate<'static>;
+    const HAS_STATIC_QUERY_ID: bool = true;
+}
+
+impl<DB> QueryFragment<DB> for RowUpdate<'_>
+where
+    DB: Backend + HasSqlType<BigInt> + HasSqlType<Integer> + HasSqlType<Text> + HasSqlType<Bool>,
+    i64: ToSql<BigInt, DB>,
+    i32: ToSql<Integer, DB>,
+    str: ToSql<Text, DB>,
+    bool: ToSql<Bool, DB>,
+{
+    fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, DB>) -> QueryResult<()> {
+        out.push_sql("UPDATE games SET version = ");
+        out.push_bind_param::<BigInt, _>(&self.version)?;
+        out.push_sql(", updated_at = ");
+        out.push_bind_param::<BigInt, _>(&self.now)?;
+        out.push_sql(", status = COALESCE(");
+        out.push_bind_param::<Nullable<Text>, _>(&self.status)?;
+        out.push_sql(", status)");
+        set_if(&mut out, "state", &self.sets_snapshot, |out| {
+            out.push_bind_param::<Nullable<Text>, _>(&self.state)
+        })?;
+        out.push_sql(", state_engine_version = COALESCE(");
+        out.push_bind_param::<Nullable<Integer>, _>(&self.state_engine_version)?;
+        out.push_sql(", state_engine_version)");
+        set_if(&mut out, "state_version", &self.sets_snapshot, |out| {
+            out.push_bind_param::<BigInt, _>(&self.version)
+        })?;
+        set_if(&mut out, "to_act_user", &self.sets_to_act, |out| {
+            out.push_bind_param::<Nullable<BigInt>, _>(&self.to_act_user)
+        })?;
+        set_if(&mut out, "clock", &self.sets_clock, |out| {
+            out.push_bind_param::<Nullable<Text>, _>(&self.clock)
+        })?;
+        set_if(&mut out, "deadline_at", &self.sets_clock, |out| {
+            out.push_bind_param::<Nullable<BigInt>, _>(&self.deadline_at)
+        })?;
+        set_if(&mut out, "reminder_at", &self.sets_clock, |out| {
+            out.push_bind_param::<Nullable<BigInt>, _>(&self.reminder_at)
+        })?;
+        out.push_sql(" WHERE id = ");
+        out.push_bind_param::<BigInt, _>(&self.game_id)?;
+        out.push_sql(" AND version = ");
+        out.push_bind_param::<BigInt, _>(&self.expected_version)?;
+        Ok(())
+    }
+}
+
+impl RunQueryDsl<diesel::pg::PgConnection> for RowUpdate<'_> {}
+impl RunQueryDsl<diesel::sqlite::SqliteConnection> for RowUpdate<'_> {}
 
 /// A notice an append sends (its game is the appended one).
 #[derive(Debug)]
@@ -77,6 +167,13 @@ pub struct Append<'a> {
     pub now: i64,
 }
 
+impl Append<'_> {
+    /// The version the append makes.
+    fn version(&self) -> i64 {
+        self.expected_version + self.events.len() as i64
+    }
+}
+
 /// Write `append`; returns the new version. Another writer that appended first makes this a
 /// [`StorageError::Conflict`] and writes nothing. On PostgreSQL it is one statement, atomic by
 /// itself (see [`super::Database::write_atomic`]).
@@ -90,7 +187,7 @@ pub fn append(conn: &mut DbConnection, append: &Append<'_>) -> Result<i64, Stora
                 return Err(StorageError::Conflict);
             }
             super::wakeups::touched(super::wakeups::Topic::Game(append.game_id));
-            append.expected_version + append.events.len() as i64
+            append.version()
         }
         DbConnection::Sqlite(_) => {
             let version = append_events(
@@ -127,19 +224,7 @@ pub fn append(conn: &mut DbConnection, append: &Append<'_>) -> Result<i64, Stora
 /// updated (1, or 0 when stale). Its text never changes (variable parts are arrays), so diesel
 /// prepares it once per connection.
 struct AppendStatement<'a> {
-    game_id: i64,
-    expected_version: i64,
-    version: i64,
-    now: i64,
-    status: Option<&'a str>,
-    sets_state: bool,
-    state: Option<&'a str>,
-    state_engine_version: Option<i32>,
-    to_act_user: Option<i64>,
-    sets_clock: bool,
-    clock: Option<&'a str>,
-    deadline_at: Option<i64>,
-    reminder_at: Option<i64>,
+    row: RowUpdate<'a>,
     event_kinds: Vec<&'a str>,
     event_payloads: Vec<&'a str>,
     notice_users: Vec<i64>,
@@ -151,22 +236,15 @@ struct AppendStatement<'a> {
 
 impl<'a> AppendStatement<'a> {
     fn of(append: &'a Append<'a>) -> AppendStatement<'a> {
-        let update = &append.update;
         let notices = append.notices;
         AppendStatement {
-            game_id: append.game_id,
-            expected_version: append.expected_version,
-            version: append.expected_version + append.events.len() as i64,
-            now: append.now,
-            status: update.status,
-            sets_state: update.state.is_some(),
-            state: update.state.map(|(state, _, _)| state),
-            state_engine_version: update.state.map(|(_, tag, _)| tag),
-            to_act_user: update.state.and_then(|(_, _, user)| user),
-            sets_clock: update.clock.is_some(),
-            clock: update.clock.map(|c| c.json),
-            deadline_at: update.clock.and_then(|c| c.deadline_at),
-            reminder_at: update.clock.and_then(|c| c.reminder_at),
+            row: RowUpdate::of(
+                append.game_id,
+                append.expected_version,
+                append.version(),
+                append.now,
+                &append.update,
+            ),
             event_kinds: append.events.iter().map(|(kind, _)| *kind).collect(),
             event_payloads: append.events.iter().map(|(_, p)| p.as_str()).collect(),
             notice_users: notices.iter().map(|n| n.user_id).collect(),
@@ -195,12 +273,15 @@ impl RunQueryDsl<diesel::pg::PgConnection> for AppendStatement<'_> {}
 
 /// `, column = CASE WHEN <set> THEN <value> ELSE column END`: the column changes only when the
 /// append sets it.
-fn set_if<'b>(
-    out: &mut AstPass<'_, 'b, Pg>,
+fn set_if<'b, DB: Backend + HasSqlType<Bool>>(
+    out: &mut AstPass<'_, 'b, DB>,
     column: &'static str,
     set: &'b bool,
-    value: impl FnOnce(&mut AstPass<'_, 'b, Pg>) -> QueryResult<()>,
-) -> QueryResult<()> {
+    value: impl FnOnce(&mut AstPass<'_, 'b, DB>) -> QueryResult<()>,
+) -> QueryResult<()>
+where
+    bool: ToSql<Bool, DB>,
+{
     out.push_sql(", ");
     out.push_sql(column);
     out.push_sql(" = CASE WHEN ");
@@ -215,43 +296,16 @@ fn set_if<'b>(
 
 impl QueryFragment<Pg> for AppendStatement<'_> {
     fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, Pg>) -> QueryResult<()> {
-        out.push_sql("WITH g AS (UPDATE games SET version = ");
-        out.push_bind_param::<BigInt, _>(&self.version)?;
-        out.push_sql(", updated_at = ");
-        out.push_bind_param::<BigInt, _>(&self.now)?;
-        out.push_sql(", status = COALESCE(");
-        out.push_bind_param::<Nullable<Text>, _>(&self.status)?;
-        out.push_sql(", status)");
-        set_if(&mut out, "state", &self.sets_state, |out| {
-            out.push_bind_param::<Nullable<Text>, _>(&self.state)
-        })?;
-        out.push_sql(", state_engine_version = COALESCE(");
-        out.push_bind_param::<Nullable<Integer>, _>(&self.state_engine_version)?;
-        out.push_sql(", state_engine_version)");
-        set_if(&mut out, "to_act_user", &self.sets_state, |out| {
-            out.push_bind_param::<Nullable<BigInt>, _>(&self.to_act_user)
-        })?;
-        set_if(&mut out, "clock", &self.sets_clock, |out| {
-            out.push_bind_param::<Nullable<Text>, _>(&self.clock)
-        })?;
-        set_if(&mut out, "deadline_at", &self.sets_clock, |out| {
-            out.push_bind_param::<Nullable<BigInt>, _>(&self.deadline_at)
-        })?;
-        set_if(&mut out, "reminder_at", &self.sets_clock, |out| {
-            out.push_bind_param::<Nullable<BigInt>, _>(&self.reminder_at)
-        })?;
-        out.push_sql(" WHERE id = ");
-        out.push_bind_param::<BigInt, _>(&self.game_id)?;
-        out.push_sql(" AND version = ");
-        out.push_bind_param::<BigInt, _>(&self.expected_version)?;
+        out.push_sql("WITH g AS (");
+        self.row.walk_ast(out.reborrow())?;
         out.push_sql(
             " RETURNING id), \
              e AS (INSERT INTO game_events (game_id, seq, kind, payload, created_at) \
              SELECT g.id, ",
         );
-        out.push_bind_param::<BigInt, _>(&self.expected_version)?;
+        out.push_bind_param::<BigInt, _>(&self.row.expected_version)?;
         out.push_sql(" + ev.n, ev.kind, ev.payload, ");
-        out.push_bind_param::<BigInt, _>(&self.now)?;
+        out.push_bind_param::<BigInt, _>(&self.row.now)?;
         out.push_sql(" FROM g, unnest(");
         out.push_bind_param::<Array<Text>, _>(&self.event_kinds)?;
         out.push_sql(", ");
@@ -262,9 +316,9 @@ impl QueryFragment<Pg> for AppendStatement<'_> {
              (user_id, kind, game_id, payload, dedup_key, created_at, next_attempt_at) \
              SELECT x.user_id, x.kind, g.id, x.payload, x.dedup_key, ",
         );
-        out.push_bind_param::<BigInt, _>(&self.now)?;
+        out.push_bind_param::<BigInt, _>(&self.row.now)?;
         out.push_sql(", ");
-        out.push_bind_param::<BigInt, _>(&self.now)?;
+        out.push_bind_param::<BigInt, _>(&self.row.now)?;
         out.push_sql(" FROM g, unnest(");
         out.push_bind_param::<Array<BigInt>, _>(&self.notice_users)?;
         out.push_sql(", ");
@@ -280,9 +334,9 @@ impl QueryFragment<Pg> for AppendStatement<'_> {
              (webhook_id, notification_id, kind, payload, created_at, next_attempt_at) \
              SELECT h.id, n.id, n.kind, n.payload, ",
         );
-        out.push_bind_param::<BigInt, _>(&self.now)?;
+        out.push_bind_param::<BigInt, _>(&self.row.now)?;
         out.push_sql(", ");
-        out.push_bind_param::<BigInt, _>(&self.now)?;
+        out.push_bind_param::<BigInt, _>(&self.row.now)?;
         out.push_sql(
             " FROM n JOIN webhooks h ON h.user_id = n.user_id AND h.disabled_at IS NULL \
              AND h.kinds LIKE '%,' || n.kind || ',%' WHERE n.kind = ANY(",
@@ -319,24 +373,11 @@ pub fn append_events(
             .execute(conn)
             .map_err(StorageError::from_write)?;
     }
-    let changes = GameChanges {
-        version,
-        updated_at: now,
-        status: update.status,
-        state: update.state.map(|(state, _, _)| state),
-        state_engine_version: update.state.map(|(_, tag, _)| tag),
-        to_act_user: update.state.map(|(_, _, user)| user),
-        clock: update.clock.map(|c| Some(c.json)),
-        deadline_at: update.clock.map(|c| c.deadline_at),
-        reminder_at: update.clock.map(|c| c.reminder_at),
-    };
-    let changed = diesel::update(
-        games::table
-            .find(game_id)
-            .filter(games::version.eq(expected_version)),
-    )
-    .set(&changes)
-    .execute(conn)?;
+    let row = RowUpdate::of(game_id, expected_version, version, now, &update);
+    let changed = match conn {
+        DbConnection::Postgresql(c) => row.execute(c),
+        DbConnection::Sqlite(c) => row.execute(c),
+    }?;
     if changed != 1 {
         return Err(StorageError::Conflict);
     }

@@ -18,6 +18,8 @@ pub struct GameRow {
     pub created_at: i64,
     pub updated_at: i64,
     pub version: i64,
+    /// A snapshot of the engine state at `state_version`; the decisions logged after it bring it
+    /// to `version` (a move rewrites the snapshot only every few events).
     pub state: Option<String>,
     pub state_engine_version: i32,
     pub to_act_user: Option<i64>,
@@ -26,6 +28,8 @@ pub struct GameRow {
     pub reminder_at: Option<i64>,
     /// Rated (its result changes ratings) or casual.
     pub rated: bool,
+    /// The version `state` stands at.
+    pub state_version: i64,
 }
 
 #[derive(Debug, Clone, Queryable, Selectable)]
@@ -105,12 +109,14 @@ pub fn game_head(conn: &mut DbConnection, id: i64) -> Result<Option<GameRow>, St
             games::deadline_at,
             games::reminder_at,
             games::rated,
+            games::state_version,
         ))
         .first::<GameRow>(conn)
         .optional()?)
 }
 
-/// Replace a stale snapshot (another engine version) by one rebuilt from the log.
+/// Replace a stale snapshot (another engine version, or behind the row's version) by one rebuilt
+/// from the log.
 pub fn save_state(
     conn: &mut DbConnection,
     game_id: i64,
@@ -126,6 +132,7 @@ pub fn save_state(
     .set((
         games::state.eq(Some(state)),
         games::state_engine_version.eq(tag),
+        games::state_version.eq(version),
     ))
     .execute(conn)?;
     Ok(())

@@ -62,6 +62,7 @@ diesel::table! {
         deadline_at -> Nullable<BigInt>,
         reminder_at -> Nullable<BigInt>,
         rated -> Bool,
+        state_version -> BigInt,
     }
 }
 

@@ -53,9 +53,26 @@ pub fn spawn(db: Db, tune: impl FnOnce(&mut Config)) -> Option<TestServer> {
 /// Two server instances on one fresh PostgreSQL database; `None` without `TEST_DATABASE_URL`.
 pub fn two_instances() -> Option<(TestServer, TestServer)> {
     let a = spawn(Db::Postgres, |_| {})?;
-    let url = a.database_url.clone();
-    let b = spawn(Db::Postgres, |c| c.database_url = Some(url)).expect("a second instance");
+    let b = second_instance(&a);
     Some((a, b))
+}
+
+/// Another server instance on `a`'s database, its clock starting where `a`'s stands.
+pub fn second_instance(a: &TestServer) -> TestServer {
+    let db = match a.pg_database {
+        Some(_) => Db::Postgres,
+        None => Db::Sqlite,
+    };
+    let url = a.database_url.clone();
+    spawn_at(db, a.clock.now(), |c| c.database_url = Some(url)).expect("a second instance")
+}
+
+/// One of `choices`, drawn with the test's own generator `rng` (a fixed seed replays a game).
+pub fn pick<'a>(rng: &mut u64, choices: &'a [Value]) -> &'a Value {
+    *rng = rng
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
+    &choices[(*rng >> 33) as usize % choices.len()]
 }
 
 /// A server whose clock starts at `start` (milliseconds since the Unix epoch): a server started

@@ -298,7 +298,20 @@ fn a_database_outage_answers_503_with_retry_after_and_recovers() {
     })
     .expect("server");
     let u = s.register("outage");
-    assert_eq!(s.get("/readyz", None).status, 200);
+    // Every pooled connection answers just before the cut, so that all of them look fresh
+    // (connections that answered within a second are handed out without a ping).
+    let busy = |s: &support::TestServer| {
+        std::thread::scope(|scope| {
+            let calls: Vec<_> = (0..8)
+                .map(|_| scope.spawn(|| s.get("/api/v1/games?filter=mine", Some(&u.token))))
+                .collect();
+            calls
+                .into_iter()
+                .map(|c| c.join().expect("request thread").status)
+                .collect::<Vec<_>>()
+        })
+    };
+    assert_eq!(busy(&s), vec![200; 8]);
     proxy.cut();
     for path in ["/api/v1/games?filter=mine", "/readyz", "/api/v1/me/tokens"] {
         let a = s.get(path, Some(&u.token));
@@ -326,6 +339,8 @@ fn a_database_outage_answers_503_with_retry_after_and_recovers() {
         std::thread::sleep(std::time::Duration::from_millis(200));
     }
     assert!(ready, "the server recovers without a restart");
+    // No dead connection is handed out once the database is back.
+    assert_eq!(busy(&s), vec![200; 8], "every request after the recovery");
     let a = s.post(
         "/api/v1/games",
         Some(&u.token),

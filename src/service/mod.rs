@@ -77,8 +77,10 @@ impl ServiceError {
 }
 
 impl From<diesel::result::Error> for ServiceError {
+    /// The transaction's own statements (BEGIN, COMMIT) fail like any storage call: a lost
+    /// connection is the database being unavailable (503), not a bug.
     fn from(e: diesel::result::Error) -> Self {
-        ServiceError::Storage(StorageError::Query(e))
+        ServiceError::Storage(StorageError::from(e))
     }
 }
 

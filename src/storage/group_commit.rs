@@ -130,9 +130,8 @@ impl Committer {
                 if done.is_err() {
                     // Leave no half transaction on a pooled connection.
                     let _ = Txn::rollback_transaction(&mut pooled.conn);
-                } else {
-                    pooled.answered = std::time::Instant::now();
                 }
+                pooled.settled(done.is_ok());
                 done
             }
         };

@@ -16,6 +16,7 @@ pub mod vacations;
 pub mod wakeups;
 pub mod webhooks;
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -128,6 +129,8 @@ struct Manager {
     url: String,
     backend: Backend,
     sqlite_synchronous: SqliteSync,
+    /// How many connections of the pool were found lost: shared by all of them.
+    losses: Arc<AtomicU64>,
 }
 
 /// How SQLite makes a commit durable (`PRAGMA synchronous`).
@@ -158,13 +161,37 @@ pub const CONNECTION_TIMEOUT: Duration = Duration::from_secs(1);
 /// A pooled connection, and when it last answered.
 pub struct Pooled {
     conn: DbConnection,
-    answered: Instant,
+    /// When it last answered, and the pool's count of lost connections then; `None` after an
+    /// error, so that it is pinged before its next use.
+    answered: Option<(Instant, u64)>,
+    losses: Arc<AtomicU64>,
 }
 
 /// A connection that answered this recently is handed out without a ping first: pinging on every
 /// checkout was a third of the statements PostgreSQL ran under load. One that has not (after an
-/// error, or idle) is pinged, and dropped from the pool if the ping fails.
+/// error, or idle, or when another connection of the pool was found lost since: an outage cuts
+/// them all) is pinged, and dropped from the pool if the ping fails.
 const FRESH: Duration = Duration::from_secs(1);
+
+impl Pooled {
+    /// Note how a use of the connection ended.
+    fn settled(&mut self, answered: bool) {
+        self.answered = answered.then(|| (Instant::now(), self.losses.load(Ordering::SeqCst)));
+    }
+
+    /// This connection failed to answer: every connection of the pool is pinged before its next
+    /// use, since whatever cut this one likely cut them all.
+    fn lost(&mut self) {
+        self.answered = None;
+        self.losses.fetch_add(1, Ordering::SeqCst);
+    }
+
+    fn fresh(&self) -> bool {
+        self.answered.is_some_and(|(at, losses)| {
+            at.elapsed() < FRESH && losses == self.losses.load(Ordering::SeqCst)
+        })
+    }
+}
 
 impl ManageConnection for Manager {
     type Connection = Pooled;
@@ -172,23 +199,33 @@ impl ManageConnection for Manager {
 
     fn connect(&self) -> Result<Pooled, r2d2::Error> {
         let conn = self.open()?;
-        Ok(Pooled {
+        let mut pooled = Pooled {
             conn,
-            answered: Instant::now(),
-        })
+            answered: None,
+            losses: self.losses.clone(),
+        };
+        pooled.settled(true);
+        Ok(pooled)
     }
 
     fn is_valid(&self, pooled: &mut Pooled) -> Result<(), r2d2::Error> {
-        if pooled.answered.elapsed() < FRESH {
+        if pooled.fresh() {
             return Ok(());
         }
-        pooled.conn.ping().map_err(r2d2::Error::QueryError)?;
-        pooled.answered = Instant::now();
+        if let Err(e) = pooled.conn.ping() {
+            pooled.lost();
+            return Err(r2d2::Error::QueryError(e));
+        }
+        pooled.settled(true);
         Ok(())
     }
 
     fn has_broken(&self, pooled: &mut Pooled) -> bool {
-        pooled.conn.is_broken()
+        let broken = pooled.conn.is_broken();
+        if broken {
+            pooled.lost();
+        }
+        broken
     }
 }
 
@@ -274,6 +311,7 @@ impl Database {
                 url: url.to_string(),
                 backend,
                 sqlite_synchronous,
+                losses: Arc::default(),
             })
             .map_err(|e| StorageError::Unavailable(e.to_string()))?;
         let db = Database {
@@ -341,9 +379,7 @@ impl Database {
     ) -> Result<T, E> {
         let mut pooled = self.conn()?;
         let outcome = f(&mut pooled.conn);
-        if outcome.is_ok() {
-            pooled.answered = Instant::now();
-        }
+        pooled.settled(outcome.is_ok());
         outcome
     }
 
@@ -359,9 +395,7 @@ impl Database {
             None => {
                 let mut pooled = self.conn()?;
                 let outcome = pooled.conn.transaction(f);
-                if outcome.is_ok() {
-                    pooled.answered = Instant::now();
-                }
+                pooled.settled(outcome.is_ok());
                 outcome
             }
         };
@@ -447,11 +481,11 @@ impl Database {
         let mut pooled = self.conn()?;
         // A connection that cannot answer a ping means the database is unavailable, whatever
         // words the failure came in.
-        pooled
-            .conn
-            .ping()
-            .map_err(|e| StorageError::Unavailable(e.to_string()))?;
-        pooled.answered = Instant::now();
+        if let Err(e) = pooled.conn.ping() {
+            pooled.lost();
+            return Err(StorageError::Unavailable(e.to_string()));
+        }
+        pooled.settled(true);
         Ok(())
     }
 }

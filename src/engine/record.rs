@@ -34,7 +34,8 @@ pub enum ReplayError {
     RulesetVersion { found: u32 },
     #[error(transparent)]
     Setup(#[from] SetupError),
-    #[error("decision {index} was refused: {error}")]
+    /// By the refusal's code: its message may name a card of a hand, and this error is logged.
+    #[error("decision {index} was refused ({})", error.code())]
     Decision { index: usize, error: RuleError },
     #[error("the recorded result differs from the replayed one")]
     ResultDiffers,

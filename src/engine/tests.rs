@@ -1138,3 +1138,31 @@ fn decisions_of_another_variant_or_phase_are_refused() {
         RuleError::NoSuchSeat { seat: 5 }
     );
 }
+
+// ---------------------------------------------------------------- records
+
+/// A record that does not replay is an error the server logs: it names the refusal by its code,
+/// never the card, which may be one of a hand still hidden.
+#[test]
+fn a_refused_replay_names_its_code_not_the_card() {
+    let setup = Setup::deal(Variant::KeltisCard, 2, 7).expect("valid player count");
+    let game = Game::from_setup(&setup).expect("dealt setup is consistent");
+    let seat = game.to_act().expect("someone starts");
+    // Cards come in pairs: one the deciding seat does not hold itself.
+    let hidden = *game
+        .hand(1 - seat)
+        .iter()
+        .find(|card| !game.hand(seat).contains(card))
+        .expect("a card only the other seat holds");
+    let mut record = super::Record::new(setup);
+    record.decisions.push(super::RecordedDecision {
+        seat,
+        decision: lay_on(hidden, hidden.color()).to_json(game.board()),
+    });
+    let err = record
+        .replay()
+        .expect_err("the other seat's card is refused");
+    let text = err.to_string();
+    assert!(text.contains("card_not_in_hand"), "{text}");
+    assert!(!text.contains(&hidden.to_string()), "{text} names {hidden}");
+}

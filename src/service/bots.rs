@@ -100,7 +100,9 @@ pub fn play_pending(
         match play_turn(db, bot, game_id, ratings) {
             Ok(true) => played += 1,
             Ok(false) => {}
-            Err(e) => tracing::warn!(game_id, bot = %bot.name, error = %e, "bot turn failed"),
+            Err(e) => {
+                tracing::warn!(game_id, bot = %bot.name, error = %e.for_log(), "bot turn failed")
+            }
         }
     }
     Ok(played)

@@ -46,7 +46,7 @@ pub fn apply_due_timeouts(
                 );
             }
             Err(ServiceError::StaleVersion { .. }) => {}
-            Err(e) => tracing::warn!(game_id, error = %e, "time-out failed"),
+            Err(e) => tracing::warn!(game_id, error = %e.for_log(), "time-out failed"),
         }
     }
     Ok(applied)
@@ -144,7 +144,7 @@ pub fn send_due_reminders(db: &Database, batch: i64) -> ServiceResult<usize> {
         match db.write(|conn| remind(conn, game_id, version, now)) {
             Ok(true) => queued += 1,
             Ok(false) | Err(ServiceError::StaleVersion { .. }) => {}
-            Err(e) => tracing::warn!(game_id, error = %e, "reminder failed"),
+            Err(e) => tracing::warn!(game_id, error = %e.for_log(), "reminder failed"),
         }
     }
     Ok(queued)

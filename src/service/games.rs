@@ -312,9 +312,12 @@ pub(super) fn load_state(conn: &mut DbConnection, row: &GameRow) -> ServiceResul
                 for event in tail {
                     if let Some(decision) = logged_decision(parse_event(&event.payload)?) {
                         decision.apply_to(&mut game).map_err(|e| {
+                            // The code, not the message: it may name a card of a hand.
                             ServiceError::Internal(format!(
-                                "game {}: event {} does not replay: {e}",
-                                row.id, event.seq
+                                "game {}: event {} does not replay ({})",
+                                row.id,
+                                event.seq,
+                                e.code()
                             ))
                         })?;
                     }

@@ -57,6 +57,15 @@ pub enum ServiceError {
 }
 
 impl ServiceError {
+    /// What a log line may say of this error: a refusal by the rules by its code alone, since
+    /// its message can name a card of the hand it was decided from.
+    pub fn for_log(&self) -> String {
+        match self {
+            ServiceError::Rule(rule) => format!("refused by the rules ({})", rule.code()),
+            other => other.to_string(),
+        }
+    }
+
     pub fn invalid(code: &'static str, message: impl Into<String>) -> ServiceError {
         ServiceError::Invalid {
             code,
@@ -126,4 +135,20 @@ pub fn random_u64() -> ServiceResult<u64> {
 pub fn sha256_hex(text: &str) -> String {
     use sha2::Digest;
     hex::encode(sha2::Sha256::digest(text.as_bytes()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ServiceError;
+    use crate::engine::{Card, Color, RuleError};
+
+    /// Logged errors never name a card: a refusal by the rules is logged by its code, while the
+    /// player who made the decision is told the card (it was theirs).
+    #[test]
+    fn a_refusal_is_logged_by_its_code_only() {
+        let card = Card::number(Color::Blue, 7);
+        let e = ServiceError::Rule(RuleError::CardNotInHand { card });
+        assert!(e.to_string().contains(&card.to_string()));
+        assert_eq!(e.for_log(), "refused by the rules (card_not_in_hand)");
+    }
 }

@@ -175,7 +175,7 @@ pub fn end_due(db: &Database, batch: i64) -> ServiceResult<usize> {
             Ok(true) => ended += 1,
             Ok(false) => {}
             Err(e) => {
-                tracing::warn!(user_id = vacation.user_id, error = %e, "ending a vacation failed")
+                tracing::warn!(user_id = vacation.user_id, error = %e.for_log(), "ending a vacation failed")
             }
         }
     }

@@ -67,8 +67,9 @@ pub enum BotError {
     NotToAct,
     #[error(transparent)]
     Sample(#[from] sample::SampleError),
-    #[error("the view lists a decision this engine does not know: {0}")]
-    Decision(String),
+    /// By the refusal's code: the decision itself may name a card of the bot's hand.
+    #[error("the view lists a decision this engine does not know ({0})")]
+    Decision(&'static str),
 }
 
 /// Greedy's sampled games per decision.
@@ -107,7 +108,7 @@ impl Bot {
             .map(|d: &DecisionJson| {
                 d.clone()
                     .resolve(board.as_deref())
-                    .map_err(|e| BotError::Decision(e.to_string()))
+                    .map_err(|e| BotError::Decision(e.code()))
             })
             .collect::<Result<_, _>>()?;
         if legal.is_empty() {

@@ -108,6 +108,12 @@ pub fn build_with_clock(
             error,
         }
     })?;
+    crate::workers::notifier::spawn(&workers, db.clone()).map_err(|error| {
+        StartupError::Worker {
+            name: "wake-up notifier",
+            error,
+        }
+    })?;
     let webhook_policy = crate::service::webhooks::WebhookPolicy {
         allow_private: config.webhooks_allow_private,
     };
@@ -132,7 +138,7 @@ pub fn build_with_clock(
     })?;
     let draining = api::Draining::default();
     let state = web::Data::new(AppState {
-        db,
+        db: db.clone(),
         keys: TokenKeys::new(&secret),
         bots,
         limiter: api::rate_limit::RateLimiter::new(config.auth_rate_limit),
@@ -220,6 +226,7 @@ pub fn build_with_clock(
             server: server.handle(),
             draining,
             workers: workers.clone(),
+            db: db.clone(),
         },
         workers,
         server,
@@ -228,21 +235,27 @@ pub fn build_with_clock(
 }
 
 /// Stops a running server gracefully: open event streams end, requests in flight finish (up to
-/// actix's shutdown timeout), then the background workers finish their pass.
+/// actix's shutdown timeout), then the background workers finish their pass, then the last
+/// wake-ups are sent.
 #[derive(Clone)]
 pub struct Stopper {
     server: actix_web::dev::ServerHandle,
     draining: api::Draining,
     workers: crate::workers::Workers,
+    db: Database,
 }
 
 impl Stopper {
     pub async fn stop(&self) {
         self.draining.start();
         self.server.stop(true).await;
-        let workers = self.workers.clone();
+        let (workers, db) = (self.workers.clone(), self.db.clone());
         // Joining the worker threads blocks: not on the server's runtime.
-        let _ = actix_web::rt::task::spawn_blocking(move || workers.stop()).await;
+        let _ = actix_web::rt::task::spawn_blocking(move || {
+            workers.stop();
+            crate::workers::notifier::flush(&db);
+        })
+        .await;
     }
 
     /// Stop when the process is asked to (SIGINT, SIGTERM).

@@ -207,6 +207,41 @@ fn streams_beat_and_end_when_the_server_stops(db: Db) {
     }
 }
 
+/// An event committed without a wake-up (an instance stopped between its commit and its NOTIFY;
+/// here written behind the server's back) still reaches an open stream, at its next heartbeat.
+fn a_stream_looks_again_at_each_heartbeat(db: Db) {
+    let s = support::spawn(db, |c| c.stream_heartbeat_seconds = 1).expect("a database");
+    let players = two_players(&s, "unwoken");
+    let id = card_game(&s, &players);
+    let v = version(&s, id, &players[0]);
+    let mut stream = Sse::open(
+        &s.url(&format!("/api/v1/games/{id}/stream?after={v}")),
+        Some(&players[1].token),
+        None,
+    );
+    assert_eq!(stream.frame(), Some(Frame::Comment("open".into())));
+    // A copy of the last event as the next one: nobody is woken by it.
+    s.execute_sql(&format!(
+        "INSERT INTO game_events (game_id, seq, kind, payload, created_at) \
+         SELECT game_id, seq + 1, kind, payload, created_at FROM game_events \
+         WHERE game_id = {id} AND seq = {v}"
+    ));
+    let mut heartbeats = 0;
+    loop {
+        match stream.frame().expect("the stream goes on") {
+            Frame::Comment(c) => {
+                assert_eq!(c, "heartbeat");
+                heartbeats += 1;
+                assert!(heartbeats <= 2, "the event came with no heartbeat's look");
+            }
+            Frame::Event { id: seq, .. } => {
+                assert_eq!(seq, Some((v + 1).to_string()));
+                break;
+            }
+        }
+    }
+}
+
 /// `/metrics`: requests by route and status, accepted decisions, open streams, the outbox, the
 /// pool, in the Prometheus text format.
 fn metrics_show_requests_decisions_streams_and_the_outbox(db: Db) {
@@ -305,6 +340,7 @@ on_both_databases!(
     a_stream_ticket_opens_its_own_stream_only,
     a_long_poll_is_woken_by_a_move,
     streams_beat_and_end_when_the_server_stops,
+    a_stream_looks_again_at_each_heartbeat,
 );
 
 /// Two server instances on one PostgreSQL: a move posted to one wakes a stream and a long poll

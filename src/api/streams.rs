@@ -101,12 +101,13 @@ fn frame(id: i64, kind: &str, json: &str) -> Bytes {
 const HEARTBEAT: &[u8] = b": heartbeat\n\n";
 
 /// What a stream sends next: read through `read` (after the last id sent) whenever its waiter is
-/// woken, a heartbeat comment when nothing happened for a while, nothing more once the server
-/// stops.
+/// woken and after each heartbeat, a heartbeat comment when nothing happened for a while, nothing
+/// more once the server stops.
 struct Stream<T> {
     pending: VecDeque<T>,
     after: i64,
-    /// The last read found everything there was: read again only when woken.
+    /// The last read found everything there was: read again only when woken (or after a
+    /// heartbeat).
     caught_up: bool,
     waiter: Waiter,
     draining: watch::Receiver<bool>,
@@ -220,6 +221,10 @@ where
                         continue;
                     }
                     _ = tokio::time::sleep(s.heartbeat) => {
+                        // Look again after each heartbeat: a wake-up lost with an instance that
+                        // stopped between its commit and its NOTIFY delays an event by one
+                        // heartbeat at most.
+                        s.caught_up = false;
                         return Some((Ok(Bytes::from_static(HEARTBEAT)), s));
                     }
                     _ = s.draining.changed() => return None,

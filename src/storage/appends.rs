@@ -187,6 +187,9 @@ pub fn append(conn: &mut DbConnection, append: &Append<'_>) -> Result<i64, Stora
                 return Err(StorageError::Conflict);
             }
             super::wakeups::touched(super::wakeups::Topic::Game(append.game_id));
+            for notice in append.notices {
+                super::wakeups::touched(super::wakeups::Topic::User(notice.user_id));
+            }
             append.version()
         }
         DbConnection::Sqlite(_) => {

@@ -267,6 +267,8 @@ pub struct Database {
     clock: crate::clock::Clock,
     /// Who waits for which game or user, in this process.
     wakeups: Arc<wakeups::Wakeups>,
+    /// Topics this process committed whose NOTIFY the notifier has yet to send (PostgreSQL).
+    outgoing: Arc<wakeups::Outgoing>,
     /// Decoded game states of this process, by game and version.
     memo: Arc<memo::Memo>,
     /// Sessions this process found live, forgotten when revoked.
@@ -320,6 +322,7 @@ impl Database {
             sqlite_writes: (backend == Backend::Sqlite).then(Arc::default),
             clock: crate::clock::Clock::system(),
             wakeups: Arc::default(),
+            outgoing: Arc::default(),
             memo: Arc::default(),
             // On PostgreSQL, revocations on other instances reach this one through the listener:
             // nothing is trusted until it connects.
@@ -399,18 +402,32 @@ impl Database {
                 outcome
             }
         };
-        let touched = wakeups::take_touched();
-        if outcome.is_ok() {
-            for topic in touched {
-                // A revoked session is forgotten here at once (other instances hear of it from
-                // their listeners); on PostgreSQL the listeners wake the waiters (NOTIFY is sent
-                // by triggers), on SQLite this process does.
-                if matches!(topic, wakeups::Topic::Sessions(_)) || self.backend == Backend::Sqlite {
-                    self.notified(topic);
-                }
-            }
-        }
+        self.committed(outcome.is_ok());
         outcome
+    }
+
+    /// After a write: wake the waiters of what it touched, if it committed.
+    fn committed(&self, ok: bool) {
+        let touched = wakeups::take_touched();
+        if !ok {
+            return;
+        }
+        if self.backend == Backend::Sqlite {
+            for topic in touched {
+                self.notified(topic);
+            }
+            return;
+        }
+        // PostgreSQL: every instance's listener hears of it, this one's too, once the notifier
+        // has sent it. A revoked session is forgotten here at once (its NOTIFY is sent by a
+        // trigger in the revoking transaction).
+        let (sessions, topics): (Vec<_>, Vec<_>) = touched
+            .into_iter()
+            .partition(|t| matches!(t, wakeups::Topic::Sessions(_)));
+        for topic in sessions {
+            self.notified(topic);
+        }
+        self.outgoing.add(topics);
     }
 
     /// Run `f`, whose changes are one statement that is atomic by itself (a storage function that
@@ -423,9 +440,9 @@ impl Database {
         if self.backend == Backend::Sqlite {
             return self.write(f);
         }
-        let outcome = self.on_connection(f);
-        // PostgreSQL's triggers wake the waiters (and no session is revoked by an append).
         wakeups::take_touched();
+        let outcome = self.on_connection(f);
+        self.committed(outcome.is_ok());
         outcome
     }
 
@@ -474,6 +491,16 @@ impl Database {
     /// commits all happen in this process.
     pub fn listener(&self) -> Option<Result<wakeups::Listener, StorageError>> {
         (self.backend == Backend::Postgresql).then(|| wakeups::Listener::connect(&self.url))
+    }
+
+    /// Topics committed here whose NOTIFY is yet to be sent (PostgreSQL).
+    pub fn outgoing(&self) -> &wakeups::Outgoing {
+        &self.outgoing
+    }
+
+    /// A connection that sends this instance's wake-ups (PostgreSQL); `None` on SQLite.
+    pub fn notifier(&self) -> Option<Result<wakeups::Notifier, StorageError>> {
+        (self.backend == Backend::Postgresql).then(|| wakeups::Notifier::connect(&self.url))
     }
 
     /// `/readyz`: the database answers.

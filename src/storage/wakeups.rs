@@ -3,19 +3,31 @@
 //!
 //! - SQLite (one process): the appending transaction notes what it touched; [`Database::write`]
 //!   wakes the waiters once it has committed.
-//! - PostgreSQL (any number of instances): triggers on `game_events` and `notifications` send a
-//!   `NOTIFY keltis_wake` in the appending transaction, which PostgreSQL delivers at commit to
-//!   every instance's [`Listener`]; the listener worker wakes that instance's waiters.
+//! - PostgreSQL (any number of instances): the appending transaction notes what it touched too;
+//!   once it has committed, the topics go to this instance's [`Outgoing`] queue, and the notifier
+//!   worker sends them as `NOTIFY keltis_wake` on a connection of its own ([`Notifier`]), many
+//!   commits' topics in one statement. PostgreSQL delivers them to every instance's [`Listener`],
+//!   whose worker wakes that instance's waiters. The NOTIFY is not sent inside the appending
+//!   transaction: PostgreSQL serialises the commits of every transaction that notifies (a global
+//!   lock held through the commit's flush to disk), which halved the moves it could commit.
+//!   A session's revocation is still notified by a trigger in its transaction (it is rare, and
+//!   must not be missed).
 //!
 //! A waiter subscribes before it reads, so a commit between its read and its wait still wakes it.
+//! A wake-up lost with an instance that stopped between its commit and its notice is made good
+//! by the waiters themselves: event streams look again at every heartbeat, and a long poll ends
+//! at its deadline.
 //!
 //! [`Database::write`]: super::Database::write
 
 use std::cell::RefCell;
-use std::collections::HashMap;
-use std::sync::Mutex;
+use std::collections::{HashMap, HashSet};
+use std::sync::{Condvar, Mutex};
+use std::time::Duration;
 
+use diesel::connection::SimpleConnection;
 use diesel::pg::PgConnection;
+use diesel::sql_types::{Array, Text};
 use diesel::{Connection, RunQueryDsl};
 use tokio::sync::watch;
 
@@ -34,8 +46,16 @@ pub enum Topic {
 }
 
 impl Topic {
-    /// The NOTIFY payload the PostgreSQL triggers send: `g<game id>`, `u<user id>` or
-    /// `s<user id>`.
+    /// The NOTIFY payload: `g<game id>`, `u<user id>` or `s<user id>`.
+    fn payload(self) -> String {
+        match self {
+            Topic::Game(id) => format!("g{id}"),
+            Topic::User(id) => format!("u{id}"),
+            Topic::Sessions(id) => format!("s{id}"),
+        }
+    }
+
+    /// A NOTIFY payload read back (see [`Topic::payload`]).
     fn parse(payload: &str) -> Option<Topic> {
         let (kind, id) = payload.split_at_checked(1)?;
         let id = id.parse().ok()?;
@@ -99,7 +119,7 @@ impl Wakeups {
 }
 
 thread_local! {
-    /// What the transaction running on this thread touched (SQLite only).
+    /// What the transaction running on this thread touched.
     static TOUCHED: RefCell<Vec<Topic>> = const { RefCell::new(Vec::new()) };
 }
 
@@ -113,8 +133,65 @@ pub(super) fn take_touched() -> Vec<Topic> {
     TOUCHED.with(|t| std::mem::take(&mut *t.borrow_mut()))
 }
 
-/// The PostgreSQL channel the triggers notify.
+/// The PostgreSQL channel of wake-ups.
 const CHANNEL: &str = "keltis_wake";
+
+/// Topics committed by this instance whose NOTIFY is not sent yet (PostgreSQL). A topic is kept
+/// once however often it was touched meanwhile: a waiter reads everything new when it wakes.
+#[derive(Default)]
+pub struct Outgoing {
+    topics: Mutex<HashSet<Topic>>,
+    added: Condvar,
+}
+
+impl Outgoing {
+    /// Topics to notify (committed ones, or ones whose NOTIFY failed, to be sent again).
+    pub fn add(&self, topics: impl IntoIterator<Item = Topic>) {
+        let mut pending = self.topics.lock().unwrap_or_else(|p| p.into_inner());
+        let before = pending.len();
+        pending.extend(topics);
+        if pending.len() > before {
+            self.added.notify_one();
+        }
+    }
+
+    /// Everything pending, once there is something or `wait` has passed (then perhaps nothing).
+    pub fn take(&self, wait: Duration) -> Vec<Topic> {
+        let pending = self.topics.lock().unwrap_or_else(|p| p.into_inner());
+        let (mut pending, _) = self
+            .added
+            .wait_timeout_while(pending, wait, |p| p.is_empty())
+            .unwrap_or_else(|p| p.into_inner());
+        pending.drain().collect()
+    }
+}
+
+/// A connection of its own that sends this instance's wake-ups (PostgreSQL).
+pub struct Notifier {
+    conn: PgConnection,
+}
+
+impl Notifier {
+    pub(super) fn connect(url: &str) -> Result<Notifier, StorageError> {
+        let mut conn =
+            PgConnection::establish(url).map_err(|e| StorageError::Unavailable(e.to_string()))?;
+        // A NOTIFY makes a transaction whose commit PostgreSQL would flush to disk; nothing of
+        // it needs to be durable, and not waiting for the flush keeps the notify lock brief.
+        conn.batch_execute("SET synchronous_commit = off")?;
+        Ok(Notifier { conn })
+    }
+
+    /// Notify `topics` in one statement. An error means the connection is lost.
+    pub fn send(&mut self, topics: &[Topic]) -> Result<(), StorageError> {
+        let payloads: Vec<String> = topics.iter().map(|t| t.payload()).collect();
+        diesel::sql_query(format!(
+            "SELECT count(pg_notify('{CHANNEL}', t)) FROM unnest($1) AS t"
+        ))
+        .bind::<Array<Text>, _>(payloads)
+        .execute(&mut self.conn)?;
+        Ok(())
+    }
+}
 
 /// A connection of its own that listens for the other instances' (and this one's) commits.
 pub struct Listener {
@@ -165,7 +242,10 @@ mod tests {
     }
 
     #[test]
-    fn payloads_of_the_triggers_parse() {
+    fn payloads_read_back_as_their_topics() {
+        for topic in [Topic::Game(42), Topic::User(7), Topic::Sessions(3)] {
+            assert_eq!(Topic::parse(&topic.payload()), Some(topic));
+        }
         assert_eq!(Topic::parse("g42"), Some(Topic::Game(42)));
         assert_eq!(Topic::parse("u7"), Some(Topic::User(7)));
         assert_eq!(Topic::parse("s3"), Some(Topic::Sessions(3)));

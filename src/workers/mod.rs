@@ -4,6 +4,7 @@
 //! - `bots`: plays the built-in bots' turns (and the seats of players who left).
 //! - `clocks`: applies time-outs when deadlines pass.
 //! - `listener`: wakes this instance's waiters when any instance commits (PostgreSQL).
+//! - `notifier`: tells every instance's listener what this one committed (PostgreSQL).
 //! - `mail`: sends the notification outbox by SMTP (when a relay is configured).
 //! - `webhooks`: sends the webhook deliveries of the outbox, with retries.
 //! - `maintenance`: deletes what has expired (idempotency answers, refresh tokens, sessions).
@@ -16,6 +17,7 @@ pub mod clocks;
 pub mod listener;
 pub mod mail;
 pub mod maintenance;
+pub mod notifier;
 pub mod webhooks;
 
 use std::sync::atomic::{AtomicBool, Ordering};

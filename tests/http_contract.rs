@@ -278,7 +278,8 @@ on_both_databases!(
 );
 
 /// PostgreSQL goes away under a running server and comes back: 503 `database_unavailable` with
-/// `Retry-After` meanwhile (never 500), `/readyz` says so, and the server recovers by itself.
+/// `Retry-After` meanwhile (never 500), `/readyz` says so, and the server recovers by itself: no
+/// dead pooled connection is handed out, and wake-ups reach long polls again.
 #[test]
 #[cfg_attr(not(postgres_tests), ignore = "PostgreSQL: set TEST_DATABASE_URL")]
 fn a_database_outage_answers_503_with_retry_after_and_recovers() {
@@ -298,6 +299,8 @@ fn a_database_outage_answers_503_with_retry_after_and_recovers() {
     })
     .expect("server");
     let u = s.register("outage");
+    let players = [u.clone(), s.register("outage2")];
+    let id = s.started_with(json!({"variant": "keltis-card", "players": 2}), &players);
     // Every pooled connection answers just before the cut, so that all of them look fresh
     // (connections that answered within a second are handed out without a ping).
     let busy = |s: &support::TestServer| {
@@ -341,6 +344,30 @@ fn a_database_outage_answers_503_with_retry_after_and_recovers() {
     assert!(ready, "the server recovers without a restart");
     // No dead connection is handed out once the database is back.
     assert_eq!(busy(&s), vec![200; 8], "every request after the recovery");
+    // Wake-ups travel again. The listener has reconnected by now (it woke every waiter then);
+    // the notifier finds its connection dead only when it sends the move's wake-up, and must
+    // send it again once reconnected (else the long poll answers empty at its deadline).
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let to_act = s.game(id, &players[0])["state"]["to_act"]
+        .as_u64()
+        .expect("a seat to act") as usize;
+    let view = s.game(id, &players[to_act]);
+    let v = view["version"].as_i64().expect("version");
+    let poll = {
+        let url = s.url(&format!("/api/v1/games/{id}/events?after={v}&wait=30"));
+        let (client, token) = (s.client.clone(), players[0].token.clone());
+        std::thread::spawn(move || {
+            let r = client.get(url).bearer_auth(token).send().expect("poll");
+            r.json::<serde_json::Value>().expect("JSON")
+        })
+    };
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    // One decision: one commit, one wake-up.
+    let decision = &view["state"]["legal_decisions"][0];
+    let a = s.decide(id, &players[to_act], v, decision);
+    assert_eq!(a.status, 200, "{}", a.text);
+    let got = poll.join().expect("the poll answers");
+    assert_eq!(got[0]["seq"], v + 1, "{got}");
     let a = s.post(
         "/api/v1/games",
         Some(&u.token),

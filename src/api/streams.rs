@@ -100,15 +100,23 @@ fn frame(id: i64, kind: &str, json: &str) -> Bytes {
 
 const HEARTBEAT: &[u8] = b": heartbeat\n\n";
 
+/// A stream reads again every this many heartbeats (a minute by default), woken or not: a
+/// wake-up lost with an instance that stopped between its commit and its NOTIFY delays an event
+/// by that much at most. Not at every heartbeat: thousands of idle streams would then read
+/// every few seconds.
+const LOOK_AGAIN_EVERY: u32 = 4;
+
 /// What a stream sends next: read through `read` (after the last id sent) whenever its waiter is
-/// woken and after each heartbeat, a heartbeat comment when nothing happened for a while, nothing
-/// more once the server stops.
+/// woken (and every few heartbeats), a heartbeat comment when nothing happened for a while,
+/// nothing more once the server stops.
 struct Stream<T> {
     pending: VecDeque<T>,
     after: i64,
-    /// The last read found everything there was: read again only when woken (or after a
-    /// heartbeat).
+    /// The last read found everything there was: read again only when woken (or every
+    /// [`LOOK_AGAIN_EVERY`] heartbeats).
     caught_up: bool,
+    /// Heartbeats sent.
+    beats: u32,
     waiter: Waiter,
     draining: watch::Receiver<bool>,
     heartbeat: Duration,
@@ -180,6 +188,7 @@ where
     let stream = Stream {
         after: first.last().map(Item::id).unwrap_or(after),
         caught_up: first.len() < READ_BATCH as usize,
+        beats: 0,
         pending: first.into(),
         waiter,
         draining: state.draining.subscribe(),
@@ -221,10 +230,8 @@ where
                         continue;
                     }
                     _ = tokio::time::sleep(s.heartbeat) => {
-                        // Look again after each heartbeat: a wake-up lost with an instance that
-                        // stopped between its commit and its NOTIFY delays an event by one
-                        // heartbeat at most.
-                        s.caught_up = false;
+                        s.beats += 1;
+                        s.caught_up = s.beats % LOOK_AGAIN_EVERY != 0;
                         return Some((Ok(Bytes::from_static(HEARTBEAT)), s));
                     }
                     _ = s.draining.changed() => return None,

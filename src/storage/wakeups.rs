@@ -15,7 +15,7 @@
 //!
 //! A waiter subscribes before it reads, so a commit between its read and its wait still wakes it.
 //! A wake-up lost with an instance that stopped between its commit and its notice is made good
-//! by the waiters themselves: event streams look again at every heartbeat, and a long poll ends
+//! by the waiters themselves: event streams look again every few heartbeats, and a long poll ends
 //! at its deadline.
 //!
 //! [`Database::write`]: super::Database::write

@@ -85,6 +85,12 @@ impl ServiceError {
     }
 }
 
+impl crate::storage::ConnectionLoss for ServiceError {
+    fn is_connection_loss(&self) -> bool {
+        matches!(self, ServiceError::Storage(e) if e.is_connection_loss())
+    }
+}
+
 impl From<diesel::result::Error> for ServiceError {
     /// The transaction's own statements (BEGIN, COMMIT) fail like any storage call: a lost
     /// connection is the database being unavailable (503), not a bug.

@@ -110,6 +110,18 @@ fn is_connection_loss(message: &str) -> bool {
     SIGNS.iter().any(|s| message.contains(s))
 }
 
+/// Whether an error says the connection was lost (the database did not answer), rather than
+/// that the database answered "no": the pool then pings its connections before their next use.
+pub trait ConnectionLoss {
+    fn is_connection_loss(&self) -> bool;
+}
+
+impl ConnectionLoss for StorageError {
+    fn is_connection_loss(&self) -> bool {
+        matches!(self, StorageError::Unavailable(_))
+    }
+}
+
 impl StorageError {
     /// Diesel's unique violation becomes [`StorageError::Conflict`].
     pub fn from_write(e: DieselError) -> StorageError {
@@ -177,6 +189,16 @@ impl Pooled {
     /// Note how a use of the connection ended.
     fn settled(&mut self, answered: bool) {
         self.answered = answered.then(|| (Instant::now(), self.losses.load(Ordering::SeqCst)));
+    }
+
+    /// Note how a use ended by its outcome: a lost connection makes the pool ping before use; a
+    /// refusal (not found, a conflict) says nothing of the connection, which stays as it was.
+    fn ended<T, E: ConnectionLoss>(&mut self, outcome: &Result<T, E>) {
+        match outcome {
+            Ok(_) => self.settled(true),
+            Err(e) if e.is_connection_loss() => self.lost(),
+            Err(_) => {}
+        }
     }
 
     /// This connection failed to answer: every connection of the pool is pinged before its next
@@ -368,7 +390,7 @@ impl Database {
     }
 
     /// Run reads on one connection.
-    pub fn read<T, E: From<StorageError>>(
+    pub fn read<T, E: From<StorageError> + ConnectionLoss>(
         &self,
         f: impl FnOnce(&mut DbConnection) -> Result<T, E>,
     ) -> Result<T, E> {
@@ -376,19 +398,19 @@ impl Database {
     }
 
     /// Run `f` on one pooled connection, as it is (no transaction opened around it).
-    fn on_connection<T, E: From<StorageError>>(
+    fn on_connection<T, E: From<StorageError> + ConnectionLoss>(
         &self,
         f: impl FnOnce(&mut DbConnection) -> Result<T, E>,
     ) -> Result<T, E> {
         let mut pooled = self.conn()?;
         let outcome = f(&mut pooled.conn);
-        pooled.settled(outcome.is_ok());
+        pooled.ended(&outcome);
         outcome
     }
 
     /// Run writes in one transaction: all of them or none. Answered once they are committed
     /// (on SQLite, perhaps in one commit with other writers' that queued meanwhile).
-    pub fn write<T, E: From<StorageError> + From<DieselError>>(
+    pub fn write<T, E: From<StorageError> + From<DieselError> + ConnectionLoss>(
         &self,
         f: impl FnOnce(&mut DbConnection) -> Result<T, E>,
     ) -> Result<T, E> {
@@ -398,7 +420,7 @@ impl Database {
             None => {
                 let mut pooled = self.conn()?;
                 let outcome = pooled.conn.transaction(f);
-                pooled.settled(outcome.is_ok());
+                pooled.ended(&outcome);
                 outcome
             }
         };
@@ -433,7 +455,7 @@ impl Database {
     /// Run `f`, whose changes are one statement that is atomic by itself (a storage function that
     /// says so, such as [`appends::append`]): on PostgreSQL with no transaction around it, which
     /// spares the BEGIN and COMMIT round trips; on SQLite as any write.
-    pub fn write_atomic<T, E: From<StorageError> + From<DieselError>>(
+    pub fn write_atomic<T, E: From<StorageError> + From<DieselError> + ConnectionLoss>(
         &self,
         f: impl FnOnce(&mut DbConnection) -> Result<T, E>,
     ) -> Result<T, E> {

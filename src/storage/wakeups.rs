@@ -136,6 +136,14 @@ pub(super) fn take_touched() -> Vec<Topic> {
 /// The PostgreSQL channel of wake-ups.
 const CHANNEL: &str = "keltis_wake";
 
+/// A connection outside the pool, for the notifier or the listener, set up by `setup` (SQL).
+fn own_connection(url: &str, setup: &str) -> Result<PgConnection, StorageError> {
+    let mut conn =
+        PgConnection::establish(url).map_err(|e| StorageError::Unavailable(e.to_string()))?;
+    conn.batch_execute(setup)?;
+    Ok(conn)
+}
+
 /// Topics committed by this instance whose NOTIFY is not sent yet (PostgreSQL). A topic is kept
 /// once however often it was touched meanwhile: a waiter reads everything new when it wakes.
 #[derive(Default)]
@@ -173,11 +181,9 @@ pub struct Notifier {
 
 impl Notifier {
     pub(super) fn connect(url: &str) -> Result<Notifier, StorageError> {
-        let mut conn =
-            PgConnection::establish(url).map_err(|e| StorageError::Unavailable(e.to_string()))?;
         // A NOTIFY makes a transaction whose commit PostgreSQL would flush to disk; nothing of
         // it needs to be durable, and not waiting for the flush keeps the notify lock brief.
-        conn.batch_execute("SET synchronous_commit = off")?;
+        let conn = own_connection(url, "SET synchronous_commit = off")?;
         Ok(Notifier { conn })
     }
 
@@ -200,9 +206,7 @@ pub struct Listener {
 
 impl Listener {
     pub(super) fn connect(url: &str) -> Result<Listener, StorageError> {
-        let mut conn =
-            PgConnection::establish(url).map_err(|e| StorageError::Unavailable(e.to_string()))?;
-        diesel::sql_query(format!("LISTEN {CHANNEL}")).execute(&mut conn)?;
+        let conn = own_connection(url, &format!("LISTEN {CHANNEL}"))?;
         Ok(Listener { conn })
     }
 

@@ -4,15 +4,12 @@
 
 use std::time::Duration;
 
-use super::Workers;
+use super::{kept_connection, Workers, RECONNECT_AFTER};
 use crate::storage::wakeups::Listener;
 use crate::storage::{Backend, Database};
 
 /// How often the listener looks at its socket: the most a wake-up from another instance waits.
 const CHECK_EVERY: Duration = Duration::from_millis(5);
-/// How long to wait before connecting again after the connection was lost.
-const RECONNECT_AFTER: Duration = Duration::from_secs(1);
-
 /// Start the listener; nothing to do on SQLite.
 pub fn spawn(workers: &Workers, db: Database) -> std::io::Result<()> {
     if db.backend() != Backend::Postgresql {
@@ -20,19 +17,15 @@ pub fn spawn(workers: &Workers, db: Database) -> std::io::Result<()> {
     }
     let mut listener: Option<Listener> = None;
     workers.spawn("wakeup-listener", move || {
-        let Some(l) = listener.as_mut() else {
-            match db.listener() {
-                Some(Ok(l)) => {
-                    listener = Some(l);
+        let l = match kept_connection(&mut listener, "wakeup-listener", || db.listener()) {
+            Ok((l, fresh)) => {
+                if fresh {
+                    // What was committed while no one listened is unknown: everyone looks again.
                     db.listening();
-                    return CHECK_EVERY;
                 }
-                Some(Err(e)) => {
-                    tracing::warn!(error = %e, "wake-up listener cannot connect");
-                    return RECONNECT_AFTER;
-                }
-                None => return RECONNECT_AFTER,
+                l
             }
+            Err(rest) => return rest,
         };
         match l.received() {
             Ok(topics) => {

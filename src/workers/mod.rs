@@ -71,6 +71,32 @@ impl Workers {
     }
 }
 
+/// How long a worker that keeps a connection of its own (the wake-up listener and notifier) waits
+/// before connecting again after it was lost or refused.
+const RECONNECT_AFTER: Duration = Duration::from_secs(1);
+
+/// The connection a worker keeps in `slot`, opened by `open` when there is none (`fresh` is then
+/// true); `Err` with the rest before the next try when it cannot be opened (`None` from `open`:
+/// the backend needs none).
+fn kept_connection<'a, C>(
+    slot: &'a mut Option<C>,
+    worker: &str,
+    open: impl FnOnce() -> Option<Result<C, crate::storage::StorageError>>,
+) -> Result<(&'a mut C, bool), Duration> {
+    let fresh = slot.is_none();
+    if fresh {
+        match open() {
+            Some(Ok(c)) => *slot = Some(c),
+            Some(Err(e)) => {
+                tracing::warn!(error = %e, worker, "cannot connect");
+                return Err(RECONNECT_AFTER);
+            }
+            None => return Err(RECONNECT_AFTER),
+        }
+    }
+    slot.as_mut().map(|c| (c, fresh)).ok_or(RECONNECT_AFTER)
+}
+
 /// Sleep `total` in short steps, waking early when stopped.
 fn rest_unless_stopped(stop: &AtomicBool, total: Duration) {
     let step = Duration::from_millis(50);

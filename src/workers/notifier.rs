@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use super::Workers;
+use super::{kept_connection, Workers, RECONNECT_AFTER};
 use crate::storage::wakeups::Notifier;
 use crate::storage::{Backend, Database};
 
@@ -15,8 +15,6 @@ const WAIT: Duration = Duration::from_millis(50);
 /// commits of these milliseconds (at most 200 statements a second), which adds at most this to a
 /// wake-up (the listener looks at its socket as often).
 const GATHER: Duration = Duration::from_millis(5);
-/// How long to wait before connecting again after the connection was lost.
-const RECONNECT_AFTER: Duration = Duration::from_secs(1);
 
 /// Start the notifier; nothing to do on SQLite.
 pub fn spawn(workers: &Workers, db: Database) -> std::io::Result<()> {
@@ -25,18 +23,9 @@ pub fn spawn(workers: &Workers, db: Database) -> std::io::Result<()> {
     }
     let mut notifier: Option<Notifier> = None;
     workers.spawn("wakeup-notifier", move || {
-        let Some(n) = notifier.as_mut() else {
-            match db.notifier() {
-                Some(Ok(n)) => {
-                    notifier = Some(n);
-                    return Duration::ZERO;
-                }
-                Some(Err(e)) => {
-                    tracing::warn!(error = %e, "wake-up notifier cannot connect");
-                    return RECONNECT_AFTER;
-                }
-                None => return RECONNECT_AFTER,
-            }
+        let n = match kept_connection(&mut notifier, "wakeup-notifier", || db.notifier()) {
+            Ok((n, _)) => n,
+            Err(rest) => return rest,
         };
         let topics = db.outgoing().take(WAIT);
         if topics.is_empty() {

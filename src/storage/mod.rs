@@ -10,19 +10,21 @@ pub mod logs;
 pub mod mail;
 pub mod memo;
 pub mod notifications;
+mod pool;
 pub mod ratings;
 pub mod schema;
 pub mod vacations;
 pub mod wakeups;
 pub mod webhooks;
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use pool::Manager;
+pub use pool::{SqliteSync, CONNECTION_TIMEOUT};
+
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 
 use diesel::connection::SimpleConnection;
 use diesel::pg::PgConnection;
-use diesel::r2d2::{self, ManageConnection, R2D2Connection};
+use diesel::r2d2::{self, R2D2Connection};
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
 use diesel::sqlite::SqliteConnection;
 use diesel::Connection;
@@ -130,148 +132,6 @@ impl StorageError {
                 StorageError::Conflict
             }
             e => StorageError::from(e),
-        }
-    }
-}
-
-/// Opens connections of one backend (the derive's own `establish` would guess from the URL and
-/// could open a SQLite file named like a PostgreSQL URL).
-#[derive(Debug)]
-struct Manager {
-    url: String,
-    backend: Backend,
-    sqlite_synchronous: SqliteSync,
-    /// How many connections of the pool were found lost: shared by all of them.
-    losses: Arc<AtomicU64>,
-}
-
-/// How SQLite makes a commit durable (`PRAGMA synchronous`).
-#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum SqliteSync {
-    /// Every commit reaches the disk before it is acknowledged: an acknowledged move survives a
-    /// power loss. The default.
-    #[default]
-    Full,
-    /// Faster commits; a power loss (not a crash of the server) can drop the last
-    /// acknowledged moves.
-    Normal,
-}
-
-impl SqliteSync {
-    fn pragma(self) -> &'static str {
-        match self {
-            SqliteSync::Full => "FULL",
-            SqliteSync::Normal => "NORMAL",
-        }
-    }
-}
-
-/// How long a request waits for a pooled connection before it answers 503: short, so that
-/// clients hear "unavailable" at once while the database is down.
-pub const CONNECTION_TIMEOUT: Duration = Duration::from_secs(1);
-
-/// A pooled connection, and when it last answered.
-pub struct Pooled {
-    conn: DbConnection,
-    /// When it last answered, and the pool's count of lost connections then; `None` after an
-    /// error, so that it is pinged before its next use.
-    answered: Option<(Instant, u64)>,
-    losses: Arc<AtomicU64>,
-}
-
-/// A connection that answered this recently is handed out without a ping first: pinging on every
-/// checkout was a third of the statements PostgreSQL ran under load. One that has not (after an
-/// error, or idle, or when another connection of the pool was found lost since: an outage cuts
-/// them all) is pinged, and dropped from the pool if the ping fails.
-const FRESH: Duration = Duration::from_secs(1);
-
-impl Pooled {
-    /// Note how a use of the connection ended.
-    fn settled(&mut self, answered: bool) {
-        self.answered = answered.then(|| (Instant::now(), self.losses.load(Ordering::SeqCst)));
-    }
-
-    /// Note how a use ended by its outcome: a lost connection makes the pool ping before use; a
-    /// refusal (not found, a conflict) says nothing of the connection, which stays as it was.
-    fn ended<T, E: ConnectionLoss>(&mut self, outcome: &Result<T, E>) {
-        match outcome {
-            Ok(_) => self.settled(true),
-            Err(e) if e.is_connection_loss() => self.lost(),
-            Err(_) => {}
-        }
-    }
-
-    /// This connection failed to answer: every connection of the pool is pinged before its next
-    /// use, since whatever cut this one likely cut them all.
-    fn lost(&mut self) {
-        self.answered = None;
-        self.losses.fetch_add(1, Ordering::SeqCst);
-    }
-
-    fn fresh(&self) -> bool {
-        self.answered.is_some_and(|(at, losses)| {
-            at.elapsed() < FRESH && losses == self.losses.load(Ordering::SeqCst)
-        })
-    }
-}
-
-impl ManageConnection for Manager {
-    type Connection = Pooled;
-    type Error = r2d2::Error;
-
-    fn connect(&self) -> Result<Pooled, r2d2::Error> {
-        let conn = self.open()?;
-        let mut pooled = Pooled {
-            conn,
-            answered: None,
-            losses: self.losses.clone(),
-        };
-        pooled.settled(true);
-        Ok(pooled)
-    }
-
-    fn is_valid(&self, pooled: &mut Pooled) -> Result<(), r2d2::Error> {
-        if pooled.fresh() {
-            return Ok(());
-        }
-        if let Err(e) = pooled.conn.ping() {
-            pooled.lost();
-            return Err(r2d2::Error::QueryError(e));
-        }
-        pooled.settled(true);
-        Ok(())
-    }
-
-    fn has_broken(&self, pooled: &mut Pooled) -> bool {
-        let broken = pooled.conn.is_broken();
-        if broken {
-            pooled.lost();
-        }
-        broken
-    }
-}
-
-impl Manager {
-    fn open(&self) -> Result<DbConnection, r2d2::Error> {
-        match self.backend {
-            Backend::Postgresql => PgConnection::establish(&self.url)
-                .map(DbConnection::Postgresql)
-                .map_err(r2d2::Error::ConnectionError),
-            Backend::Sqlite => {
-                let path = self.url.strip_prefix("sqlite://").unwrap_or(&self.url);
-                let mut conn =
-                    SqliteConnection::establish(path).map_err(r2d2::Error::ConnectionError)?;
-                // The busy timeout comes first, so that the pragmas after it wait for a lock
-                // held by another connection instead of failing (the pool opens several at
-                // once). WAL (set once at open) lets readers go on while one writer writes.
-                conn.batch_execute(&format!(
-                    "PRAGMA busy_timeout = 10000; PRAGMA foreign_keys = ON; \
-                     PRAGMA synchronous = {};",
-                    self.sqlite_synchronous.pragma()
-                ))
-                .map_err(r2d2::Error::QueryError)?;
-                Ok(DbConnection::Sqlite(conn))
-            }
         }
     }
 }

@@ -103,6 +103,10 @@ enum Command {
         /// the shape of one move with as many clients as games, and report both rates.
         #[arg(long)]
         pgbench: Option<String>,
+        /// Offer this many moves per second in all, the tables taking turns, instead of each
+        /// moving as soon as it is answered (latency at a given load).
+        #[arg(long)]
+        rate: Option<f64>,
         /// Instead of playing: read history, profiles and leaderboards with `--games` readers
         /// (a database seeded with `keltis seed`).
         #[arg(long)]
@@ -239,6 +243,7 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             followers,
             server_pid,
             pgbench,
+            rate,
             reads: false,
         } => {
             // One worker thread: on a 2-core machine the server keeps the other core.
@@ -258,6 +263,7 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
                     followers,
                     server_pid,
                     pgbench,
+                    rate,
                 }))?;
             println!("{}", serde_json::to_string_pretty(&report)?);
             Ok(())

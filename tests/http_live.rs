@@ -313,6 +313,7 @@ fn the_load_tool_measures_wake_ups(db: Db) {
                 .database_url
                 .starts_with("postgres")
                 .then(|| s.database_url.clone()),
+            rate: None,
         }))
         .expect("the load runs");
     assert!(report.accepted_moves > 0);
@@ -333,8 +334,47 @@ fn the_load_tool_measures_wake_ups(db: Db) {
     assert!(report.server_threads.is_some_and(|n| n > 0));
 }
 
+/// `--rate`: the tables share the offered rate (never more moves than it allows) and the report
+/// says how late the moves were sent after they were due.
+fn the_load_tool_paces_moves_at_an_offered_rate(db: Db) {
+    let s = support::spawn(db, |_| {}).expect("a database for this test");
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .expect("runtime");
+    let (rate, seconds, games) = (10.0, 3, 4);
+    let report = runtime
+        .block_on(keltis::loadtest::run(keltis::loadtest::LoadOptions {
+            url: s.base.clone(),
+            variant: "keltis-card".into(),
+            games,
+            seconds,
+            seed: 11,
+            streams: 0,
+            waiters: 0,
+            followers: None,
+            server_pid: None,
+            pgbench: None,
+            rate: Some(rate),
+        }))
+        .expect("the load runs");
+    // Each table's first move is due within its first period, then one every period: at most
+    // rate * seconds moves in all, plus one per table for the moves due at the very start.
+    let most = (rate * seconds as f64) as u64 + games as u64;
+    let sent = report.accepted_moves + report.refused_moves;
+    assert!(
+        sent > 0 && sent <= most,
+        "{sent} moves sent, at most {most}"
+    );
+    assert_eq!(report.offered_moves_per_second, Some(rate));
+    let lag = report.schedule_lag_ms.expect("a paced run reports its lag");
+    assert!(lag.max >= lag.p50 && lag.p50 >= 0.0);
+}
+
 on_both_databases!(
     the_load_tool_measures_wake_ups,
+    the_load_tool_paces_moves_at_an_offered_rate,
     metrics_show_requests_decisions_streams_and_the_outbox,
     a_game_stream_carries_each_event_once_redacted_and_resumes,
     the_user_stream_announces_your_turn,

@@ -9,7 +9,9 @@ use tokio::sync::watch;
 
 pub mod pgbench;
 pub mod reads;
+mod tables;
 mod watchers;
+use tables::{play_table, Pace, Table};
 use watchers::{threads_of, watch_games, Watch};
 
 use serde::Serialize;
@@ -35,6 +37,9 @@ pub struct LoadOptions {
     /// A PostgreSQL URL: after the load, measure with `pgbench` what that database commits per
     /// second in the shape of one move, with as many clients as tables, and report both.
     pub pgbench: Option<String>,
+    /// Offer this many moves per second in all, shared by the tables, instead of each table
+    /// moving as soon as it is answered: latency at a given load, whatever the concurrency.
+    pub rate: Option<f64>,
 }
 
 #[derive(Debug, Serialize)]
@@ -47,6 +52,13 @@ pub struct LoadReport {
     pub refused_moves: u64,
     pub seconds: f64,
     pub accepted_moves_per_second: f64,
+    /// The rate offered, when the tables were paced.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub offered_moves_per_second: Option<f64>,
+    /// How late paced moves were sent after they were due, ms: near zero while the server
+    /// carries the offered rate.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub schedule_lag_ms: Option<Percentiles>,
     /// Latency of accepted decision requests, milliseconds.
     pub decision_latency_ms: Percentiles,
     /// Latency of the game reads between moves, milliseconds.
@@ -156,180 +168,6 @@ async fn register(client: &reqwest::Client, url: &str, name: &str) -> Result<Pla
     })
 }
 
-#[derive(Default)]
-struct GameStats {
-    finished: usize,
-    accepted: u64,
-    refused: u64,
-    decision_ms: Vec<f64>,
-    read_ms: Vec<f64>,
-}
-
-/// Play games one after the other at one table until the deadline: the load stays steady.
-async fn play_table(
-    client: reqwest::Client,
-    url: String,
-    players: [std::sync::Arc<Player>; 2],
-    variant: String,
-    mut rng: u64,
-    deadline: Instant,
-    current: watch::Sender<i64>,
-) -> Result<GameStats, LoadError> {
-    let mut total = GameStats::default();
-    while Instant::now() < deadline {
-        rng = rng.wrapping_mul(6364136223846793005).wrapping_add(1);
-        let game = play_one(
-            client.clone(),
-            url.clone(),
-            players.clone(),
-            variant.clone(),
-            rng,
-            deadline,
-            &current,
-        )
-        .await?;
-        total.finished += game.finished;
-        total.accepted += game.accepted;
-        total.refused += game.refused;
-        total.decision_ms.extend(game.decision_ms);
-        total.read_ms.extend(game.read_ms);
-    }
-    Ok(total)
-}
-
-async fn play_one(
-    client: reqwest::Client,
-    url: String,
-    players: [std::sync::Arc<Player>; 2],
-    variant: String,
-    mut rng: u64,
-    deadline: Instant,
-    current: &watch::Sender<i64>,
-) -> Result<GameStats, LoadError> {
-    let created = call(
-        client
-            .post(format!("{url}/api/v1/games"))
-            .bearer_auth(&players[0].token)
-            .json(&json!({"variant": variant, "players": 2})),
-        201,
-    )
-    .await?;
-    let id = created["id"].as_i64().unwrap_or_default();
-    call(
-        client
-            .post(format!("{url}/api/v1/games/{id}/join"))
-            .bearer_auth(&players[1].token)
-            .json(&json!({})),
-        200,
-    )
-    .await?;
-    current.send_replace(id);
-    let mut stats = GameStats::default();
-    // The view of the seat to act, read when the previous answer does not hold it.
-    let mut view: Option<Seen> = None;
-    while Instant::now() < deadline {
-        let current = match view.take() {
-            Some(v) => v,
-            None => {
-                let started = Instant::now();
-                let v: Seen = call_for(
-                    client
-                        .get(format!("{url}/api/v1/games/{id}"))
-                        .bearer_auth(&players[0].token),
-                    200,
-                )
-                .await?;
-                stats.read_ms.push(started.elapsed().as_secs_f64() * 1000.0);
-                if v.can_act() || v.is_over() {
-                    v
-                } else {
-                    let started = Instant::now();
-                    let v = call_for(
-                        client
-                            .get(format!("{url}/api/v1/games/{id}"))
-                            .bearer_auth(&players[1].token),
-                        200,
-                    )
-                    .await?;
-                    stats.read_ms.push(started.elapsed().as_secs_f64() * 1000.0);
-                    v
-                }
-            }
-        };
-        if current.is_over() {
-            stats.finished += 1;
-            break;
-        }
-        let legal = current.decisions();
-        if legal.is_empty() {
-            continue;
-        }
-        let seat = current.your_seat.unwrap_or(0);
-        rng = rng
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        let decision = &legal[(rng >> 33) as usize % legal.len()];
-        let started = Instant::now();
-        let r = client
-            .post(format!("{url}/api/v1/games/{id}/decisions"))
-            .bearer_auth(&players[seat.min(1)].token)
-            .json(&json!({"expected_version": current.version, "decision": decision}))
-            .send()
-            .await?;
-        let status = r.status().as_u16();
-        let body = r.bytes().await?;
-        if status == 200 {
-            stats
-                .decision_ms
-                .push(started.elapsed().as_secs_f64() * 1000.0);
-            stats.accepted += 1;
-            if let Ok(next) = serde_json::from_slice::<Seen>(&body) {
-                if next.can_act() || next.is_over() {
-                    view = Some(next);
-                }
-            }
-        } else {
-            stats.refused += 1;
-        }
-    }
-    Ok(stats)
-}
-
-/// What a table reads of a game's view; the rest (the board, hands, rows) is skipped unparsed,
-/// so that the load tool, which shares the machine with the server, spends little on it.
-#[derive(serde::Deserialize)]
-struct Seen {
-    status: String,
-    version: i64,
-    #[serde(default)]
-    your_seat: Option<usize>,
-    #[serde(default)]
-    state: Option<SeenState>,
-}
-
-#[derive(serde::Deserialize)]
-struct SeenState {
-    #[serde(default)]
-    legal_decisions: Vec<Value>,
-}
-
-impl Seen {
-    fn decisions(&self) -> &[Value] {
-        self.state
-            .as_ref()
-            .map(|s| s.legal_decisions.as_slice())
-            .unwrap_or_default()
-    }
-
-    fn can_act(&self) -> bool {
-        !self.decisions().is_empty()
-    }
-
-    fn is_over(&self) -> bool {
-        self.status == "over"
-    }
-}
-
 /// Run the load and report.
 pub async fn run(options: LoadOptions) -> Result<LoadReport, LoadError> {
     let client = reqwest::Client::builder()
@@ -398,18 +236,21 @@ pub async fn run(options: LoadOptions) -> Result<LoadReport, LoadError> {
     let deadline = started + Duration::from_secs(options.seconds);
     let mut tasks = Vec::new();
     for (g, (current, _)) in tables.into_iter().enumerate() {
-        tasks.push(tokio::spawn(play_table(
-            client.clone(),
-            url.clone(),
-            [a.clone(), b.clone()],
-            options.variant.clone(),
-            options.seed.wrapping_add(g as u64 * 7919),
+        tasks.push(tokio::spawn(play_table(Table {
+            client: client.clone(),
+            url: url.clone(),
+            players: [a.clone(), b.clone()],
+            variant: options.variant.clone(),
+            rng: options.seed.wrapping_add(g as u64 * 7919),
             deadline,
             current,
-        )));
+            pace: options
+                .rate
+                .map(|rate| Pace::new(rate, options.games, g, started)),
+        })));
     }
     let (mut finished, mut accepted, mut refused) = (0, 0, 0);
-    let (mut decision_ms, mut read_ms) = (Vec::new(), Vec::new());
+    let (mut decision_ms, mut read_ms, mut lag_ms) = (Vec::new(), Vec::new(), Vec::new());
     for t in tasks {
         let stats = match t.await {
             Ok(r) => r?,
@@ -425,6 +266,7 @@ pub async fn run(options: LoadOptions) -> Result<LoadReport, LoadError> {
         refused += stats.refused;
         decision_ms.extend(stats.decision_ms);
         read_ms.extend(stats.read_ms);
+        lag_ms.extend(stats.lag_ms);
     }
     let seconds = started.elapsed().as_secs_f64();
     let server_threads = options.server_pid.and_then(threads_of);
@@ -473,6 +315,8 @@ pub async fn run(options: LoadOptions) -> Result<LoadReport, LoadError> {
         refused_moves: refused,
         seconds,
         accepted_moves_per_second,
+        offered_moves_per_second: options.rate,
+        schedule_lag_ms: options.rate.map(|_| Percentiles::of(lag_ms)),
         decision_latency_ms: Percentiles::of(decision_ms),
         read_latency_ms: Percentiles::of(read_ms),
         streams: options.streams,

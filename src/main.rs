@@ -107,6 +107,10 @@ enum Command {
         /// moving as soon as it is answered (latency at a given load).
         #[arg(long)]
         rate: Option<f64>,
+        /// Play this many seconds before the measured `--seconds` (connections, threads and
+        /// caches warm up; a start where every table opens its game at once is not measured).
+        #[arg(long, default_value_t = 0)]
+        warm_up_seconds: u64,
         /// Instead of playing: read history, profiles and leaderboards with `--games` readers
         /// (a database seeded with `keltis seed`).
         #[arg(long)]
@@ -244,6 +248,7 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             server_pid,
             pgbench,
             rate,
+            warm_up_seconds,
             reads: false,
         } => {
             // One worker thread: on a 2-core machine the server keeps the other core.
@@ -264,6 +269,7 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
                     server_pid,
                     pgbench,
                     rate,
+                    warm_up_seconds,
                 }))?;
             println!("{}", serde_json::to_string_pretty(&report)?);
             Ok(())

@@ -314,6 +314,7 @@ fn the_load_tool_measures_wake_ups(db: Db) {
                 .starts_with("postgres")
                 .then(|| s.database_url.clone()),
             rate: None,
+            warm_up_seconds: 0,
         }))
         .expect("the load runs");
     assert!(report.accepted_moves > 0);
@@ -357,6 +358,7 @@ fn the_load_tool_paces_moves_at_an_offered_rate(db: Db) {
             server_pid: None,
             pgbench: None,
             rate: Some(rate),
+            warm_up_seconds: 1,
         }))
         .expect("the load runs");
     // Each table's first move is due within its first period, then one every period: at most

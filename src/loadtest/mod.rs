@@ -40,6 +40,8 @@ pub struct LoadOptions {
     /// Offer this many moves per second in all, shared by the tables, instead of each table
     /// moving as soon as it is answered: latency at a given load, whatever the concurrency.
     pub rate: Option<f64>,
+    /// Play this long before measuring: connections, threads and caches warm up first.
+    pub warm_up_seconds: u64,
 }
 
 #[derive(Debug, Serialize)]
@@ -232,7 +234,8 @@ pub async fn run(options: LoadOptions) -> Result<LoadReport, LoadError> {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     let ramp_up_seconds = ramp.elapsed().as_secs_f64();
-    let started = Instant::now();
+    let began = Instant::now();
+    let started = began + Duration::from_secs(options.warm_up_seconds);
     let deadline = started + Duration::from_secs(options.seconds);
     let mut tasks = Vec::new();
     for (g, (current, _)) in tables.into_iter().enumerate() {
@@ -242,11 +245,12 @@ pub async fn run(options: LoadOptions) -> Result<LoadReport, LoadError> {
             players: [a.clone(), b.clone()],
             variant: options.variant.clone(),
             rng: options.seed.wrapping_add(g as u64 * 7919),
+            measure_from: started,
             deadline,
             current,
             pace: options
                 .rate
-                .map(|rate| Pace::new(rate, options.games, g, started)),
+                .map(|rate| Pace::new(rate, options.games, g, began)),
         })));
     }
     let (mut finished, mut accepted, mut refused) = (0, 0, 0);

@@ -40,13 +40,20 @@ pub(super) struct Pace {
 
 impl Pace {
     /// `rate` moves per second shared by `tables` tables, table `index` starting its share of the
-    /// first period later so that the tables do not send together.
+    /// first period later so that the tables do not send together; its first move is due one
+    /// period after it starts.
     pub(super) fn new(rate: f64, tables: usize, index: usize, start: Instant) -> Pace {
         let every = Duration::from_secs_f64(tables as f64 / rate.max(1e-3));
         Pace {
             every,
-            next: start + every.mul_f64(index as f64 / tables.max(1) as f64),
+            next: start + every.mul_f64(1.0 + index as f64 / tables.max(1) as f64),
         }
+    }
+
+    /// Wait for this table's turn to start: tables that all opened their games at once would
+    /// measure that burst, not the offered rate.
+    async fn start(&self) {
+        tokio::time::sleep_until((self.next - self.every).into()).await;
     }
 
     /// Wait until the next move is due; how late it is, ms.
@@ -70,6 +77,8 @@ pub(super) struct Table {
     pub(super) players: [Arc<Player>; 2],
     pub(super) variant: String,
     pub(super) rng: u64,
+    /// Moves sent before this are played but not counted (the warm-up).
+    pub(super) measure_from: Instant,
     pub(super) deadline: Instant,
     /// The game it plays now, for the watchers that follow it.
     pub(super) current: watch::Sender<i64>,
@@ -79,6 +88,9 @@ pub(super) struct Table {
 /// Play games one after the other at one table until the deadline: the load stays steady.
 pub(super) async fn play_table(mut table: Table) -> Result<GameStats, LoadError> {
     let mut total = GameStats::default();
+    if let Some(pace) = &table.pace {
+        pace.start().await;
+    }
     while Instant::now() < table.deadline {
         table.rng = table.rng.wrapping_mul(6364136223846793005).wrapping_add(1);
         total.add(play_one(&mut table).await?);
@@ -93,9 +105,10 @@ async fn play_one(table: &mut Table) -> Result<GameStats, LoadError> {
         players,
         variant,
         deadline,
+        measure_from,
         ..
     } = table;
-    let deadline = *deadline;
+    let (deadline, measure_from) = (*deadline, *measure_from);
     let mut rng = table.rng;
     let created = call(
         client
@@ -130,7 +143,9 @@ async fn play_one(table: &mut Table) -> Result<GameStats, LoadError> {
                     200,
                 )
                 .await?;
-                stats.read_ms.push(started.elapsed().as_secs_f64() * 1000.0);
+                if started >= measure_from {
+                    stats.read_ms.push(started.elapsed().as_secs_f64() * 1000.0);
+                }
                 if v.can_act() || v.is_over() {
                     v
                 } else {
@@ -142,13 +157,17 @@ async fn play_one(table: &mut Table) -> Result<GameStats, LoadError> {
                         200,
                     )
                     .await?;
-                    stats.read_ms.push(started.elapsed().as_secs_f64() * 1000.0);
+                    if started >= measure_from {
+                        stats.read_ms.push(started.elapsed().as_secs_f64() * 1000.0);
+                    }
                     v
                 }
             }
         };
         if current.is_over() {
-            stats.finished += 1;
+            if Instant::now() >= measure_from {
+                stats.finished += 1;
+            }
             break;
         }
         let legal = current.decisions();
@@ -161,12 +180,16 @@ async fn play_one(table: &mut Table) -> Result<GameStats, LoadError> {
             .wrapping_add(1442695040888963407);
         let decision = &legal[(rng >> 33) as usize % legal.len()];
         if let Some(pace) = table.pace.as_mut() {
-            stats.lag_ms.push(pace.due().await);
+            let lag = pace.due().await;
             if Instant::now() >= deadline {
                 break;
             }
+            if Instant::now() >= measure_from {
+                stats.lag_ms.push(lag);
+            }
         }
         let started = Instant::now();
+        let counted = started >= measure_from;
         let r = client
             .post(format!("{url}/api/v1/games/{id}/decisions"))
             .bearer_auth(&players[seat.min(1)].token)
@@ -175,17 +198,19 @@ async fn play_one(table: &mut Table) -> Result<GameStats, LoadError> {
             .await?;
         let status = r.status().as_u16();
         let body = r.bytes().await?;
-        if status == 200 {
+        if status == 200 && counted {
             stats
                 .decision_ms
                 .push(started.elapsed().as_secs_f64() * 1000.0);
             stats.accepted += 1;
+        }
+        if status == 200 {
             if let Ok(next) = serde_json::from_slice::<Seen>(&body) {
                 if next.can_act() || next.is_over() {
                     view = Some(next);
                 }
             }
-        } else {
+        } else if counted {
             stats.refused += 1;
         }
     }

@@ -122,12 +122,25 @@ impl Percentiles {
 
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
-    #[error("request failed: {0}")]
+    #[error("request failed: {}", causes(.0))]
     Http(#[from] reqwest::Error),
     #[error("unexpected answer {status}: {body}")]
     Answer { status: u16, body: String },
     #[error("pgbench or psql failed: {0}")]
     Tool(String),
+}
+
+/// An error and what caused it ("error sending request" alone does not say a timeout from a
+/// connection the server closed).
+fn causes(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut source = e.source();
+    while let Some(cause) = source {
+        text.push_str(": ");
+        text.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    text
 }
 
 struct Player {
@@ -335,4 +348,23 @@ pub async fn run(options: LoadOptions) -> Result<LoadReport, LoadError> {
         share_of_pgbench,
         pgbench_error,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    /// A transport error says why: here, nothing listens on the port.
+    #[test]
+    fn a_failed_request_names_its_cause() {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("runtime");
+        let client = reqwest::Client::new();
+        let failed = runtime
+            .block_on(super::register(&client, "http://127.0.0.1:9", "nobody"))
+            .err()
+            .expect("nothing listens on port 9");
+        let text = failed.to_string();
+        assert!(text.contains("refused"), "{text}");
+    }
 }

@@ -318,6 +318,16 @@ fn the_load_tool_measures_wake_ups(db: Db) {
         }))
         .expect("the load runs");
     assert!(report.accepted_moves > 0);
+    // Without a warm-up every move is measured: a finished game's last move is timed apart too.
+    assert_eq!(
+        report.finished_games > 0,
+        report.ending_decision_latency_ms.is_some(),
+        "{} finished games",
+        report.finished_games
+    );
+    if let Some(ending) = &report.ending_decision_latency_ms {
+        assert!(ending.max <= report.decision_latency_ms.max);
+    }
     if s.database_url.starts_with("postgres") {
         let pgbench = report
             .pgbench

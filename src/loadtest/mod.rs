@@ -63,6 +63,9 @@ pub struct LoadReport {
     pub schedule_lag_ms: Option<Percentiles>,
     /// Latency of accepted decision requests, milliseconds.
     pub decision_latency_ms: Percentiles,
+    /// Latency of the accepted decisions that ended their game (they write its end too), ms.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ending_decision_latency_ms: Option<Percentiles>,
     /// Latency of the game reads between moves, milliseconds.
     pub read_latency_ms: Percentiles,
     pub streams: usize,
@@ -268,6 +271,7 @@ pub async fn run(options: LoadOptions) -> Result<LoadReport, LoadError> {
     }
     let (mut finished, mut accepted, mut refused) = (0, 0, 0);
     let (mut decision_ms, mut read_ms, mut lag_ms) = (Vec::new(), Vec::new(), Vec::new());
+    let mut ending_ms = Vec::new();
     for t in tasks {
         let stats = match t.await {
             Ok(r) => r?,
@@ -282,6 +286,7 @@ pub async fn run(options: LoadOptions) -> Result<LoadReport, LoadError> {
         accepted += stats.accepted;
         refused += stats.refused;
         decision_ms.extend(stats.decision_ms);
+        ending_ms.extend(stats.ending_ms);
         read_ms.extend(stats.read_ms);
         lag_ms.extend(stats.lag_ms);
     }
@@ -302,7 +307,7 @@ pub async fn run(options: LoadOptions) -> Result<LoadReport, LoadError> {
             Err(_) => watcher_errors += 1,
         }
     }
-    let wake = |samples: Vec<f64>| (!samples.is_empty()).then(|| Percentiles::of(samples));
+    let if_any = |samples: Vec<f64>| (!samples.is_empty()).then(|| Percentiles::of(samples));
     let accepted_moves_per_second = accepted as f64 / seconds.max(1e-9);
     // A pgbench that fails (too many clients for the server's max_connections, say) is reported
     // beside the load's figures, which stand on their own.
@@ -335,11 +340,12 @@ pub async fn run(options: LoadOptions) -> Result<LoadReport, LoadError> {
         offered_moves_per_second: options.rate,
         schedule_lag_ms: options.rate.map(|_| Percentiles::of(lag_ms)),
         decision_latency_ms: Percentiles::of(decision_ms),
+        ending_decision_latency_ms: if_any(ending_ms),
         read_latency_ms: Percentiles::of(read_ms),
         streams: options.streams,
         waiters: options.waiters,
-        stream_wake_ms: wake(stream_wake),
-        poll_wake_ms: wake(poll_wake),
+        stream_wake_ms: if_any(stream_wake),
+        poll_wake_ms: if_any(poll_wake),
         watcher_errors,
         watchers_waiting: waiting,
         ramp_up_seconds,

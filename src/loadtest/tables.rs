@@ -15,6 +15,9 @@ pub(super) struct GameStats {
     pub(super) accepted: u64,
     pub(super) refused: u64,
     pub(super) decision_ms: Vec<f64>,
+    /// The decisions that ended their game (the end is written with the move: the result, the
+    /// ratings and the packed log), ms; also counted in `decision_ms`.
+    pub(super) ending_ms: Vec<f64>,
     pub(super) read_ms: Vec<f64>,
     /// How late each move was sent after it was due (paced tables only), ms.
     pub(super) lag_ms: Vec<f64>,
@@ -26,6 +29,7 @@ impl GameStats {
         self.accepted += game.accepted;
         self.refused += game.refused;
         self.decision_ms.extend(game.decision_ms);
+        self.ending_ms.extend(game.ending_ms);
         self.read_ms.extend(game.read_ms);
         self.lag_ms.extend(game.lag_ms);
     }
@@ -198,18 +202,17 @@ async fn play_one(table: &mut Table) -> Result<GameStats, LoadError> {
             .await?;
         let status = r.status().as_u16();
         let body = r.bytes().await?;
-        if status == 200 && counted {
-            stats
-                .decision_ms
-                .push(started.elapsed().as_secs_f64() * 1000.0);
-            stats.accepted += 1;
-        }
+        let elapsed_ms = started.elapsed().as_secs_f64() * 1000.0;
         if status == 200 {
-            if let Ok(next) = serde_json::from_slice::<Seen>(&body) {
-                if next.can_act() || next.is_over() {
-                    view = Some(next);
+            let next = serde_json::from_slice::<Seen>(&body).ok();
+            if counted {
+                stats.decision_ms.push(elapsed_ms);
+                stats.accepted += 1;
+                if next.as_ref().is_some_and(Seen::is_over) {
+                    stats.ending_ms.push(elapsed_ms);
                 }
             }
+            view = next.filter(|next| next.can_act() || next.is_over());
         } else if counted {
             stats.refused += 1;
         }

@@ -212,16 +212,21 @@ fn decide_as_stand_in(
     request: &DecisionRequest,
     ratings: &RatingParameters,
 ) -> ServiceResult<()> {
-    db.write(|conn| {
+    let now = db.now();
+    let ended = db.write(|conn| {
         play::apply_decision(
             conn,
             db.memo(),
             game_id,
             Actor::StandIn(bot_user_id),
             request,
-            db.now(),
+            now,
             ratings,
         )
-        .map(|_| ())
-    })
+        .map(|(_, game)| game.is_over())
+    })?;
+    if ended {
+        super::packing::pack_ended_game(db, game_id, now);
+    }
+    Ok(())
 }

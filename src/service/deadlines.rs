@@ -36,6 +36,9 @@ pub fn apply_due_timeouts(
             Ok(Expiry::TimedOut { seat, over }) => {
                 applied += 1;
                 tracing::info!(game_id, seat, over, "seat timed out");
+                if over {
+                    super::packing::pack_ended_game(db, game_id, now);
+                }
             }
             Ok(Expiry::Aborted { seat }) => {
                 applied += 1;

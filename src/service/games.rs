@@ -415,23 +415,6 @@ pub(super) fn detail_of(
     })
 }
 
-/// Make a finished game small, in the caller's transaction: its log packed into one row, and
-/// its turn notices (your turn, deadline reminders), which mean nothing once it is over, deleted
-/// (a mail still pending for one would have been skipped). Returns whether there was a log to
-/// pack.
-pub(super) fn pack_finished(
-    conn: &mut DbConnection,
-    game_id: i64,
-    now: i64,
-) -> ServiceResult<bool> {
-    crate::storage::notifications::delete_of_game(
-        conn,
-        game_id,
-        &["your_turn", "deadline_reminder"],
-    )?;
-    Ok(crate::storage::logs::archive_log(conn, game_id, now)?)
-}
-
 /// The game's clock as everyone sees it at `now`.
 pub(super) fn clock_view(row: &GameRow, now: i64) -> ClockView {
     ClockState::from_json(row.clock.as_deref()).view(row.players as u8, now)

@@ -23,32 +23,3 @@ pub fn sweep(db: &Database, now: i64) -> ServiceResult<Swept> {
         Ok::<_, crate::storage::StorageError>(swept)
     })?)
 }
-
-/// Pack the logs of finished games not packed yet (games that ended before logs were packed at
-/// the end, and games aborted or cancelled) and delete their turn notices, `batch` games per read, each in its own
-/// transaction. Returns how many were packed; another instance packing the same game is skipped.
-pub fn pack_finished_logs(db: &Database, batch: i64, now: i64) -> ServiceResult<usize> {
-    let mut packed = 0;
-    loop {
-        let games = db.read(|c| crate::storage::logs::unpacked_finished_games(c, batch))?;
-        if games.is_empty() {
-            return Ok(packed);
-        }
-        let mut progressed = false;
-        for game_id in games {
-            match db.write(|c| super::games::pack_finished(c, game_id, now)) {
-                Ok(true) => {
-                    packed += 1;
-                    progressed = true;
-                }
-                Ok(false) => {}
-                // Another instance packed it first.
-                Err(super::ServiceError::Storage(crate::storage::StorageError::Conflict)) => {}
-                Err(e) => return Err(e),
-            }
-        }
-        if !progressed {
-            return Ok(packed);
-        }
-    }
-}

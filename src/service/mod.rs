@@ -13,6 +13,7 @@ pub mod lobby;
 pub mod mail;
 pub mod maintenance;
 pub mod notifications;
+pub mod packing;
 pub mod play;
 pub mod players;
 pub mod ratings;

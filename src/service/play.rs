@@ -9,8 +9,8 @@ use utoipa::ToSchema;
 use super::accounts::{Caller, Scope};
 use super::clocks::ClockState;
 use super::games::{
-    detail_of, event_rows, load_row, not_seated, pack_finished, seat_of, stale_if_conflict,
-    to_act_user, GameDetail, GameEvent, GameStatus, SNAPSHOT_EVERY,
+    detail_of, event_rows, load_row, not_seated, seat_of, stale_if_conflict, to_act_user,
+    GameDetail, GameEvent, GameStatus, SNAPSHOT_EVERY,
 };
 use super::loading::{keep, load_game_at, reloaded_detail, Loaded};
 use super::notifications::{notices_for_people, queue_game_over, Notice};
@@ -128,12 +128,16 @@ pub fn decide(
                 Ok::<_, ServiceError>(())
             })?;
         }
+        let ended = prepared.game.is_over();
         keep(
             db.memo(),
             &prepared.row_after(now),
             Arc::new(prepared.game),
             prepared.seats,
         );
+        if ended {
+            super::packing::pack_ended_game(db, game_id, now);
+        }
         Ok(answer)
     })();
     match result {
@@ -431,7 +435,6 @@ fn commit(
         };
         super::ratings::record_result(conn, &row, game, seats, ratings, now)?;
         queue_game_over(conn, game_id, seats, now)?;
-        pack_finished(conn, game_id, now)?;
     }
     Ok(version)
 }

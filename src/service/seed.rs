@@ -243,6 +243,6 @@ fn seed_one(
         ..row
     };
     record_result(conn, &row, &game, &seats, params, at)?;
-    super::games::pack_finished(conn, row.id, at)?;
+    super::packing::pack_in(conn, row.id, at)?;
     Ok(())
 }

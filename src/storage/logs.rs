@@ -54,15 +54,24 @@ type Packed = (i64, String, String, i64);
 /// zstd's default level: a finished game's log packs about 10 to 1 in a millisecond.
 const PACK_LEVEL: i32 = 3;
 
-/// Pack a finished game's log into one `game_archives` row and delete its `game_events` rows,
-/// in the caller's transaction. Returns whether there was a log to pack (a game packed already
-/// has none). Another instance packing the same game at once makes this a
-/// [`StorageError::Conflict`].
-pub fn archive_log(conn: &mut DbConnection, game_id: i64, now: i64) -> Result<bool, StorageError> {
+/// A finished game's log, packed and ready to replace its rows.
+pub struct PackedLog {
+    game_id: i64,
+    /// The events as a zstd-compressed JSON array.
+    bytes: Vec<u8>,
+    /// How many rows it replaces.
+    events: usize,
+}
+
+/// Read a finished game's log and pack it, without writing: `None` when it has no rows (packed
+/// already). A finished game's log does not change, so this can run before the write that
+/// stores it, outside the write's turn; [`store_packed`] checks that nothing was added meanwhile.
+pub fn pack_log(conn: &mut DbConnection, game_id: i64) -> Result<Option<PackedLog>, StorageError> {
     let rows = event_rows(conn, game_id, 0, i64::MAX)?;
     if rows.is_empty() {
-        return Ok(false);
+        return Ok(None);
     }
+    let events = rows.len();
     let packed: Vec<Packed> = rows
         .into_iter()
         .map(|e| (e.seq, e.kind, e.payload, e.created_at))
@@ -70,15 +79,44 @@ pub fn archive_log(conn: &mut DbConnection, game_id: i64, now: i64) -> Result<bo
     let json = serde_json::to_vec(&packed).map_err(|e| StorageError::Corrupt(e.to_string()))?;
     let bytes = zstd::encode_all(json.as_slice(), PACK_LEVEL)
         .map_err(|e| StorageError::Corrupt(format!("packing game {game_id}: {e}")))?;
+    Ok(Some(PackedLog {
+        game_id,
+        bytes,
+        events,
+    }))
+}
+
+/// Store a packed log as the game's `game_archives` row and delete the `game_events` rows it
+/// holds, in the caller's transaction. A [`StorageError::Conflict`] (roll back) when the game's
+/// rows are no longer the ones packed, or another instance stored its archive first.
+pub fn store_packed(
+    conn: &mut DbConnection,
+    log: &PackedLog,
+    now: i64,
+) -> Result<(), StorageError> {
     diesel::insert_into(game_archives::table)
         .values((
-            game_archives::game_id.eq(game_id),
-            game_archives::events.eq(bytes),
+            game_archives::game_id.eq(log.game_id),
+            game_archives::events.eq(&log.bytes),
             game_archives::archived_at.eq(now),
         ))
         .execute(conn)
         .map_err(StorageError::from_write)?;
-    diesel::delete(game_events::table.filter(game_events::game_id.eq(game_id))).execute(conn)?;
+    let deleted = diesel::delete(game_events::table.filter(game_events::game_id.eq(log.game_id)))
+        .execute(conn)?;
+    if deleted != log.events {
+        return Err(StorageError::Conflict);
+    }
+    Ok(())
+}
+
+/// Pack a finished game's log into one `game_archives` row and delete its `game_events` rows,
+/// all in the caller's transaction. Returns whether there was a log to pack.
+pub fn archive_log(conn: &mut DbConnection, game_id: i64, now: i64) -> Result<bool, StorageError> {
+    let Some(log) = pack_log(conn, game_id)? else {
+        return Ok(false);
+    };
+    store_packed(conn, &log, now)?;
     Ok(true)
 }
 

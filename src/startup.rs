@@ -127,6 +127,10 @@ pub fn build_with_clock(
         name: "webhook",
         error,
     })?;
+    crate::workers::packing::spawn(&workers, db.clone()).map_err(|error| StartupError::Worker {
+        name: "packing",
+        error,
+    })?;
     crate::workers::maintenance::spawn(
         &workers,
         db.clone(),

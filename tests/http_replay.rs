@@ -134,8 +134,8 @@ fn seqs(events: &Value) -> Vec<i64> {
         .collect()
 }
 
-/// A finished game's log is packed into one row at its end and its event rows deleted (its turn
-/// notices too): its events read the same, whole or by pages, and its record replays. Games that end otherwise (a
+/// A finished game's log is packed into one row just after its end and its event rows deleted
+/// (its turn notices too): its events read the same, whole or by pages, and its record replays. Games that end otherwise (a
 /// game cancelled in the lobby) are packed by the maintenance pass, which two instances may run.
 fn a_finished_games_log_is_packed_and_reads_the_same(db: Db) {
     let Some(s) = server(db) else { return };
@@ -155,6 +155,12 @@ fn a_finished_games_log_is_packed_and_reads_the_same(db: Db) {
     let id = s.started_game("keltis-card", &p);
     play_out(&s, id, &p);
     let version = s.game(id, &p[0])["version"].as_i64().expect("version");
+    // The packing worker packs it a moment after the last move's answer.
+    let packed = || (rows(id, "game_events"), rows(id, "game_archives")) == (0, 1);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while !packed() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
     assert_eq!((rows(id, "game_events"), rows(id, "game_archives")), (0, 1));
     // Its turn notices went with it; the end's notices stay.
     let notices = |kind: &str| {

@@ -212,7 +212,6 @@ fn decide_as_stand_in(
     request: &DecisionRequest,
     ratings: &RatingParameters,
 ) -> ServiceResult<()> {
-    let now = db.now();
     let ended = db.write(|conn| {
         play::apply_decision(
             conn,
@@ -220,13 +219,13 @@ fn decide_as_stand_in(
             game_id,
             Actor::StandIn(bot_user_id),
             request,
-            now,
+            db.now(),
             ratings,
         )
         .map(|(_, game)| game.is_over())
     })?;
     if ended {
-        super::packing::pack_ended_game(db, game_id, now);
+        super::packing::game_ended(db, game_id);
     }
     Ok(())
 }

@@ -37,7 +37,7 @@ pub fn apply_due_timeouts(
                 applied += 1;
                 tracing::info!(game_id, seat, over, "seat timed out");
                 if over {
-                    super::packing::pack_ended_game(db, game_id, now);
+                    super::packing::game_ended(db, game_id);
                 }
             }
             Ok(Expiry::Aborted { seat }) => {

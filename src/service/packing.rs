@@ -2,8 +2,9 @@
 //! deadline reminders), which mean nothing once it is over, deleted (a mail still pending for one
 //! would have been skipped).
 //!
-//! A game is packed right after the write that ends it, in a write of its own: the log is read and
-//! compressed before that write, outside its turn (on SQLite, every other writer waits for the
+//! A game that ends on a move is packed soon after by the packing worker, not in the move's write:
+//! the move's answer does not wait for it, and the log is read and compressed before the short
+//! write that stores it, outside that write's turn (on SQLite, every other writer waits for the
 //! turn). What is left unpacked (a game aborted or cancelled, an instance stopped in between) the
 //! maintenance worker packs.
 
@@ -27,13 +28,28 @@ pub fn pack_game(db: &Database, game_id: i64, now: i64) -> ServiceResult<bool> {
     Ok(true)
 }
 
-/// Pack a game that has just ended, after the write that ended it: the move stands whatever
-/// happens here, so a failure is logged, and the maintenance worker packs the game later.
-pub(super) fn pack_ended_game(db: &Database, game_id: i64, now: i64) {
-    match pack_game(db, game_id, now) {
-        Ok(_) | Err(ServiceError::Storage(StorageError::Conflict)) => {}
-        Err(e) => tracing::warn!(game_id, error = %e.for_log(), "packing a finished game failed"),
+/// A game has just ended (its end is committed): the packing worker packs it soon, off the path
+/// of the move's answer.
+pub(super) fn game_ended(db: &Database, game_id: i64) {
+    db.ended_games().push(game_id);
+}
+
+/// Pack the games that ended on this instance since the last call (the packing worker's pass).
+/// The moves stand whatever happens here: a game whose packing fails is logged and left to the
+/// maintenance worker. Returns how many were packed.
+pub fn pack_ended_games(db: &Database) -> usize {
+    let mut packed = 0;
+    for game_id in db.ended_games().take() {
+        match pack_game(db, game_id, db.now()) {
+            Ok(true) => packed += 1,
+            // Packed already, or by another instance first.
+            Ok(false) | Err(ServiceError::Storage(StorageError::Conflict)) => {}
+            Err(e) => {
+                tracing::warn!(game_id, error = %e.for_log(), "packing a finished game failed");
+            }
+        }
     }
+    packed
 }
 
 /// Pack a finished game in the caller's transaction (games seeded already over).

@@ -136,7 +136,7 @@ pub fn decide(
             prepared.seats,
         );
         if ended {
-            super::packing::pack_ended_game(db, game_id, now);
+            super::packing::game_ended(db, game_id);
         }
         Ok(answer)
     })();

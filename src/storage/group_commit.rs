@@ -14,7 +14,7 @@ use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard};
 
-use diesel::connection::{Connection, TransactionManager};
+use diesel::connection::{AnsiTransactionManager, Connection, TransactionManager};
 use diesel::r2d2::PooledConnection;
 use diesel::result::Error as DieselError;
 
@@ -24,6 +24,19 @@ use super::{DbConnection, Manager, StorageError};
 const MAX_BATCH: usize = 64;
 
 type Txn = <DbConnection as Connection>::TransactionManager;
+
+/// Open a batch's transaction holding SQLite's write lock from the start (`BEGIN IMMEDIATE`),
+/// waiting for it (busy_timeout) while another process writes, such as a command-line tool
+/// beside the server. A deferred `BEGIN` would read first and fail at its first write with
+/// "database is locked" when that process had committed meanwhile, without waiting.
+fn begin_immediate(conn: &mut DbConnection) -> Result<(), DieselError> {
+    match conn {
+        DbConnection::Sqlite(c) => {
+            AnsiTransactionManager::begin_transaction_sql(c, "BEGIN IMMEDIATE")
+        }
+        conn => Txn::begin_transaction(conn),
+    }
+}
 
 /// The write side of one SQLite database in this process.
 #[derive(Default)]
@@ -79,7 +92,7 @@ impl Committer {
         self.queued.fetch_sub(1, Ordering::SeqCst);
         if turn.open.is_none() {
             let mut pooled = connect()?;
-            Txn::begin_transaction(&mut pooled.conn)?;
+            begin_immediate(&mut pooled.conn)?;
             turn.open = Some(pooled);
             turn.batch += 1;
             turn.members = 0;

@@ -3,6 +3,7 @@
 
 pub mod accounts;
 pub mod appends;
+pub mod ended_games;
 pub mod games;
 mod group_commit;
 pub mod live_sessions;
@@ -155,6 +156,8 @@ pub struct Database {
     memo: Arc<memo::Memo>,
     /// Sessions this process found live, forgotten when revoked.
     live_sessions: Arc<live_sessions::LiveSessions>,
+    /// Games that ended here, their logs not packed yet.
+    ended_games: Arc<ended_games::EndedGames>,
     url: Arc<str>,
 }
 
@@ -206,6 +209,7 @@ impl Database {
             wakeups: Arc::default(),
             outgoing: Arc::default(),
             memo: Arc::default(),
+            ended_games: Arc::default(),
             // On PostgreSQL, revocations on other instances reach this one through the listener:
             // nothing is trusted until it connects.
             live_sessions: Arc::new(live_sessions::LiveSessions::new(backend == Backend::Sqlite)),
@@ -352,6 +356,11 @@ impl Database {
     pub fn pool_use(&self) -> (u32, u32) {
         let state = self.pool.state();
         (state.connections, state.idle_connections)
+    }
+
+    /// Games that ended in this process, waiting for the packing worker.
+    pub fn ended_games(&self) -> &ended_games::EndedGames {
+        &self.ended_games
     }
 
     /// Who waits for which game or user in this process.

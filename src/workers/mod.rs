@@ -7,7 +7,9 @@
 //! - `notifier`: tells every instance's listener what this one committed (PostgreSQL).
 //! - `mail`: sends the notification outbox by SMTP (when a relay is configured).
 //! - `webhooks`: sends the webhook deliveries of the outbox, with retries.
-//! - `maintenance`: deletes what has expired (idempotency answers, refresh tokens, sessions).
+//! - `maintenance`: deletes what has expired (idempotency answers, refresh tokens, sessions) and
+//!   packs the logs of finished games left unpacked.
+//! - `packing`: packs the logs of the games that ended on this instance, just after their end.
 //!
 //! Every worker stops when its [`Workers`] handle says so: a process that ends while a worker
 //! is inside a database call can crash in the database client's exit handlers.
@@ -18,6 +20,7 @@ pub mod listener;
 pub mod mail;
 pub mod maintenance;
 pub mod notifier;
+pub mod packing;
 pub mod webhooks;
 
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -415,6 +415,79 @@ fn a_deadline_reminder_arrives_by_email(db: Db) {
     assert_eq!(reminders(&addresses[seat]).len(), 1, "once");
 }
 
+/// A deadline reminder that could not be sent at once (the relay was down) is not sent once its
+/// player has moved, nor once the game is over: it is skipped, like a "your turn" that no longer
+/// holds.
+fn a_reminder_is_skipped_once_its_player_has_moved(db: Db) {
+    let mut sink = SmtpSink::start();
+    let s = server(db, &sink, None);
+    let players = [register(&s, "rhea", "en"), register(&s, "remo", "en")];
+    let addresses: Vec<String> = players
+        .iter()
+        .map(|p| confirmed_address(&s, &sink, p))
+        .collect();
+    let id = s.started_with(
+        json!({"variant": "keltis-card", "players": 2,
+               "time_control": {"type": "per_turn", "seconds": 3 * 86400}}),
+        &players,
+    );
+    let seat = s.game(id, &players[0])["state"]["to_act"].as_u64().unwrap() as usize;
+    let reminder = || -> Option<Value> {
+        let notices = s
+            .get("/api/v1/me/notifications", Some(&players[seat].token))
+            .json();
+        notices
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|n| n["notice"]["kind"] == "deadline_reminder")
+            .cloned()
+    };
+    sink.down();
+    s.clock.advance(2 * DAY);
+    let mut tried = None;
+    for _ in 0..100 {
+        tried = reminder().filter(|n| n["attempts"].as_i64() >= Some(1));
+        if tried.is_some() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let tried = tried.expect("the reminder was tried while the relay was down");
+    assert_eq!(tried["status"], "pending", "{tried}");
+    // The whole turn (in keltis-card, a card played and one drawn): the next seat is to act.
+    for _ in 0..4 {
+        let view = s.game(id, &players[seat]);
+        if view["state"]["to_act"].as_u64() != Some(seat as u64) {
+            break;
+        }
+        let version = view["version"].as_i64().unwrap();
+        let moved = s.decide(
+            id,
+            &players[seat],
+            version,
+            &view["state"]["legal_decisions"][0],
+        );
+        assert_eq!(moved.status, 200, "{}", moved.text);
+    }
+    assert_ne!(
+        s.game(id, &players[seat])["state"]["to_act"].as_u64(),
+        Some(seat as u64)
+    );
+    sink.up();
+    s.clock.advance(10 * 60 * 1000);
+    let mut settled = tried;
+    for _ in 0..100 {
+        settled = reminder().expect("the reminder is listed");
+        if settled["status"] != "pending" {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    assert_eq!(settled["status"], "skipped", "{settled}");
+    assert!(received_with_subject(&sink, &addresses[seat], "left for your turn").is_empty());
+}
+
 /// The cards an email names, counted: a colour word followed by a value (`∎` for end cards).
 fn cards_named(text: &str) -> std::collections::HashMap<(String, String), usize> {
     const COLORS: [&str; 6] = ["green", "yellow", "brown", "blue", "pink", "gray"];
@@ -544,5 +617,6 @@ mail_tests_on_both_databases!(
     a_bouncing_address_is_marked_and_left_alone,
     a_digest_collects_the_games_waiting,
     a_deadline_reminder_arrives_by_email,
+    a_reminder_is_skipped_once_its_player_has_moved,
     no_email_names_a_card_its_reader_could_not_see,
 );

@@ -312,9 +312,18 @@ fn plan(
             let Some(game) = game_facts(conn, game_id, row.user_id, now)? else {
                 return Ok(Plan::Skip("the game is gone"));
             };
-            if let Notice::YourTurn { .. } = notice {
+            // A turn notice or a reminder that waited (a relay down, a slow pass) may no longer
+            // hold: the player moved, or the game ended. A reminder holds for its deadline only
+            // (a turn of several decisions keeps it; the next turn has another).
+            if let Notice::YourTurn { .. } | Notice::DeadlineReminder { .. } = notice {
                 let row_now = game_store::game(conn, game_id)?;
-                if row_now.and_then(|g| g.to_act_user) != Some(row.user_id) {
+                let to_act = row_now.as_ref().and_then(|g| g.to_act_user);
+                let deadline = row_now.as_ref().and_then(|g| g.deadline_at);
+                let reminded = match notice {
+                    Notice::DeadlineReminder { deadline: d, .. } => Some(d),
+                    _ => deadline,
+                };
+                if to_act != Some(row.user_id) || deadline != reminded {
                     return Ok(Plan::Skip("no longer your turn"));
                 }
             }

@@ -51,6 +51,8 @@ fn resigning_from_three_players_lets_the_others_play_on(db: Db) {
             assert_eq!(record.status, 200);
             let decisions = record.json()["decisions"].as_array().unwrap().clone();
             assert!(decisions.iter().any(|d| d["decision"]["type"] == "resign"));
+            // Packed, whether a player's move or the stand-in's ended it.
+            s.wait_packed(id);
             return;
         }
         let to_act = view["state"]["to_act"].as_u64().unwrap() as usize;
@@ -181,6 +183,8 @@ fn a_timeout_ends_a_two_player_game(db: Db) {
         .json();
     let decisions = record["decisions"].as_array().unwrap();
     assert_eq!(decisions.last().unwrap()["decision"]["type"], "time_out");
+    // A game the clock ended is packed like one a move ended.
+    s.wait_packed(id);
 }
 
 /// A game whose first turn is never played is aborted without a result; with two players, also

@@ -156,12 +156,7 @@ fn a_finished_games_log_is_packed_and_reads_the_same(db: Db) {
     play_out(&s, id, &p);
     let version = s.game(id, &p[0])["version"].as_i64().expect("version");
     // The packing worker packs it a moment after the last move's answer.
-    let packed = || (rows(id, "game_events"), rows(id, "game_archives")) == (0, 1);
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
-    while !packed() && std::time::Instant::now() < deadline {
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
-    assert_eq!((rows(id, "game_events"), rows(id, "game_archives")), (0, 1));
+    s.wait_packed(id);
     // Its turn notices went with it; the end's notices stay.
     let notices = |kind: &str| {
         s.count(&format!(

@@ -185,6 +185,35 @@ impl TestServer {
         panic!("never happened: {}", self.game(id, user));
     }
 
+    /// Wait until the packing worker has packed finished game `id`: its log in one
+    /// `game_archives` row, no `game_events` rows and no turn notices left.
+    pub fn wait_packed(&self, id: i64) {
+        let left = || {
+            (
+                self.count(&format!(
+                    "SELECT COUNT(*) AS n FROM game_events WHERE game_id = {id}"
+                )),
+                self.count(&format!(
+                    "SELECT COUNT(*) AS n FROM game_archives WHERE game_id = {id}"
+                )),
+                self.count(&format!(
+                    "SELECT COUNT(*) AS n FROM notifications WHERE game_id = {id} \
+                     AND kind IN ('your_turn', 'deadline_reminder')"
+                )),
+            )
+        };
+        for _ in 0..300 {
+            if left() == (0, 1, 0) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        panic!(
+            "game {id} never packed: (events, archives, turn notices) {:?}",
+            left()
+        );
+    }
+
     /// The game's events as `user` sees them.
     pub fn events(&self, id: i64, user: &User) -> Vec<Value> {
         let a = self.get(&format!("/api/v1/games/{id}/events"), Some(&user.token));

@@ -41,6 +41,9 @@ fn begin_immediate(conn: &mut DbConnection) -> Result<(), DieselError> {
 /// The write side of one SQLite database in this process.
 #[derive(Default)]
 pub(super) struct Committer {
+    /// Whether the writers' connection stays with them between batches (see [`Turn::kept`]):
+    /// not when it is the pool's only one, which readers need too.
+    keeps_connection: bool,
     /// The writer whose turn it is holds this: writes run one at a time.
     turn: Mutex<Turn>,
     /// Writers waiting for their turn.
@@ -54,6 +57,11 @@ pub(super) struct Committer {
 pub(super) struct Turn {
     /// The connection whose transaction the current batch fills, if one is open.
     open: Option<PooledConnection<Manager>>,
+    /// The writers' connection between batches, kept out of the pool: SQLite drops a
+    /// connection's page cache when another connection has written, so writing always on the
+    /// same one keeps the pages it writes to (the tables' and indexes' inner pages, the tail of
+    /// the log) cached from one batch to the next.
+    kept: Option<PooledConnection<Manager>>,
     /// The current batch's number and how many writers it holds.
     batch: u64,
     members: usize,
@@ -71,6 +79,14 @@ struct Outcomes {
 const FAILURES_KEPT: usize = 256;
 
 impl Committer {
+    /// The committer of a database whose pool holds `pool_size` connections.
+    pub(super) fn new(pool_size: u32) -> Committer {
+        Committer {
+            keeps_connection: pool_size > 1,
+            ..Committer::default()
+        }
+    }
+
     fn lock_turn(&self) -> MutexGuard<'_, Turn> {
         self.turn.lock().unwrap_or_else(|p| p.into_inner())
     }
@@ -91,7 +107,10 @@ impl Committer {
         let mut turn = self.lock_turn();
         self.queued.fetch_sub(1, Ordering::SeqCst);
         if turn.open.is_none() {
-            let mut pooled = connect()?;
+            let mut pooled = match turn.kept.take() {
+                Some(kept) => kept,
+                None => connect()?,
+            };
             begin_immediate(&mut pooled.conn)?;
             turn.open = Some(pooled);
             turn.batch += 1;
@@ -145,6 +164,10 @@ impl Committer {
                     let _ = Txn::rollback_transaction(&mut pooled.conn);
                 }
                 pooled.settled(done.is_ok());
+                // A connection whose commit failed goes back to the pool, which checks it.
+                if done.is_ok() && self.keeps_connection {
+                    turn.kept = Some(pooled);
+                }
                 done
             }
         };
@@ -221,5 +244,55 @@ mod tests {
         }
         drop((db, reader));
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// The writers keep their connection between batches; what another process (here another
+    /// pool on the same file) committed meanwhile is still what they read and write on.
+    #[test]
+    fn the_kept_writer_connection_sees_what_another_process_wrote() {
+        let dir = std::env::temp_dir().join(format!("keltis-kept-writer-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a temporary directory");
+        let path = dir.join("kept.db");
+        let path = path.to_str().expect("a path");
+        let server = Database::open(path, 4).expect("a database");
+        let tool = Database::open(path, 2).expect("the same database");
+        server
+            .write(|c| insert_user(c, "first", "!", false, 0))
+            .expect("a write");
+        tool.write(|c| insert_user(c, "by-the-tool", "!", false, 0))
+            .expect("a write beside it");
+        let seen = server
+            .write(|c| {
+                let seen = user_by_name(c, "by-the-tool")?.is_some();
+                insert_user(c, "after", "!", false, 0)?;
+                Ok::<_, StorageError>(seen)
+            })
+            .expect("a write after it");
+        assert!(seen, "the kept connection reads the other process's commit");
+        let after = tool.read(|c| user_by_name(c, "after")).expect("a read");
+        assert!(after.is_some(), "and its own write after it is committed");
+        drop((server, tool));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A pool of one connection (an in-memory database) lends it back after each batch: reads
+    /// after a write still get it.
+    #[test]
+    fn a_pool_of_one_is_not_kept_by_the_writers() {
+        let db = Database::open(":memory:", 1).expect("an in-memory database");
+        db.write(|c| insert_user(c, "only", "!", false, 0))
+            .expect("a write");
+        let found = db
+            .read(|c| user_by_name(c, "only"))
+            .expect("a read after it");
+        assert!(found.is_some());
+    }
+
+    /// The bundled SQLite is built with the query planner stability guarantee
+    /// (`.cargo/config.toml`): without it statements with `LIMIT ?` are compiled at every run.
+    #[test]
+    fn the_bundled_sqlite_keeps_its_plans_stable() {
+        let db = Database::open(":memory:", 1).expect("an in-memory database");
+        assert_eq!(db.sqlite_plans_stable().expect("asked"), Some(true));
     }
 }

@@ -204,7 +204,8 @@ impl Database {
         let db = Database {
             pool,
             backend,
-            sqlite_writes: (backend == Backend::Sqlite).then(Arc::default),
+            sqlite_writes: (backend == Backend::Sqlite)
+                .then(|| Arc::new(group_commit::Committer::new(pool_size))),
             clock: crate::clock::Clock::system(),
             wakeups: Arc::default(),
             outgoing: Arc::default(),
@@ -395,6 +396,27 @@ impl Database {
     }
 
     /// `/readyz`: the database answers.
+    /// Whether SQLite's query planner stability guarantee is on (`None` on PostgreSQL). Without
+    /// it SQLite compiles a statement again at every run when a bound value may change its plan
+    /// (`LIMIT ?`, `LIKE ?`): most of ours. `.cargo/config.toml` turns it on in the bundled build.
+    pub fn sqlite_plans_stable(&self) -> Result<Option<bool>, StorageError> {
+        if self.backend != Backend::Sqlite {
+            return Ok(None);
+        }
+        use diesel::RunQueryDsl;
+        #[derive(diesel::QueryableByName)]
+        struct Used {
+            #[diesel(sql_type = diesel::sql_types::Integer)]
+            used: i32,
+        }
+        let used = self.read(|c| {
+            diesel::sql_query("SELECT sqlite_compileoption_used('ENABLE_QPSG') AS used")
+                .get_result::<Used>(c)
+                .map_err(StorageError::from)
+        })?;
+        Ok(Some(used.used == 1))
+    }
+
     pub fn ping(&self) -> Result<(), StorageError> {
         let mut pooled = self.conn()?;
         // A connection that cannot answer a ping means the database is unavailable, whatever

@@ -395,7 +395,6 @@ impl Database {
         (self.backend == Backend::Postgresql).then(|| wakeups::Notifier::connect(&self.url))
     }
 
-    /// `/readyz`: the database answers.
     /// Whether SQLite's query planner stability guarantee is on (`None` on PostgreSQL). Without
     /// it SQLite compiles a statement again at every run when a bound value may change its plan
     /// (`LIMIT ?`, `LIKE ?`): most of ours. `.cargo/config.toml` turns it on in the bundled build.
@@ -417,6 +416,7 @@ impl Database {
         Ok(Some(used.used == 1))
     }
 
+    /// `/readyz`: the database answers.
     pub fn ping(&self) -> Result<(), StorageError> {
         let mut pooled = self.conn()?;
         // A connection that cannot answer a ping means the database is unavailable, whatever

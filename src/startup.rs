@@ -137,6 +137,12 @@ pub fn build_with_clock(
         name: "packing",
         error,
     })?;
+    crate::workers::checkpoints::spawn(&workers, db.clone()).map_err(|error| {
+        StartupError::Worker {
+            name: "checkpoint",
+            error,
+        }
+    })?;
     crate::workers::maintenance::spawn(
         &workers,
         db.clone(),

@@ -3,6 +3,7 @@
 
 pub mod accounts;
 pub mod appends;
+pub mod checkpoints;
 pub mod ended_games;
 pub mod games;
 mod group_commit;
@@ -393,6 +394,15 @@ impl Database {
     /// A connection that sends this instance's wake-ups (PostgreSQL); `None` on SQLite.
     pub fn notifier(&self) -> Option<Result<wakeups::Notifier, StorageError>> {
         (self.backend == Backend::Postgresql).then(|| wakeups::Notifier::connect(&self.url))
+    }
+
+    /// A connection for the checkpoint worker: `None` on PostgreSQL, and for an in-memory SQLite
+    /// database, which has no log.
+    pub fn checkpointer(&self) -> Option<Result<checkpoints::Checkpointer, StorageError>> {
+        let path = self.url.strip_prefix("sqlite://").unwrap_or(&self.url);
+        let in_memory = path == ":memory:" || path.starts_with("file::memory:");
+        (self.backend == Backend::Sqlite && !in_memory)
+            .then(|| checkpoints::Checkpointer::connect(path))
     }
 
     /// Whether SQLite's query planner stability guarantee is on (`None` on PostgreSQL). Without

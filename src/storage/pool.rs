@@ -142,11 +142,13 @@ impl Manager {
                     SqliteConnection::establish(path).map_err(r2d2::Error::ConnectionError)?;
                 // The busy timeout comes first, so that the pragmas after it wait for a lock
                 // held by another connection instead of failing (the pool opens several at
-                // once). WAL (set once at open) lets readers go on while one writer writes.
+                // once). WAL (set once at open) lets readers go on while one writer writes; the
+                // checkpoint worker, not the writers' commits, copies the log back.
                 conn.batch_execute(&format!(
                     "PRAGMA busy_timeout = 10000; PRAGMA foreign_keys = ON; \
-                     PRAGMA synchronous = {};",
-                    self.sqlite_synchronous.pragma()
+                     PRAGMA synchronous = {}; PRAGMA wal_autocheckpoint = {};",
+                    self.sqlite_synchronous.pragma(),
+                    super::checkpoints::WRITERS_CHECKPOINT_AT,
                 ))
                 .map_err(r2d2::Error::QueryError)?;
                 Ok(DbConnection::Sqlite(conn))

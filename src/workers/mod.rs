@@ -10,11 +10,14 @@
 //! - `maintenance`: deletes what has expired (idempotency answers, refresh tokens, sessions) and
 //!   packs the logs of finished games left unpacked.
 //! - `packing`: packs the logs of the games that ended on this instance, just after their end.
+//! - `checkpoints`: copies SQLite's write-ahead log back into the database file, beside the
+//!   writers instead of inside one writer's commit.
 //!
 //! Every worker stops when its [`Workers`] handle says so: a process that ends while a worker
 //! is inside a database call can crash in the database client's exit handlers.
 
 pub mod bots;
+pub mod checkpoints;
 pub mod clocks;
 pub mod listener;
 pub mod mail;

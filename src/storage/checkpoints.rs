@@ -5,9 +5,11 @@
 //! log past `wal_autocheckpoint` pages (1,000 by default), so every few batches one writer held
 //! the write turn while it copied some thousand pages and synced the file, and every other
 //! writer waited. Here a connection of the checkpoint worker's own copies them instead, often
-//! and beside the writers (`PASSIVE`: it never waits for a lock and never blocks a writer), and
-//! the writers' own threshold ([`WRITERS_CHECKPOINT_AT`]) is only a backstop for when no worker
-//! runs (a command-line tool, a stopped worker).
+//! and beside the writers (`PASSIVE`: it never waits for a lock and never blocks a writer). The
+//! writers' own threshold ([`WRITERS_CHECKPOINT_AT`]) stays as a backstop: where no worker runs
+//! (a command-line tool), and under continuous writes, where the log seldom finds the moment to
+//! start again from its beginning (a write must begin with all of it copied) and grows to the
+//! threshold; the writer's checkpoint is cheap then, the worker having copied most of it.
 
 use diesel::connection::SimpleConnection;
 use diesel::prelude::*;
@@ -16,9 +18,9 @@ use diesel::sqlite::SqliteConnection;
 
 use super::StorageError;
 
-/// The log's length (pages) at which a writer's commit checkpoints by itself: far above what the
-/// checkpoint worker lets it reach between two passes, so that only a log nobody else
-/// checkpoints (some 40 MB of 4 KB pages) makes a writer do it.
+/// The log's length (pages, some 40 MB of 4 KB pages) at which a writer's commit checkpoints by
+/// itself: ten times SQLite's default, far above what the log gathers between two passes of the
+/// checkpoint worker.
 pub const WRITERS_CHECKPOINT_AT: u32 = 10_000;
 
 /// What one checkpoint did, as `PRAGMA wal_checkpoint` reports it.

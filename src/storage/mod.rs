@@ -60,6 +60,11 @@ impl Backend {
     }
 }
 
+/// The file a SQLite URL names: the URL without its optional `sqlite://` prefix.
+fn sqlite_path(url: &str) -> &str {
+    url.strip_prefix("sqlite://").unwrap_or(url)
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum StorageError {
     #[error("database unavailable: {0}")]
@@ -176,7 +181,7 @@ impl Database {
     ) -> Result<Database, StorageError> {
         let backend = Backend::of_url(url);
         if backend == Backend::Sqlite {
-            let path = url.strip_prefix("sqlite://").unwrap_or(url);
+            let path = sqlite_path(url);
             if let Some(dir) = std::path::Path::new(path).parent() {
                 if !dir.as_os_str().is_empty() {
                     std::fs::create_dir_all(dir).map_err(|e| {
@@ -399,7 +404,7 @@ impl Database {
     /// A connection for the checkpoint worker: `None` on PostgreSQL, and for an in-memory SQLite
     /// database, which has no log.
     pub fn checkpointer(&self) -> Option<Result<checkpoints::Checkpointer, StorageError>> {
-        let path = self.url.strip_prefix("sqlite://").unwrap_or(&self.url);
+        let path = sqlite_path(&self.url);
         let in_memory = path == ":memory:" || path.starts_with("file::memory:");
         (self.backend == Backend::Sqlite && !in_memory)
             .then(|| checkpoints::Checkpointer::connect(path))

@@ -137,7 +137,7 @@ impl Manager {
                 .map(DbConnection::Postgresql)
                 .map_err(r2d2::Error::ConnectionError),
             Backend::Sqlite => {
-                let path = self.url.strip_prefix("sqlite://").unwrap_or(&self.url);
+                let path = super::sqlite_path(&self.url);
                 let mut conn =
                     SqliteConnection::establish(path).map_err(r2d2::Error::ConnectionError)?;
                 // The busy timeout comes first, so that the pragmas after it wait for a lock

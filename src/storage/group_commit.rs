@@ -275,6 +275,52 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
     }
 
+    /// A writer's savepoint keeps its sub-journal in memory, however many pages it changes:
+    /// SQLite would otherwise move it to a temporary file past 64 KiB, and every page copy of
+    /// the batch's later writers would be a file write made while the write turn is held.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_writers_savepoint_journals_in_memory() {
+        use diesel::connection::SimpleConnection;
+
+        /// SQLite's temporary files this process holds open (they are unlinked at once, so only
+        /// their open descriptors show them).
+        fn open_temporary_files() -> Vec<String> {
+            std::fs::read_dir("/proc/self/fd")
+                .map(|fds| {
+                    fds.filter_map(|fd| std::fs::read_link(fd.ok()?.path()).ok())
+                        .map(|target| target.to_string_lossy().into_owned())
+                        .filter(|target| target.contains("etilqs_"))
+                        .collect()
+                })
+                .unwrap_or_default()
+        }
+
+        let dir = std::env::temp_dir().join(format!("keltis-sub-journal-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a temporary directory");
+        let path = dir.join("journal.db");
+        let db = Database::open(path.to_str().expect("a path"), 4).expect("a database");
+        // Some 100 pages of 4 KiB, committed: a savepoint that changes them all copies each.
+        db.write(|c| {
+            c.batch_execute(
+                "CREATE TABLE scratch (id INTEGER PRIMARY KEY, filler TEXT NOT NULL); \
+                 WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 400) \
+                 INSERT INTO scratch SELECT i, printf('%.1000c', 'x') FROM n;",
+            )?;
+            Ok::<_, StorageError>(())
+        })
+        .expect("a table of some 100 pages");
+        let seen = db
+            .write(|c| {
+                c.batch_execute("UPDATE scratch SET filler = printf('%.1000c', 'y');")?;
+                Ok::<_, StorageError>(open_temporary_files())
+            })
+            .expect("a write changing every page");
+        assert_eq!(seen, Vec::<String>::new(), "the sub-journal went to a file");
+        drop(db);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
     /// A pool of one connection (an in-memory database) lends it back after each batch: reads
     /// after a write still get it.
     #[test]

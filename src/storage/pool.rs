@@ -143,10 +143,15 @@ impl Manager {
                 // The busy timeout comes first, so that the pragmas after it wait for a lock
                 // held by another connection instead of failing (the pool opens several at
                 // once). WAL (set once at open) lets readers go on while one writer writes; the
-                // checkpoint worker, not the writers' commits, copies the log back.
+                // checkpoint worker, not the writers' commits, copies the log back. Temporary
+                // storage in memory: each writer of a group commit works in a savepoint, whose
+                // sub-journal (a copy of each page it changes) SQLite otherwise moves to a
+                // temporary file once a batch's pass 64 KiB, so that most page copies of a batch
+                // were file writes made while holding the write turn.
                 conn.batch_execute(&format!(
                     "PRAGMA busy_timeout = 10000; PRAGMA foreign_keys = ON; \
-                     PRAGMA synchronous = {}; PRAGMA wal_autocheckpoint = {};",
+                     PRAGMA synchronous = {}; PRAGMA wal_autocheckpoint = {}; \
+                     PRAGMA temp_store = MEMORY;",
                     self.sqlite_synchronous.pragma(),
                     super::checkpoints::WRITERS_CHECKPOINT_AT,
                 ))

@@ -365,7 +365,7 @@ pub fn append_events(
     // One insert per event (a MultiConnection has no batch insert); rarely more than two.
     for (kind, payload) in events {
         version += 1;
-        diesel::insert_into(game_events::table)
+        on_backend!(conn, |c| diesel::insert_into(game_events::table)
             .values((
                 game_events::game_id.eq(game_id),
                 game_events::seq.eq(version),
@@ -373,14 +373,11 @@ pub fn append_events(
                 game_events::payload.eq(payload.as_str()),
                 game_events::created_at.eq(now),
             ))
-            .execute(conn)
-            .map_err(StorageError::from_write)?;
+            .execute(c))
+        .map_err(StorageError::from_write)?;
     }
     let row = RowUpdate::of(game_id, expected_version, version, now, &update);
-    let changed = match conn {
-        DbConnection::Postgresql(c) => row.execute(c),
-        DbConnection::Sqlite(c) => row.execute(c),
-    }?;
+    let changed = on_backend!(conn, |c| row.execute(c))?;
     if changed != 1 {
         return Err(StorageError::Conflict);
     }

@@ -90,7 +90,8 @@ pub fn game(conn: &mut DbConnection, id: i64) -> Result<Option<GameRow>, Storage
 /// process already holds the decoded state of that version.
 pub fn game_head(conn: &mut DbConnection, id: i64) -> Result<Option<GameRow>, StorageError> {
     use diesel::sql_types::{Nullable, Text};
-    Ok(games::table
+    // Read by every view and every decision not held in the memo: on the backend's connection.
+    Ok(on_backend!(conn, |c| games::table
         .find(id)
         .select((
             games::id,
@@ -111,8 +112,8 @@ pub fn game_head(conn: &mut DbConnection, id: i64) -> Result<Option<GameRow>, St
             games::rated,
             games::state_version,
         ))
-        .first::<GameRow>(conn)
-        .optional()?)
+        .first::<GameRow>(c)
+        .optional())?)
 }
 
 /// Replace a stale snapshot (another engine version, or behind the row's version) by one rebuilt

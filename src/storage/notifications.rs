@@ -50,10 +50,7 @@ pub fn insert(
         .do_nothing()
         .returning(notifications::id);
     // ON CONFLICT is backend-specific in diesel: run it on the connection underneath.
-    let inserted = match conn {
-        DbConnection::Postgresql(c) => query.get_result::<i64>(c).optional()?,
-        DbConnection::Sqlite(c) => query.get_result::<i64>(c).optional()?,
-    };
+    let inserted = on_backend!(conn, |c| query.get_result::<i64>(c).optional())?;
     if inserted.is_some() {
         super::wakeups::touched(super::wakeups::Topic::User(new.user_id));
     }

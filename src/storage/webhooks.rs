@@ -142,12 +142,15 @@ pub fn enqueue(
     payload: &str,
     now: i64,
 ) -> Result<usize, StorageError> {
-    let endpoints: Vec<i64> = webhooks::table
+    // Looked up for every "your turn" notice on SQLite (in the writer's turn): on the backend's
+    // connection.
+    let pattern = format!("%,{kind},%");
+    let endpoints: Vec<i64> = on_backend!(conn, |c| webhooks::table
         .filter(webhooks::user_id.eq(user_id))
         .filter(webhooks::disabled_at.is_null())
-        .filter(webhooks::kinds.like(format!("%,{kind},%")))
+        .filter(webhooks::kinds.like(&pattern))
         .select(webhooks::id)
-        .load(conn)?;
+        .load(c))?;
     for webhook_id in &endpoints {
         diesel::insert_into(webhook_deliveries::table)
             .values((

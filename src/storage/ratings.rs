@@ -71,10 +71,7 @@ pub fn lock_ratings(
             .on_conflict((ratings::user_id, ratings::variant))
             .do_nothing();
         // ON CONFLICT is backend-specific in diesel: run it on the connection underneath.
-        match conn {
-            DbConnection::Postgresql(c) => insert.execute(c)?,
-            DbConnection::Sqlite(c) => insert.execute(c)?,
-        };
+        on_backend!(conn, |c| insert.execute(c))?;
     }
     let rows = || {
         ratings::table

@@ -51,10 +51,14 @@ pub fn decide(
     ratings: &RatingParameters,
 ) -> ServiceResult<DecisionAnswer> {
     caller.require(Scope::Play)?;
-    let request_hash = super::sha256_hex(
-        &serde_json::to_string(&(game_id, request))
-            .map_err(|e| ServiceError::Internal(e.to_string()))?,
-    );
+    // What a repeated Idempotency-Key is compared by; without a key, nothing to compare.
+    let request_hash = match idempotency_key {
+        Some(_) => super::sha256_hex(
+            &serde_json::to_string(&(game_id, request))
+                .map_err(|e| ServiceError::Internal(e.to_string()))?,
+        ),
+        None => String::new(),
+    };
     let repeated = |db: &Database| -> ServiceResult<Option<DecisionAnswer>> {
         let Some(key) = idempotency_key else {
             return Ok(None);

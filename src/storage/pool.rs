@@ -146,8 +146,8 @@ impl Manager {
                 // checkpoint worker, not the writers' commits, copies the log back. Temporary
                 // storage in memory: each writer of a group commit works in a savepoint, whose
                 // sub-journal (a copy of each page it changes) SQLite otherwise moves to a
-                // temporary file once a batch's pass 64 KiB, so that most page copies of a batch
-                // were file writes made while holding the write turn.
+                // temporary file past 64 KiB, and then writes every page copy of the batch to that
+                // file while the write turn is held.
                 conn.batch_execute(&format!(
                     "PRAGMA busy_timeout = 10000; PRAGMA foreign_keys = ON; \
                      PRAGMA synchronous = {}; PRAGMA wal_autocheckpoint = {}; \

@@ -51,22 +51,26 @@ pub fn decide(
     ratings: &RatingParameters,
 ) -> ServiceResult<DecisionAnswer> {
     caller.require(Scope::Play)?;
-    // What a repeated Idempotency-Key is compared by; without a key, nothing to compare.
-    let request_hash = match idempotency_key {
-        Some(_) => super::sha256_hex(
-            &serde_json::to_string(&(game_id, request))
-                .map_err(|e| ServiceError::Internal(e.to_string()))?,
-        ),
-        None => String::new(),
+    // The Idempotency-Key with the request's hash, which a repeated key is compared by (only
+    // hashed when there is a key).
+    let keyed = match idempotency_key {
+        Some(key) => Some((
+            key,
+            super::sha256_hex(
+                &serde_json::to_string(&(game_id, request))
+                    .map_err(|e| ServiceError::Internal(e.to_string()))?,
+            ),
+        )),
+        None => None,
     };
     let repeated = |db: &Database| -> ServiceResult<Option<DecisionAnswer>> {
-        let Some(key) = idempotency_key else {
+        let Some((key, request_hash)) = &keyed else {
             return Ok(None);
         };
         let since = db.now() - IDEMPOTENCY_KEY_MILLIS;
         match db.read(|c| store::idempotent_answer(c, caller.user_id, key, since))? {
             None => Ok(None),
-            Some(a) if a.request_hash == request_hash => Ok(Some(DecisionAnswer::Repeated {
+            Some(a) if &a.request_hash == request_hash => Ok(Some(DecisionAnswer::Repeated {
                 status: a.status as u16,
                 body: a.body,
             })),
@@ -102,9 +106,9 @@ pub fn decide(
             )
         })?;
         let answer = prepared.answer(now)?;
-        let stored = match idempotency_key {
-            Some(key) => Some((
-                key,
+        let stored = match &keyed {
+            Some((key, request_hash)) => Some((
+                *key,
                 StoredAnswer {
                     request_hash: request_hash.clone(),
                     status: 200,

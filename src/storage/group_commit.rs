@@ -202,16 +202,15 @@ impl Committer {
 #[cfg(test)]
 mod tests {
     use crate::storage::accounts::{insert_user, user_by_name};
+    use crate::storage::scratch::ScratchFile;
     use crate::storage::{Database, StorageError};
 
     /// Writers on many threads at once: every writer answered Ok has its row, committed; a
     /// writer whose work failed has none, and the writers batched with it keep theirs.
     #[test]
     fn queued_writers_share_commits_and_a_failed_one_leaves_nothing() {
-        let dir = std::env::temp_dir().join(format!("keltis-group-commit-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("a temporary directory");
-        let path = dir.join("writes.db");
-        let db = Database::open(path.to_str().expect("a path"), 8).expect("a database");
+        let file = ScratchFile::new("group-commit", "writes.db");
+        let db = Database::open(file.path(), 8).expect("a database");
         std::thread::scope(|scope| {
             for thread in 0..8 {
                 let db = &db;
@@ -231,7 +230,7 @@ mod tests {
             }
         });
         // Read back through a connection of its own: only what was committed is there.
-        let reader = Database::open(path.to_str().expect("a path"), 1).expect("a database");
+        let reader = Database::open(file.path(), 1).expect("a database");
         for thread in 0..8 {
             for i in 0..40 {
                 let name = format!("writer-{thread}-{i}");
@@ -242,18 +241,14 @@ mod tests {
                 assert_eq!(found, i % 10 != 3, "{name}");
             }
         }
-        drop((db, reader));
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     /// The writers keep their connection between batches; what another process (here another
     /// pool on the same file) committed meanwhile is still what they read and write on.
     #[test]
     fn the_kept_writer_connection_sees_what_another_process_wrote() {
-        let dir = std::env::temp_dir().join(format!("keltis-kept-writer-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("a temporary directory");
-        let path = dir.join("kept.db");
-        let path = path.to_str().expect("a path");
+        let file = ScratchFile::new("kept-writer", "kept.db");
+        let path = file.path();
         let server = Database::open(path, 4).expect("a database");
         let tool = Database::open(path, 2).expect("the same database");
         server
@@ -271,8 +266,6 @@ mod tests {
         assert!(seen, "the kept connection reads the other process's commit");
         let after = tool.read(|c| user_by_name(c, "after")).expect("a read");
         assert!(after.is_some(), "and its own write after it is committed");
-        drop((server, tool));
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     /// A writer's savepoint keeps its sub-journal in memory, however many pages it changes:
@@ -296,10 +289,8 @@ mod tests {
                 .unwrap_or_default()
         }
 
-        let dir = std::env::temp_dir().join(format!("keltis-sub-journal-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("a temporary directory");
-        let path = dir.join("journal.db");
-        let db = Database::open(path.to_str().expect("a path"), 4).expect("a database");
+        let file = ScratchFile::new("sub-journal", "journal.db");
+        let db = Database::open(file.path(), 4).expect("a database");
         // Some 100 pages of 4 KiB, committed: a savepoint that changes them all copies each.
         db.write(|c| {
             c.batch_execute(
@@ -317,8 +308,6 @@ mod tests {
             })
             .expect("a write changing every page");
         assert_eq!(seen, Vec::<String>::new(), "the sub-journal went to a file");
-        drop(db);
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     /// A pool of one connection (an in-memory database) lends it back after each batch: reads

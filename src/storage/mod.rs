@@ -29,6 +29,8 @@ pub mod notifications;
 mod pool;
 pub mod ratings;
 pub mod schema;
+#[cfg(test)]
+pub(crate) mod scratch;
 pub mod vacations;
 pub mod wakeups;
 pub mod webhooks;

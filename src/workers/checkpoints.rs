@@ -39,21 +39,19 @@ pub fn spawn(workers: &Workers, db: Database) -> std::io::Result<()> {
 mod tests {
     use super::*;
     use crate::storage::accounts::insert_user;
+    use crate::storage::scratch::ScratchFile;
     use crate::storage::SqliteSync;
 
     /// Writes leave their pages in the log (the writers' own threshold is far above them); the
     /// worker copies them into the database file, which grows.
     #[test]
     fn the_worker_copies_the_log_into_the_database_file() {
-        let dir = std::env::temp_dir().join(format!("keltis-checkpoints-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("a temporary directory");
-        let path = dir.join("log.db");
-        let db = Database::open_with(path.to_str().expect("a path"), 2, SqliteSync::Normal)
-            .expect("a database");
+        let file = ScratchFile::new("checkpoints", "log.db");
+        let db = Database::open_with(file.path(), 2, SqliteSync::Normal).expect("a database");
         // Copy what the migrations wrote first: the file then holds everything so far.
         let mut own = db.checkpointer().expect("a file").expect("connected");
         own.checkpoint().expect("a checkpoint");
-        let file_size = || std::fs::metadata(&path).expect("the file").len();
+        let file_size = || std::fs::metadata(file.path()).expect("the file").len();
         let before = file_size();
         // Some 2,000 pages of commits: SQLite's default threshold (1,000) would have made a
         // writer checkpoint them into the file.
@@ -83,8 +81,6 @@ mod tests {
             (0, last.log_pages),
             "nothing is left to copy"
         );
-        drop((db, own));
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     /// An in-memory database has no log: no worker starts.

@@ -36,6 +36,11 @@ pub struct Config {
     /// Login and registration attempts allowed per client address and minute.
     #[arg(long, env = "KELTIS_AUTH_RATE_LIMIT", default_value_t = 10)]
     pub auth_rate_limit: u32,
+    /// Reverse proxies whose connections may name the client (`Forwarded`, `X-Forwarded-For`):
+    /// addresses or networks, comma-separated (`127.0.0.1,10.0.0.0/8`). None by default: the
+    /// peer is the client.
+    #[arg(long, env = "KELTIS_TRUSTED_PROXIES", value_delimiter = ',', value_parser = network)]
+    pub trusted_proxies: Vec<ipnet::IpNet>,
     /// Run the bot worker that plays the built-in bots' turns.
     #[arg(long, env = "KELTIS_BOTS", default_value_t = true, action = clap::ArgAction::Set)]
     pub bots: bool,
@@ -169,6 +174,7 @@ impl Config {
             pool_size: 8,
             workers: Some(2),
             auth_rate_limit: 10,
+            trusted_proxies: Vec::new(),
             bots: true,
             bot_mcts_ms: 100,
             sqlite_synchronous: crate::storage::SqliteSync::Full,
@@ -258,6 +264,14 @@ fn write_private(path: &std::path::Path, text: &str) -> std::io::Result<()> {
         options.mode(0o600);
     }
     options.open(path)?.write_all(text.as_bytes())
+}
+
+/// A network (`10.0.0.0/8`) or one address (`127.0.0.1`, `::1`).
+fn network(text: &str) -> Result<ipnet::IpNet, String> {
+    let text = text.trim();
+    text.parse::<ipnet::IpNet>()
+        .or_else(|_| text.parse::<std::net::IpAddr>().map(ipnet::IpNet::from))
+        .map_err(|_| format!("{text:?} is neither an address nor a network like 10.0.0.0/8"))
 }
 
 #[cfg(test)]

@@ -158,6 +158,7 @@ pub fn build_with_clock(
         keys: TokenKeys::new(&secret),
         bots,
         limiter: api::rate_limit::RateLimiter::new(config.auth_rate_limit),
+        proxies: api::client_address::TrustedProxies::new(config.trusted_proxies.clone()),
         long_poll_max_seconds: config.long_poll_max_seconds,
         ratings: config.rating_parameters(),
         vacation: crate::service::vacations::VacationPolicy {
@@ -185,6 +186,21 @@ pub fn build_with_clock(
                 .wrap_fn(move |mut req, srv| {
                     api::body_timeout::limit_body(&mut req, body_timeout);
                     actix_web::dev::Service::call(srv, req)
+                })
+                // Refuse paths and queries no route may see; every error answer is a problem.
+                .wrap_fn(|req, srv| {
+                    use futures_util::future::{ready, Either};
+                    let answer = match api::input_guard::check(&req) {
+                        Ok(()) => Either::Left(actix_web::dev::Service::call(srv, req)),
+                        Err(refusal) => Either::Right(ready(Ok(req
+                            .error_response(refusal)
+                            .map_into_boxed_body()))),
+                    };
+                    async move {
+                        answer
+                            .await
+                            .map(|res| error::with_problem_body(res.map_into_boxed_body()))
+                    }
                 })
                 .wrap(middleware::Logger::new("%r %s %Dms").exclude("/healthz"))
                 .wrap_fn(|req, srv| {

@@ -1,5 +1,7 @@
 //! Logging. Log lines carry ids, codes and timings, never cards, hands or secrets.
 
+use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
+
 use tracing_subscriber::{fmt, EnvFilter};
 
 use crate::config::LogFormat;
@@ -12,4 +14,71 @@ pub fn init(format: LogFormat) {
         LogFormat::Json => builder.json().try_init(),
         LogFormat::Text => builder.try_init(),
     };
+}
+
+/// Repeats of one log line, summarised: the first is written, then at most one per interval,
+/// saying how many were left out since the last (`left_out`). Through a database outage every
+/// request and every worker's pass fails the same way, many times a second.
+pub struct Throttle {
+    interval_ms: i64,
+    next_at: AtomicI64,
+    left_out: AtomicU64,
+}
+
+impl Throttle {
+    pub const fn new(interval_ms: i64) -> Throttle {
+        Throttle {
+            interval_ms,
+            next_at: AtomicI64::new(i64::MIN),
+            left_out: AtomicU64::new(0),
+        }
+    }
+
+    /// At `now_ms`: `Some(lines left out before this one)` when this one is to be written.
+    pub fn admit(&self, now_ms: i64) -> Option<u64> {
+        let next_at = self.next_at.load(Ordering::Relaxed);
+        if now_ms >= next_at
+            && self
+                .next_at
+                .compare_exchange(
+                    next_at,
+                    now_ms.saturating_add(self.interval_ms),
+                    Ordering::Relaxed,
+                    Ordering::Relaxed,
+                )
+                .is_ok()
+        {
+            return Some(self.left_out.swap(0, Ordering::Relaxed));
+        }
+        self.left_out.fetch_add(1, Ordering::Relaxed);
+        None
+    }
+}
+
+/// `tracing::warn!`, at most once every 10 seconds from this call site, with `left_out`.
+#[macro_export]
+macro_rules! warn_throttled {
+    ($($arg:tt)+) => {{
+        static THROTTLE: $crate::telemetry::Throttle = $crate::telemetry::Throttle::new(10_000);
+        if let Some(left_out) = THROTTLE.admit($crate::storage::now_millis()) {
+            tracing::warn!(left_out, $($arg)+);
+        }
+    }};
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Throttle;
+
+    #[test]
+    fn repeats_are_written_once_per_interval_with_their_count() {
+        let t = Throttle::new(10_000);
+        assert_eq!(t.admit(0), Some(0));
+        for ms in 1..30 {
+            assert_eq!(t.admit(ms * 100), None);
+        }
+        assert_eq!(t.admit(10_000), Some(29));
+        assert_eq!(t.admit(10_001), None);
+        assert_eq!(t.admit(25_000), Some(1));
+    }
 }

@@ -1,5 +1,6 @@
 //! `/api/v1/auth/*` and `/api/v1/me*`.
 
+use super::json_body::JsonObject;
 use actix_web::{delete, get, post, web, HttpRequest, HttpResponse};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -67,10 +68,11 @@ fn user_agent(req: &HttpRequest) -> Option<String> {
 }
 
 fn limit(state: &AppState, req: &HttpRequest, action: &'static str) -> Result<(), ApiError> {
-    let ip = req
+    let peer = req
         .peer_addr()
         .map(|a| a.ip())
         .unwrap_or(std::net::IpAddr::from([0, 0, 0, 0]));
+    let ip = state.proxies.client(peer, req.headers());
     state
         .limiter
         .check(ip, action)
@@ -87,7 +89,7 @@ fn limit(state: &AppState, req: &HttpRequest, action: &'static str) -> Result<()
 pub async fn register(
     state: web::Data<AppState>,
     req: HttpRequest,
-    body: web::Json<Credentials>,
+    body: JsonObject<Credentials>,
 ) -> Result<HttpResponse, ApiError> {
     limit(&state, &req, "register")?;
     let agent = user_agent(&req);
@@ -120,7 +122,7 @@ pub async fn register(
 pub async fn login(
     state: web::Data<AppState>,
     req: HttpRequest,
-    body: web::Json<Credentials>,
+    body: JsonObject<Credentials>,
 ) -> Result<web::Json<Session>, ApiError> {
     limit(&state, &req, "login")?;
     let agent = user_agent(&req);
@@ -147,7 +149,7 @@ pub async fn login(
 #[post("/auth/refresh")]
 pub async fn refresh(
     state: web::Data<AppState>,
-    body: web::Json<RefreshRequest>,
+    body: JsonObject<RefreshRequest>,
 ) -> Result<web::Json<Session>, ApiError> {
     Ok(web::Json(
         web::block(move || sessions::refresh(&state.db, &state.keys, &body.refresh_token))
@@ -192,7 +194,7 @@ pub async fn list_tokens(
 pub async fn create_token(
     state: web::Data<AppState>,
     Authenticated(caller): Authenticated,
-    body: web::Json<NewTokenRequest>,
+    body: JsonObject<NewTokenRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let token = web::block(move || {
         accounts::create_api_token(&state.db, &caller, &body.name, &body.scopes)

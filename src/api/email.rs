@@ -1,6 +1,7 @@
 //! `/api/v1/me/email*`: a player's address and email preferences; `/api/v1/email/*`: the links
 //! in emails (confirm an address, one-click unsubscribe), which work without logging in.
 
+use super::json_body::JsonObject;
 use actix_web::{get, post, put, web, HttpResponse};
 use serde::Deserialize;
 use utoipa::IntoParams;
@@ -43,7 +44,7 @@ pub async fn settings(
 pub async fn set_email(
     state: web::Data<AppState>,
     Authenticated(caller): Authenticated,
-    body: web::Json<SetEmail>,
+    body: JsonObject<SetEmail>,
 ) -> Result<web::Json<MailSettings>, ApiError> {
     Ok(web::Json(
         web::block(move || mail::set_email(&state.db, &caller, &body)).await??,
@@ -60,7 +61,7 @@ pub async fn set_email(
 pub async fn set_preferences(
     state: web::Data<AppState>,
     Authenticated(caller): Authenticated,
-    body: web::Json<Preferences>,
+    body: JsonObject<Preferences>,
 ) -> Result<web::Json<MailSettings>, ApiError> {
     Ok(web::Json(
         web::block(move || mail::set_preferences(&state.db, &caller, &body)).await??,

@@ -107,7 +107,7 @@ impl From<ServiceError> for ApiError {
                 err
             }
             ServiceError::Storage(StorageError::Unavailable(detail)) => {
-                tracing::warn!(%detail, "database unavailable");
+                crate::warn_throttled!(%detail, "database unavailable");
                 let mut err = ApiError::new(
                     StatusCode::SERVICE_UNAVAILABLE,
                     "database_unavailable",
@@ -216,4 +216,46 @@ pub async fn no_route(req: actix_web::HttpRequest) -> Result<HttpResponse, ApiEr
             "no such route",
         )),
     }
+}
+
+/// The code an answer of `status` carries when nothing more precise said one.
+fn code_of_status(status: StatusCode) -> &'static str {
+    match status.as_u16() {
+        400 => "bad_request",
+        401 => "unauthorized",
+        403 => "forbidden",
+        404 => "not_found",
+        405 => "method_not_allowed",
+        408 => "body_timeout",
+        413 => "body_too_large",
+        414 => "uri_too_long",
+        415 => "unsupported_media_type",
+        422 => "invalid_body",
+        429 => "rate_limited",
+        431 => "headers_too_large",
+        503 => "overloaded",
+        _ if status.is_client_error() => "bad_request",
+        _ => "internal",
+    }
+}
+
+/// An error answer that is not a problem body (the Swagger UI's own 404, a refusal made by actix
+/// before a handler ran) gets one, with the code of its status; its other headers stay.
+pub fn with_problem_body(res: actix_web::dev::ServiceResponse) -> actix_web::dev::ServiceResponse {
+    let status = res.status();
+    let is_problem = res
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|t| t.as_bytes().starts_with(b"application/json"));
+    if status.as_u16() < 400 || is_problem {
+        return res;
+    }
+    let message = status.canonical_reason().unwrap_or("error").to_lowercase();
+    let mut problem = ApiError::new(status, code_of_status(status), message).error_response();
+    for (name, value) in res.headers() {
+        if name != header::CONTENT_TYPE && name != header::CONTENT_LENGTH {
+            problem.headers_mut().append(name.clone(), value.clone());
+        }
+    }
+    res.into_response(problem)
 }

@@ -4,6 +4,7 @@
 //! (401, 403 `insufficient_scope`, 503 `database_unavailable`, ...); the ones listed here are the
 //! operation's own.
 
+use super::json_body::JsonObject;
 use std::time::{Duration, Instant};
 
 use actix_web::http::StatusCode;
@@ -133,7 +134,7 @@ pub async fn list(
 pub async fn create(
     state: web::Data<AppState>,
     Authenticated(caller): Authenticated,
-    body: web::Json<NewGame>,
+    body: JsonObject<NewGame>,
 ) -> Result<HttpResponse, ApiError> {
     let game = web::block(move || lobby::create(&state.db, &caller, &body)).await??;
     Ok(HttpResponse::Created().json(game))
@@ -204,7 +205,7 @@ pub async fn invite(
     state: web::Data<AppState>,
     Authenticated(caller): Authenticated,
     id: web::Path<i64>,
-    body: web::Json<InviteRequest>,
+    body: JsonObject<InviteRequest>,
 ) -> Result<web::Json<GameDetail>, ApiError> {
     let id = id.into_inner();
     Ok(web::Json(
@@ -234,7 +235,7 @@ pub async fn decide(
     Authenticated(caller): Authenticated,
     id: web::Path<i64>,
     req: HttpRequest,
-    body: web::Json<DecisionRequest>,
+    body: JsonObject<DecisionRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let id = id.into_inner();
     let key = match req.headers().get("Idempotency-Key") {

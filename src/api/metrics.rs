@@ -18,18 +18,34 @@ use super::error::ApiError;
 use super::AppState;
 use crate::service::notifications::outbox_depth;
 
+// Every label comes from a fixed set, whatever a client sends: a label taken from the request
+// as sent (a method of thousands of characters, a raw path) would make a new series per request
+// and grow memory without bound.
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct RequestLabels {
-    method: String,
-    /// The route's pattern (`/api/v1/games/{id}`), never the raw path.
+    /// One of [`METHODS`], or `other`.
+    method: &'static str,
+    /// The route's pattern (`/api/v1/games/{id}`), never the raw path; `unmatched` for none.
     route: String,
+    /// Chosen by the server, never by the client.
     status: u16,
 }
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct RouteLabels {
-    method: String,
+    method: &'static str,
     route: String,
+}
+
+/// The methods counted by name; any other is `other`.
+const METHODS: [&str; 7] = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
+
+/// The method's label: its name if it is one of [`METHODS`], else `other`.
+fn method_label(method: &actix_web::http::Method) -> &'static str {
+    METHODS
+        .into_iter()
+        .find(|m| *m == method.as_str())
+        .unwrap_or("other")
 }
 
 /// This instance's metrics.
@@ -121,7 +137,7 @@ impl Metrics {
     /// Count a request once it is answered.
     pub fn observe<B: MessageBody>(
         &self,
-        method: &str,
+        method: &'static str,
         started: Instant,
         res: &ServiceResponse<B>,
     ) {
@@ -132,16 +148,13 @@ impl Metrics {
         let status = res.status().as_u16();
         self.requests
             .get_or_create(&RequestLabels {
-                method: method.to_string(),
+                method,
                 route: route.clone(),
                 status,
             })
             .inc();
         self.latency
-            .get_or_create(&RouteLabels {
-                method: method.to_string(),
-                route,
-            })
+            .get_or_create(&RouteLabels { method, route })
             .observe(started.elapsed().as_secs_f64());
     }
 }
@@ -149,7 +162,7 @@ impl Metrics {
 /// One request being timed (the middleware's half before the handler).
 pub struct Observation {
     metrics: Option<std::sync::Arc<Metrics>>,
-    method: String,
+    method: &'static str,
     started: Instant,
 }
 
@@ -159,7 +172,7 @@ impl Observation {
             metrics: req
                 .app_data::<web::Data<AppState>>()
                 .map(|s| s.metrics.clone()),
-            method: req.method().to_string(),
+            method: method_label(req.method()),
             started: Instant::now(),
         }
     }
@@ -167,7 +180,7 @@ impl Observation {
     /// Count the request with its answer.
     pub fn finish<B: MessageBody>(self, res: &ServiceResponse<B>) {
         if let Some(m) = &self.metrics {
-            m.observe(&self.method, self.started, res);
+            m.observe(self.method, self.started, res);
         }
     }
 }

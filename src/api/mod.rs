@@ -5,10 +5,13 @@ pub mod accounts;
 pub mod auth;
 pub mod body_timeout;
 pub mod client;
+pub mod client_address;
 pub mod email;
 pub mod error;
 pub mod games;
 pub mod health;
+pub mod input_guard;
+pub mod json_body;
 pub mod metrics;
 pub mod notifications;
 pub mod openapi;
@@ -28,6 +31,8 @@ pub struct AppState {
     pub db: Database,
     pub keys: TokenKeys,
     pub limiter: rate_limit::RateLimiter,
+    /// Whose `Forwarded` headers name the client (the rate limits' address).
+    pub proxies: client_address::TrustedProxies,
     pub bots: Vec<crate::service::bots::ServerBot>,
     /// The longest a long poll of events is held, in seconds.
     pub long_poll_max_seconds: u64,

@@ -21,7 +21,7 @@ use super::{
 #[openapi(
     info(
         title = "Keltis server API",
-        description = "Play Reiner Knizia's Keltis (keltis, neue-wege, keltis-card) by correspondence. Every error is a JSON `Problem` with a stable `code`; while the database is unavailable, requests answer 503 `database_unavailable` with `Retry-After`.",
+        description = "Play Reiner Knizia's Keltis (keltis, neue-wege, keltis-card) by correspondence. Every error is a JSON `Problem` with a stable `code`; while the database is unavailable, requests answer 503 `database_unavailable` with `Retry-After`. Integers are written without a fraction or an exponent (`25`, not `25.0`): a body with one is refused with 422 `invalid_body`. A request the HTTP layer refuses before any route runs carries the code of its status (`bad_request`, `not_found`, `uri_too_long`, `headers_too_large`, ...).",
         version = "1.0.0",
         license(name = "MIT OR Apache-2.0", identifier = "MIT OR Apache-2.0")
     ),
@@ -360,7 +360,7 @@ fn shared_responses() -> Value {
         "schema": {"type": "integer", "minimum": 0}
     }});
     json!({
-        "BadRequest": problem("`malformed_json`: the body is not JSON; `invalid_query`: a query parameter is unknown, malformed or out of range; `invalid_idempotency_key`", Value::Null),
+        "BadRequest": problem("`malformed_json`: the body is not JSON; `invalid_query`: a query parameter is unknown, malformed or out of range, or the query holds a control character or invalid UTF-8 (on every operation, whether it takes parameters or not); `invalid_idempotency_key`", Value::Null),
         "Unauthorized": problem("`unauthorized`: no bearer token, or one that is unknown, expired or signed out", json!({"WWW-Authenticate": {"description": "`Bearer`", "schema": {"type": "string"}}})),
         "Forbidden": problem("`insufficient_scope`: the API token lacks the scope", Value::Null),
         "NotFound": problem("`not_found`", Value::Null),
@@ -407,7 +407,6 @@ fn add_shared_responses(doc: &mut Value) {
                 .unwrap_or_default();
             let has_body = op.contains_key("requestBody");
             let has_path_param = params.iter().any(|p| p["in"] == "path");
-            let has_other_param = params.iter().any(|p| p["in"] != "path");
             let secured = op
                 .get("security")
                 .and_then(Value::as_array)
@@ -418,7 +417,8 @@ fn add_shared_responses(doc: &mut Value) {
             let rate_limited = path.ends_with("/auth/login") || path.ends_with("/auth/register");
             let uses_database = path != "/healthz";
             let wanted = |status: &str| match status {
-                "400" => has_body || has_other_param,
+                // The query's text is checked on every route (`api::input_guard`).
+                "400" => true,
                 "401" | "403" => secured,
                 "404" => has_path_param,
                 "408" | "413" | "415" | "422" => has_body,

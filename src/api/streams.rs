@@ -2,6 +2,7 @@
 //! `/me/stream` (the caller's notices), resumable with `Last-Event-ID`, with heartbeat comments;
 //! `/stream-tickets` for browsers, whose `EventSource` cannot send an `Authorization` header.
 
+use super::json_body::JsonObject;
 use std::collections::VecDeque;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
@@ -57,7 +58,7 @@ pub struct ServerSentEvent {
 pub async fn create_ticket(
     state: web::Data<AppState>,
     Authenticated(caller): Authenticated,
-    body: web::Json<TicketRequest>,
+    body: JsonObject<TicketRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let ticket = live::ticket(&state.keys, &caller, &body)?;
     Ok(HttpResponse::Created().json(ticket))

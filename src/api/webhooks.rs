@@ -1,5 +1,6 @@
 //! `/api/v1/me/webhooks`: an account's webhook endpoints and their delivery logs.
 
+use super::json_body::JsonObject;
 use actix_web::{delete, get, post, web, HttpResponse};
 use serde::Deserialize;
 use utoipa::IntoParams;
@@ -29,7 +30,7 @@ const MAX_PAGE: i64 = 200;
 pub async fn create(
     state: web::Data<AppState>,
     Authenticated(caller): Authenticated,
-    body: web::Json<NewWebhook>,
+    body: JsonObject<NewWebhook>,
 ) -> Result<HttpResponse, ApiError> {
     let created = web::block(move || {
         webhooks::create(&state.db, state.webhooks, &caller, &body.into_inner())

@@ -40,6 +40,11 @@ pub enum TimeControl {
 }
 
 impl TimeControl {
+    /// Casual: no deadline.
+    pub fn is_untimed(self) -> bool {
+        matches!(self, TimeControl::None)
+    }
+
     /// Refuse controls outside the documented ranges.
     pub fn check(self) -> ServiceResult<TimeControl> {
         let bad = |why: &str| Err(ServiceError::invalid("invalid_time_control", why));
@@ -166,7 +171,7 @@ impl ClockState {
     /// current seat's turn (Fischer: its bank pays the time used and gains the increment). The
     /// new turn's clock runs unless its player is away.
     pub fn after(&mut self, to_act: Option<u8>, now: i64) {
-        if self.control == TimeControl::None {
+        if self.control.is_untimed() {
             return;
         }
         if let Some(turn) = self.turn {
@@ -197,7 +202,7 @@ impl ClockState {
     /// again. A clock already past its deadline does not stop: the time-out comes first. Returns
     /// whether anything changed.
     pub fn set_away(&mut self, seat: u8, away: bool, now: i64) -> bool {
-        if self.control == TimeControl::None || self.away.contains(&seat) == away {
+        if self.control.is_untimed() || self.away.contains(&seat) == away {
             return false;
         }
         if away {

@@ -59,7 +59,7 @@ pub struct NewGame {
     #[serde(default = "rated_by_default")]
     pub rated: bool,
     /// How much time players have (default: none).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::strict::tagged")]
     pub time_control: TimeControl,
     /// Bot accounts that take seats at once, e.g. `["bot-greedy"]` (see `GET /api/v1/bots`).
     #[serde(default)]
@@ -177,7 +177,7 @@ fn take_seat(
         clock.after(game.to_act(), now);
         let clock_json = clock.to_json()?;
         let mut events = vec![GameEvent::Started { setup }];
-        if let (true, Some(seat)) = (clock.control != TimeControl::None, game.to_act()) {
+        if let (true, Some(seat)) = (!clock.control.is_untimed(), game.to_act()) {
             events.push(GameEvent::ClockStarted {
                 seat,
                 deadline: clock.deadline(),

@@ -13,12 +13,14 @@ pub mod lobby;
 pub mod mail;
 pub mod maintenance;
 pub mod notifications;
+pub mod outbound;
 pub mod packing;
 pub mod play;
 pub mod players;
 pub mod ratings;
 pub mod seed;
 pub mod sessions;
+pub mod strict;
 pub mod vacations;
 pub mod webhooks;
 
@@ -102,12 +104,19 @@ impl From<diesel::result::Error> for ServiceError {
 
 pub type ServiceResult<T> = Result<T, ServiceError>;
 
-/// A page's cursor, `<a>.<b>`: the ordering pair of the previous page's last item.
+/// A page's cursor, `<a>.<b>`: the ordering pair of the previous page's last item, each 1 to 18
+/// decimal digits (the document's pattern; a sign, a space or a longer number is refused).
 pub(super) fn parse_cursor(cursor: &str) -> ServiceResult<(i64, i64)> {
-    cursor
-        .split_once('.')
-        .and_then(|(a, b)| Some((a.parse().ok()?, b.parse().ok()?)))
-        .ok_or_else(bad_cursor)
+    let (a, b) = cursor.split_once('.').ok_or_else(bad_cursor)?;
+    Ok((cursor_number(a)?, cursor_number(b)?))
+}
+
+/// One number of a cursor: 1 to 18 decimal digits, nothing else.
+pub(super) fn cursor_number(text: &str) -> ServiceResult<i64> {
+    if text.is_empty() || text.len() > 18 || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(bad_cursor());
+    }
+    text.parse().map_err(|_| bad_cursor())
 }
 
 /// The refusal of a cursor no page gave.

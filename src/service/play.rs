@@ -28,6 +28,7 @@ use crate::storage::{Database, DbConnection};
 pub struct DecisionRequest {
     /// The version the decision was made on (from the game's `version`).
     pub expected_version: i64,
+    #[serde(deserialize_with = "super::strict::tagged")]
     pub decision: DecisionJson,
 }
 

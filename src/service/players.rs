@@ -7,7 +7,7 @@ use utoipa::ToSchema;
 use super::accounts::{Caller, Scope};
 use super::games::{summary, GameSummary};
 use super::ratings::GameOutcome;
-use super::{bad_cursor, parse_cursor, ServiceError, ServiceResult};
+use super::{bad_cursor, cursor_number, parse_cursor, ServiceError, ServiceResult};
 use crate::engine::Variant;
 use crate::ratings::RatingParameters;
 use crate::storage::games as game_store;
@@ -313,6 +313,28 @@ pub struct LeaderboardPage {
     pub next_cursor: Option<String>,
 }
 
+/// A leaderboard cursor, `<rank>.<rating's bits in 16 hex digits>.<user id>` (the document's
+/// pattern): the rating must be a finite number, as every rating is.
+fn parse_leaderboard_cursor(cursor: &str) -> ServiceResult<(i64, f64, i64)> {
+    let mut parts = cursor.split('.');
+    let (Some(rank), Some(bits), Some(user), None) =
+        (parts.next(), parts.next(), parts.next(), parts.next())
+    else {
+        return Err(bad_cursor());
+    };
+    let hex = |b: u8| b.is_ascii_digit() || (b'a'..=b'f').contains(&b);
+    if bits.len() != 16 || !bits.bytes().all(hex) {
+        return Err(bad_cursor());
+    }
+    let rating = u64::from_str_radix(bits, 16)
+        .map(f64::from_bits)
+        .map_err(|_| bad_cursor())?;
+    if !rating.is_finite() {
+        return Err(bad_cursor());
+    }
+    Ok((cursor_number(rank)?, rating, cursor_number(user)?))
+}
+
 /// The established ratings of a variant, best first, one page after `cursor`.
 pub fn leaderboard(
     db: &Database,
@@ -325,25 +347,7 @@ pub fn leaderboard(
     caller.require(Scope::Read)?;
     // `<rank>.<rating's bits in hex>.<user id>` of the page's last entry: exact, whatever the
     // rating.
-    let after = cursor
-        .map(|c| {
-            let mut parts = c.split('.');
-            let (rank, bits, user) = (parts.next(), parts.next(), parts.next());
-            match (rank, bits, user, parts.next()) {
-                (Some(rank), Some(bits), Some(user), None) => match (
-                    rank.parse::<i64>(),
-                    u64::from_str_radix(bits, 16),
-                    user.parse::<i64>(),
-                ) {
-                    (Ok(rank), Ok(bits), Ok(user)) if rank >= 0 => {
-                        Ok((rank, f64::from_bits(bits), user))
-                    }
-                    _ => Err(bad_cursor()),
-                },
-                _ => Err(bad_cursor()),
-            }
-        })
-        .transpose()?;
+    let after = cursor.map(parse_leaderboard_cursor).transpose()?;
     db.read(|conn| {
         let rows = store::leaderboard(
             conn,
@@ -378,4 +382,44 @@ pub fn leaderboard(
             next_cursor,
         })
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_leaderboard_cursor;
+    use crate::service::parse_cursor;
+
+    /// Cursors outside the document's patterns are refused (they answered an empty page).
+    #[test]
+    fn cursors_outside_the_documented_patterns_are_refused() {
+        for bad in [
+            "-1.-1",
+            "1.-1",
+            "+1.2",
+            " 1.2",
+            "1.2.3",
+            "1234567890123456789.1",
+            ".1",
+            "1.",
+        ] {
+            assert!(parse_cursor(bad).is_err(), "{bad}");
+        }
+        assert_eq!(parse_cursor("12.34").unwrap(), (12, 34));
+        let nan = format!("1.{:016x}.3", f64::NAN.to_bits());
+        let inf = format!("1.{:016x}.3", f64::NEG_INFINITY.to_bits());
+        for bad in [
+            "1.2.3",
+            "-1.4097000000000000.3",
+            "1.4097000000000000.3.4",
+            "1.4097000000000000",
+            "1.4097000000000000.-3",
+            "1.4097A00000000000.3",
+            &nan,
+            &inf,
+        ] {
+            assert!(parse_leaderboard_cursor(bad).is_err(), "{bad}");
+        }
+        let ok = format!("2.{:016x}.7", 1500.5f64.to_bits());
+        assert_eq!(parse_leaderboard_cursor(&ok).unwrap(), (2, 1500.5, 7));
+    }
 }

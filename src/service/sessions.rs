@@ -242,20 +242,18 @@ pub fn check_access_token(
     token: &str,
 ) -> ServiceResult<(i64, String, Option<i64>)> {
     let checked = verify_access_token(keys, token)?;
-    if let AccessToken::SessionUnknown { user_id, sid, .. } = &checked {
-        let (user_id, sid) = (*user_id, *sid);
-        let sessions = db.live_sessions();
-        let generation = sessions.generation();
-        let live = db
-            .read(|c| store::session(c, sid))?
-            .is_some_and(|s| s.user_id == user_id && s.revoked_at.is_none());
-        if !live {
-            return Err(ServiceError::Unauthorized(
-                "this session is signed out: log in again",
-            ));
-        }
-        sessions.remember(generation, sid, user_id);
+    let (user_id, sid) = (checked.user_id, checked.sid);
+    let sessions = db.live_sessions();
+    let generation = sessions.generation();
+    let live = db
+        .read(|c| store::session(c, sid))?
+        .is_some_and(|s| s.user_id == user_id && s.revoked_at.is_none());
+    if !live {
+        return Err(ServiceError::Unauthorized(
+            "this session is signed out: log in again",
+        ));
     }
+    sessions.remember(generation, sid, user_id);
     Ok(checked.caller())
 }
 
@@ -269,38 +267,34 @@ pub fn check_access_token_without_reading(
 ) -> Option<ServiceResult<(i64, String, Option<i64>)>> {
     match verify_access_token(keys, token) {
         Err(e) => Some(Err(e)),
-        Ok(AccessToken::SessionUnknown { user_id, sid, .. })
-            if !db.live_sessions().is_live(sid, user_id) =>
-        {
-            None
-        }
+        Ok(checked) if !db.live_sessions().is_live(checked.sid, checked.user_id) => None,
         Ok(checked) => Some(Ok(checked.caller())),
     }
 }
 
-/// An access token whose signature and expiry hold.
-enum AccessToken {
-    /// From before sessions: nothing more to check.
-    Sessionless { user_id: i64, name: String },
-    /// Its session may have been revoked since.
-    SessionUnknown {
-        user_id: i64,
-        name: String,
-        sid: i64,
-    },
+/// An access token whose signature, issue time and expiry hold; its session may have been
+/// revoked since.
+struct AccessToken {
+    user_id: i64,
+    name: String,
+    sid: i64,
 }
 
 impl AccessToken {
     fn caller(self) -> (i64, String, Option<i64>) {
-        match self {
-            AccessToken::Sessionless { user_id, name } => (user_id, name, None),
-            AccessToken::SessionUnknown { user_id, name, sid } => (user_id, name, Some(sid)),
-        }
+        (self.user_id, self.name, Some(self.sid))
     }
 }
 
-/// Check an access token's signature and expiry (no database).
+/// How far in the future a token's issue time may be: the skew allowed between the clocks of the
+/// instances that sign and check.
+const CLOCK_SKEW_SECONDS: i64 = 60;
+
+/// Check an access token's signature, issue time and expiry (no database). Every access token
+/// names its session (the session names its user, so a token of no user has none to name);
+/// tokens without one, issued before sessions, expired long ago.
 fn verify_access_token(keys: &TokenKeys, token: &str) -> ServiceResult<AccessToken> {
+    let invalid = || ServiceError::Unauthorized("access token invalid");
     let mut validation = Validation::new(JwtAlgorithm::HS256);
     validation.leeway = 5;
     let data =
@@ -308,17 +302,15 @@ fn verify_access_token(keys: &TokenKeys, token: &str) -> ServiceResult<AccessTok
             jsonwebtoken::errors::ErrorKind::ExpiredSignature => {
                 ServiceError::Unauthorized("access token expired: refresh it")
             }
-            _ => ServiceError::Unauthorized("access token invalid"),
+            _ => invalid(),
         })?;
-    let user_id: i64 = data
-        .claims
-        .sub
-        .parse()
-        .map_err(|_| ServiceError::Unauthorized("access token invalid"))?;
-    let name = data.claims.name;
-    Ok(match data.claims.sid {
-        Some(sid) => AccessToken::SessionUnknown { user_id, name, sid },
-        None => AccessToken::Sessionless { user_id, name },
+    if data.claims.iat > now_millis() / 1000 + CLOCK_SKEW_SECONDS {
+        return Err(invalid());
+    }
+    Ok(AccessToken {
+        user_id: data.claims.sub.parse().map_err(|_| invalid())?,
+        name: data.claims.name,
+        sid: data.claims.sid.ok_or_else(invalid)?,
     })
 }
 

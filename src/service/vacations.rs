@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::accounts::{Caller, Scope};
-use super::clocks::{ClockState, TimeControl};
+use super::clocks::ClockState;
 use super::games::{append, load_state, GameEvent};
 use super::{ServiceError, ServiceResult};
 use crate::storage::appends::GameUpdate;
@@ -210,7 +210,7 @@ fn set_away_everywhere(
     for (row, seat) in store::active_seats_of(conn, user_id)? {
         let seat = seat as u8;
         let mut clock = ClockState::from_json(row.clock.as_deref());
-        if clock.control == TimeControl::None || load_state(conn, &row)?.retired(seat).is_some() {
+        if clock.control.is_untimed() || load_state(conn, &row)?.retired(seat).is_some() {
             continue;
         }
         if !clock.set_away(seat, away, now) {

@@ -3,7 +3,6 @@
 //! transaction), signed as the Standard Webhooks specification says, retried with backoff, and
 //! logged attempt by attempt. An endpoint that fails [`DISABLE_AFTER`] times in a row is disabled.
 
-use std::net::{IpAddr, ToSocketAddrs};
 use std::time::Duration;
 
 use base64::engine::general_purpose::STANDARD as BASE64;
@@ -15,6 +14,7 @@ use time::format_description::well_known::Rfc3339;
 use utoipa::ToSchema;
 
 use super::accounts::{Caller, Scope};
+use super::outbound::{self, OutboundError};
 use super::{ServiceError, ServiceResult};
 use crate::storage::webhooks::{self as store, Attempt, DeliveryRow, WebhookRow};
 use crate::storage::Database;
@@ -91,12 +91,8 @@ pub struct WebhookAttempt {
     pub succeeded: bool,
 }
 
-/// What the operator allows.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct WebhookPolicy {
-    /// Endpoints on private, loopback and link-local addresses (tests, closed networks).
-    pub allow_private: bool,
-}
+/// What the operator allows: the policy of every call out (see `outbound`).
+pub use super::outbound::OutboundPolicy as WebhookPolicy;
 
 fn managed_by(caller: &Caller) -> ServiceResult<()> {
     caller.require(Scope::Play)
@@ -117,65 +113,12 @@ fn view(row: &WebhookRow) -> Webhook {
     }
 }
 
-/// Whether `ip` is reachable on the public internet (not private, loopback, link-local...).
-fn is_public(ip: IpAddr) -> bool {
-    match ip {
-        IpAddr::V4(v4) => {
-            let [a, b, ..] = v4.octets();
-            !(v4.is_private()
-                || v4.is_loopback()
-                || v4.is_link_local()
-                || v4.is_unspecified()
-                || v4.is_broadcast()
-                || v4.is_multicast()
-                || v4.is_documentation()
-                || (a == 100 && (64..128).contains(&b)) // shared address space
-                || a == 0)
-        }
-        IpAddr::V6(v6) => {
-            if let Some(v4) = v6.to_ipv4_mapped() {
-                return is_public(IpAddr::V4(v4));
-            }
-            let first = v6.segments()[0];
-            !(v6.is_loopback()
-                || v6.is_unspecified()
-                || v6.is_multicast()
-                || (first & 0xfe00) == 0xfc00 // unique local
-                || (first & 0xffc0) == 0xfe80) // link-local
-        }
-    }
-}
-
-/// Check an endpoint's URL and where it leads; the parsed URL.
+/// Check an endpoint's URL and, now, where its host leads; the parsed URL.
 fn checked_url(url: &str, policy: WebhookPolicy) -> ServiceResult<reqwest::Url> {
-    let bad = |why: &str| ServiceError::invalid("invalid_webhook_url", why.to_string());
-    if url.len() > 2048 {
-        return Err(bad("the URL is longer than 2048 characters"));
-    }
-    let parsed = reqwest::Url::parse(url).map_err(|e| bad(&format!("not a URL: {e}")))?;
-    if !matches!(parsed.scheme(), "http" | "https") {
-        return Err(bad("the URL must be http:// or https://"));
-    }
-    let host = parsed
-        .host_str()
-        .ok_or_else(|| bad("the URL has no host"))?;
-    let port = parsed.port_or_known_default().unwrap_or(443);
-    let host = host.trim_start_matches('[').trim_end_matches(']');
-    let addresses: Vec<IpAddr> = (host, port)
-        .to_socket_addrs()
-        .map_err(|_| bad("the URL's host cannot be resolved"))?
-        .map(|a| a.ip())
-        .collect();
-    if addresses.is_empty() {
-        return Err(bad("the URL's host cannot be resolved"));
-    }
-    if !policy.allow_private && !addresses.iter().all(|ip| is_public(*ip)) {
-        return Err(ServiceError::invalid(
-            "private_webhook_address",
-            "the URL leads to a private, loopback or link-local address",
-        ));
-    }
-    Ok(parsed)
+    outbound::check_url(url, policy).map_err(|e| match e {
+        OutboundError::Private => ServiceError::invalid("private_webhook_address", e.to_string()),
+        other => ServiceError::invalid("invalid_webhook_url", other.to_string()),
+    })
 }
 
 /// Register an endpoint; its secret is in the answer, and never again.
@@ -289,8 +232,8 @@ pub fn attempts(
     })
 }
 
-/// Sends deliveries: an HTTP client that follows no redirect (a redirect could lead to a
-/// private address).
+/// Sends deliveries through the guarded client (`outbound`): the address it connects to is the
+/// one it checked.
 pub struct WebhookSender {
     client: reqwest::blocking::Client,
     policy: WebhookPolicy,
@@ -298,18 +241,18 @@ pub struct WebhookSender {
 
 impl WebhookSender {
     pub fn new(policy: WebhookPolicy) -> Result<WebhookSender, String> {
-        let client = reqwest::blocking::Client::builder()
-            .timeout(TIMEOUT)
-            .redirect(reqwest::redirect::Policy::none())
-            .user_agent(concat!("keltis-webhooks/", env!("CARGO_PKG_VERSION")))
-            .build()
-            .map_err(|e| e.to_string())?;
+        let client = outbound::client(
+            policy,
+            TIMEOUT,
+            concat!("keltis-webhooks/", env!("CARGO_PKG_VERSION")),
+        )?;
         Ok(WebhookSender { client, policy })
     }
 
     /// One attempt: the endpoint's status code, or why there was none.
     fn send(&self, hook: &WebhookRow, delivery: &DeliveryRow) -> Result<u16, String> {
-        let url = checked_url(&hook.url, self.policy).map_err(|e| e.to_string())?;
+        // A name is checked by the client's resolver as it connects; a literal address here.
+        let url = outbound::parse_url(&hook.url, self.policy).map_err(|e| e.to_string())?;
         let notice: serde_json::Value =
             serde_json::from_str(&delivery.payload).map_err(|e| e.to_string())?;
         let now_ms = crate::storage::now_millis();
@@ -331,7 +274,7 @@ impl WebhookSender {
             .header("webhook-signature", signature)
             .body(body)
             .send()
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| outbound::describe(&e))?;
         Ok(response.status().as_u16())
     }
 }
@@ -398,28 +341,6 @@ mod tests {
         let body = r#"{"test": 2432232314}"#;
         let signature = sign(secret, "msg_p5jXN8AQM9LWM0D4loKWxJek", 1614265330, body).unwrap();
         assert_eq!(signature, "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=");
-    }
-
-    #[test]
-    fn private_loopback_and_link_local_addresses_are_not_public() {
-        for ip in [
-            "127.0.0.1",
-            "10.1.2.3",
-            "192.168.0.1",
-            "172.16.5.4",
-            "169.254.169.254",
-            "100.64.0.1",
-            "0.0.0.0",
-            "::1",
-            "fe80::1",
-            "fd00::1",
-            "::ffff:127.0.0.1",
-        ] {
-            assert!(!is_public(ip.parse().unwrap()), "{ip}");
-        }
-        for ip in ["93.184.216.34", "2606:4700::1111"] {
-            assert!(is_public(ip.parse().unwrap()), "{ip}");
-        }
     }
 
     #[test]

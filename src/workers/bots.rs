@@ -22,7 +22,7 @@ pub fn spawn(
             Ok(0) => idle,
             Ok(_) => Duration::ZERO,
             Err(e) => {
-                tracing::warn!(error = %e.for_log(), "bot worker pass failed");
+                crate::warn_throttled!(error = %e.for_log(), "bot worker pass failed");
                 idle * 10
             }
         }

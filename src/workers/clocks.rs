@@ -33,7 +33,9 @@ pub fn spawn(
         for (what, outcome) in passes {
             match outcome {
                 Ok(n) => full |= n as i64 >= BATCH,
-                Err(e) => tracing::warn!(error = %e.for_log(), "clock pass ({what}) failed"),
+                Err(e) => {
+                    crate::warn_throttled!(error = %e.for_log(), "clock pass ({what}) failed")
+                }
             }
         }
         if full {

@@ -35,7 +35,7 @@ pub fn spawn(workers: &Workers, db: Database) -> std::io::Result<()> {
                 CHECK_EVERY
             }
             Err(e) => {
-                tracing::warn!(error = %e, "wake-up listener lost its connection");
+                crate::warn_throttled!(error = %e, "wake-up listener lost its connection");
                 db.not_listening();
                 listener = None;
                 RECONNECT_AFTER

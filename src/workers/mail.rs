@@ -19,13 +19,13 @@ pub fn spawn(
 ) -> std::io::Result<()> {
     workers.spawn("mail-worker", move || {
         if let Err(e) = queue_due_digests(&db, BATCH) {
-            tracing::warn!(error = %e, "queueing digests failed");
+            crate::warn_throttled!(error = %e, "queueing digests failed");
         }
         match deliver_due(&db, &mailer, BATCH) {
             Ok(n) if n as i64 >= BATCH => Duration::ZERO,
             Ok(_) => every,
             Err(e) => {
-                tracing::warn!(error = %e, "mail pass failed");
+                crate::warn_throttled!(error = %e, "mail pass failed");
                 every
             }
         }

@@ -17,12 +17,12 @@ pub fn spawn(workers: &Workers, db: Database, every: Duration) -> std::io::Resul
                 tracing::info!(?swept, "expired rows deleted");
             }
             Ok(_) => {}
-            Err(e) => tracing::warn!(error = %e, "maintenance sweep failed"),
+            Err(e) => crate::warn_throttled!(error = %e, "maintenance sweep failed"),
         }
         match pack_finished_logs(&db, 200, now_millis()) {
             Ok(0) => {}
             Ok(packed) => tracing::info!(packed, "finished games' logs packed"),
-            Err(e) => tracing::warn!(error = %e, "packing finished games' logs failed"),
+            Err(e) => crate::warn_throttled!(error = %e, "packing finished games' logs failed"),
         }
         every
     })

@@ -94,7 +94,7 @@ fn kept_connection<'a, C>(
         match open() {
             Some(Ok(c)) => *slot = Some(c),
             Some(Err(e)) => {
-                tracing::warn!(error = %e, worker, "cannot connect");
+                crate::warn_throttled!(error = %e, worker, "cannot connect");
                 return Err(RECONNECT_AFTER);
             }
             None => return Err(RECONNECT_AFTER),

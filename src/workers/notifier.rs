@@ -35,7 +35,7 @@ pub fn spawn(workers: &Workers, db: Database) -> std::io::Result<()> {
             Ok(()) => GATHER,
             Err(e) => {
                 // Sent again once connected: a waiter would otherwise wait for its deadline.
-                tracing::warn!(error = %e, "wake-up notifier lost its connection");
+                crate::warn_throttled!(error = %e, "wake-up notifier lost its connection");
                 db.outgoing().add(topics);
                 notifier = None;
                 RECONNECT_AFTER

@@ -34,7 +34,7 @@ pub fn spawn(
             Ok(n) if n as i64 >= BATCH => Duration::ZERO,
             Ok(_) => every,
             Err(e) => {
-                tracing::warn!(error = %e, "webhook pass failed");
+                crate::warn_throttled!(error = %e, "webhook pass failed");
                 every
             }
         }

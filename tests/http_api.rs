@@ -283,10 +283,12 @@ fn tokens_missing_forged_expired_or_foreign_are_refused(db: Db) {
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap()
         .as_secs() as i64;
+    // Every access token names its session.
+    let sid = s.get("/api/v1/me/sessions", Some(&players[0].token)).json()[0]["id"].clone();
     let sign = |secret: &str, exp: i64| {
         jsonwebtoken::encode(
             &jsonwebtoken::Header::default(),
-            &json!({"sub": players[0].id.to_string(), "name": players[0].name, "iat": now - 10, "exp": exp}),
+            &json!({"sub": players[0].id.to_string(), "name": players[0].name, "iat": now - 10, "exp": exp, "sid": sid}),
             &jsonwebtoken::EncodingKey::from_secret(secret.as_bytes()),
         )
         .unwrap()

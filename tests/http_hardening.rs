@@ -309,7 +309,11 @@ fn bodies_of_the_wrong_shape_are_refused(db: Db) {
     let other = s.register("shaper2");
     let id = s.started_game("keltis-card", &[user.clone(), other.clone()]);
     let view = s.game(id, &user);
-    let to_act = if view["state"]["to_act"] == 0 { &user } else { &other };
+    let to_act = if view["state"]["to_act"] == 0 {
+        &user
+    } else {
+        &other
+    };
     let version = view["version"].as_i64().unwrap();
     for decision in [
         json!({"type": "draw_deck", "color": "pink"}),

@@ -3,7 +3,7 @@
 use std::net::TcpListener;
 
 use actix_web::dev::Server;
-use actix_web::{middleware, web, App, HttpResponse, HttpServer};
+use actix_web::{middleware, web, App, HttpResponse};
 use utoipa_swagger_ui::SwaggerUi;
 
 use crate::api::{self, error, AppState};
@@ -172,8 +172,8 @@ pub fn build_with_clock(
         stream_lifetime: std::time::Duration::from_secs(config.stream_max_seconds.max(1)),
     });
     let body_timeout = std::time::Duration::from_secs(config.body_timeout_seconds.max(1));
-    let mut server =
-        HttpServer::new(move || {
+    let app =
+        move || {
             App::new()
                 .app_data(state.clone())
                 .app_data(
@@ -239,20 +239,19 @@ pub fn build_with_clock(
                 .service(api::client::index)
                 .service(api::client::file)
                 .default_service(web::to(error::no_route))
-        })
-        .listen(listener)
-        .map_err(|error| StartupError::Bind {
+        };
+    // Blocking work (database calls) waits for a pooled connection anyway: threads beyond a few
+    // per connection only add memory (actix would grow to 512 under a burst of requests).
+    // Signals are ours (see `Stopper`): streams must end before the server waits for requests.
+    let settings = api::connection::ServerSettings {
+        workers: config.workers,
+        max_blocking_threads: (config.pool_size as usize * 2).max(8),
+    };
+    let server =
+        api::connection::serve(listener, app, settings).map_err(|error| StartupError::Bind {
             addr: config.bind.clone(),
             error,
         })?;
-    if let Some(workers) = config.workers {
-        server = server.workers(workers);
-    }
-    // Blocking work (database calls) waits for a pooled connection anyway: threads beyond a few
-    // per connection only add memory (actix would grow to 512 under a burst of requests).
-    server = server.worker_max_blocking_threads((config.pool_size as usize * 2).max(8));
-    // Signals are ours (see `Stopper`): streams must end before the server waits for requests.
-    let server = server.disable_signals().run();
     Ok(Running {
         stopper: Stopper {
             server: server.handle(),

@@ -251,18 +251,84 @@ fn answers_outside_the_handlers_are_problems(db: Db) {
     }
 }
 
+/// Requests the HTTP layer refuses before any route runs (bytes that are not ASCII in the
+/// request line, a URL past 64 KiB, a head past 128 KiB or with too many headers, no HTTP at all)
+/// are answered with the problem body of their status (they had an empty body).
+fn requests_refused_by_the_http_layer_get_problems(db: Db) {
+    let s = server(db);
+    let addr = s.base.trim_start_matches("http://").to_string();
+    let host = format!("Host: {addr}\r\nConnection: close\r\n");
+    let many_headers: String = (0..120).map(|i| format!("X-H{i}: a\r\n")).collect();
+    let cases: Vec<(Vec<u8>, u16, &str)> = vec![
+        (
+            [
+                &b"GET /api/v1/players/\xff HTTP/1.1\r\n"[..],
+                host.as_bytes(),
+                b"\r\n",
+            ]
+            .concat(),
+            400,
+            "bad_request",
+        ),
+        (
+            format!(
+                "GET /api/v1/games/{} HTTP/1.1\r\n{host}\r\n",
+                "a".repeat(100_000)
+            )
+            .into_bytes(),
+            400,
+            "bad_request",
+        ),
+        (
+            format!(
+                "GET /healthz HTTP/1.1\r\n{host}X-Big: {}\r\n\r\n",
+                "a".repeat(140_000)
+            )
+            .into_bytes(),
+            431,
+            "headers_too_large",
+        ),
+        (
+            format!("GET /healthz HTTP/1.1\r\n{host}{many_headers}\r\n").into_bytes(),
+            431,
+            "headers_too_large",
+        ),
+        (b"NOT HTTP AT ALL\r\n\r\n".to_vec(), 400, "bad_request"),
+    ];
+    for (request, status, code) in cases {
+        let (got, head, body) = raw_bytes(&s, &request);
+        let what = String::from_utf8_lossy(&request[..request.len().min(60)]).to_string();
+        assert_eq!(got, status, "{what}: {head}");
+        assert!(
+            head.contains("content-type: application/json"),
+            "{what}: {head}"
+        );
+        let problem: Value = serde_json::from_str(&body).expect("a problem body");
+        assert_eq!(problem["code"], code, "{what}");
+        assert!(problem["message"].is_string());
+    }
+    // The connection-level answers change nothing for the next client.
+    assert_eq!(s.get("/healthz", None).status, 200);
+}
+
 /// One request written by hand on a fresh connection: status, head (lower case), body.
 fn raw_request(s: &TestServer, request_line: &str) -> (u16, String, String) {
+    let addr = s.base.trim_start_matches("http://").to_string();
+    raw_bytes(
+        s,
+        format!("{request_line}\r\nHost: {addr}\r\nConnection: close\r\n\r\n").as_bytes(),
+    )
+}
+
+/// `request`'s bytes sent as they are on a fresh connection: status, head (lower case), body.
+fn raw_bytes(s: &TestServer, request: &[u8]) -> (u16, String, String) {
     let addr = s.base.trim_start_matches("http://");
     let mut stream = std::net::TcpStream::connect(addr).expect("connect");
     stream
         .set_read_timeout(Some(Duration::from_secs(30)))
         .unwrap();
-    write!(
-        stream,
-        "{request_line}\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
-    )
-    .unwrap();
+    // The server may answer and close before it has read all of a request it refuses.
+    let _ = stream.write_all(request);
     let mut answer = Vec::new();
     let _ = stream.read_to_end(&mut answer);
     let text = String::from_utf8_lossy(&answer).to_string();
@@ -400,6 +466,7 @@ on_both_databases!(
     cursors_outside_their_patterns_are_refused,
     the_login_limit_counts_clients_behind_a_trusted_proxy,
     answers_outside_the_handlers_are_problems,
+    requests_refused_by_the_http_layer_get_problems,
     bodies_of_the_wrong_shape_are_refused,
     tokens_of_no_user_or_from_the_future_are_refused,
     an_unexpected_body_is_not_read,

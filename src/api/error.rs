@@ -239,6 +239,18 @@ fn code_of_status(status: StatusCode) -> &'static str {
     }
 }
 
+/// The problem an answer of `status` carries when nothing more precise said one.
+fn problem_of_status(status: StatusCode) -> ApiError {
+    let message = status.canonical_reason().unwrap_or("error").to_lowercase();
+    ApiError::new(status, code_of_status(status), message)
+}
+
+/// The JSON text of a problem body (for answers written below actix-web).
+pub fn problem_json(status: StatusCode, message: &str) -> String {
+    let problem = ApiError::new(status, code_of_status(status), message).problem;
+    serde_json::to_string(&problem).unwrap_or_default()
+}
+
 /// An error answer that is not a problem body (the Swagger UI's own 404, a refusal made by actix
 /// before a handler ran) gets one, with the code of its status; its other headers stay.
 pub fn with_problem_body(res: actix_web::dev::ServiceResponse) -> actix_web::dev::ServiceResponse {
@@ -250,8 +262,7 @@ pub fn with_problem_body(res: actix_web::dev::ServiceResponse) -> actix_web::dev
     if status.as_u16() < 400 || is_problem {
         return res;
     }
-    let message = status.canonical_reason().unwrap_or("error").to_lowercase();
-    let mut problem = ApiError::new(status, code_of_status(status), message).error_response();
+    let mut problem = problem_of_status(status).error_response();
     for (name, value) in res.headers() {
         if name != header::CONTENT_TYPE && name != header::CONTENT_LENGTH {
             problem.headers_mut().append(name.clone(), value.clone());

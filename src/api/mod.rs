@@ -6,6 +6,7 @@ pub mod auth;
 pub mod body_timeout;
 pub mod client;
 pub mod client_address;
+pub mod connection;
 pub mod email;
 pub mod error;
 pub mod games;

@@ -360,11 +360,12 @@ fn shared_responses() -> Value {
         "schema": {"type": "integer", "minimum": 0}
     }});
     json!({
-        "BadRequest": problem("`malformed_json`: the body is not JSON; `invalid_query`: a query parameter is unknown, malformed or out of range, or the query holds a control character or invalid UTF-8 (on every operation, whether it takes parameters or not); `invalid_idempotency_key`", Value::Null),
+        "BadRequest": problem("`malformed_json`: the body is not JSON; `invalid_query`: a query parameter is unknown, malformed or out of range, or the query holds a control character or invalid UTF-8 (on every operation, whether it takes parameters or not); `invalid_idempotency_key`; `bad_request`: the request is not HTTP/1.1 as the server reads it (refused before any route runs)", Value::Null),
         "Unauthorized": problem("`unauthorized`: no bearer token, or one that is unknown, expired or signed out", json!({"WWW-Authenticate": {"description": "`Bearer`", "schema": {"type": "string"}}})),
         "Forbidden": problem("`insufficient_scope`: the API token lacks the scope", Value::Null),
         "NotFound": problem("`not_found`", Value::Null),
-        "RequestTimeout": problem("`body_timeout`: the body did not arrive in time", Value::Null),
+        "RequestTimeout": problem("`body_timeout`: the request's head or body did not arrive in time", Value::Null),
+        "RequestHeaderFieldsTooLarge": problem("`headers_too_large`: the request's head is over 128 KiB or has more than 96 headers", Value::Null),
         "PayloadTooLarge": problem("`body_too_large`: the body is over 64 KiB", Value::Null),
         "UnsupportedMediaType": problem("`unsupported_media_type`: send the body as application/json", Value::Null),
         "UnprocessableEntity": problem("`invalid_body`: the body does not fit the schema, or a text field holds control characters", Value::Null),
@@ -387,6 +388,7 @@ fn add_shared_responses(doc: &mut Value) {
         ("415", "UnsupportedMediaType"),
         ("422", "UnprocessableEntity"),
         ("429", "TooManyRequests"),
+        ("431", "RequestHeaderFieldsTooLarge"),
         ("503", "ServiceUnavailable"),
     ];
     let Some(paths) = doc.get_mut("paths").and_then(Value::as_object_mut) else {
@@ -421,7 +423,9 @@ fn add_shared_responses(doc: &mut Value) {
                 "400" => true,
                 "401" | "403" => secured,
                 "404" => has_path_param,
-                "408" | "413" | "415" | "422" => has_body,
+                // Answered by the HTTP layer to any request (`api::connection`).
+                "408" | "431" => true,
+                "413" | "415" | "422" => has_body,
                 "429" => rate_limited,
                 "503" => uses_database,
                 _ => false,

@@ -14,6 +14,7 @@ pub mod health;
 pub mod input_guard;
 pub mod json_body;
 pub mod metrics;
+pub mod my_games;
 pub mod notifications;
 pub mod openapi;
 pub mod players;
@@ -92,6 +93,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(accounts::sign_out_everywhere)
         .service(accounts::sign_out)
         .service(games::list)
+        .service(my_games::list)
         .service(games::create)
         .service(games::get)
         .service(games::join)

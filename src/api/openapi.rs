@@ -13,7 +13,8 @@ use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
 use super::{
-    accounts, email, error, games, health, notifications, players, streams, vacation, webhooks,
+    accounts, email, error, games, health, my_games, notifications, players, streams, vacation,
+    webhooks,
 };
 
 /// The whole document: health at the root, the API nested under `/api/v1`.
@@ -60,6 +61,7 @@ struct ApiDoc;
         accounts::sign_out_everywhere,
         accounts::sign_out,
         games::list,
+        my_games::list,
         games::create,
         games::get,
         games::join,

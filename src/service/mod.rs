@@ -12,6 +12,7 @@ mod loading;
 pub mod lobby;
 pub mod mail;
 pub mod maintenance;
+pub mod my_games;
 pub mod notifications;
 pub mod outbound;
 pub mod packing;

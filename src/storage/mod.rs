@@ -31,6 +31,7 @@ pub mod ratings;
 pub mod schema;
 #[cfg(test)]
 pub(crate) mod scratch;
+pub mod shelves;
 pub mod vacations;
 pub mod wakeups;
 pub mod webhooks;

@@ -169,9 +169,16 @@ fn a_turn_sends_one_email_to_the_next_player(db: Db) {
         headers["List-Unsubscribe-Post"],
         "List-Unsubscribe=One-Click"
     );
-    let game_link = format!("{PUBLIC}/api/v1/games/{id}");
+    let game_link = format!("{PUBLIC}/games/{id}");
     assert!(email["text"].as_str().unwrap().contains(&game_link));
     assert!(email["html"].as_str().unwrap().contains(&game_link));
+    // The link opens the game's page in a browser (the web client), not the API's JSON.
+    let page = s.get(&format!("/games/{id}"), None);
+    assert_eq!(page.status, 200);
+    assert!(page.headers["content-type"]
+        .to_str()
+        .unwrap()
+        .starts_with("text/html"));
     assert_eq!(email["to"], json!([waiter_at]));
     // Carl, unconfirmed: the confirmation link only.
     let carl_mail = sink.to("carl@example.org");
@@ -354,7 +361,7 @@ fn a_digest_collects_the_games_waiting(db: Db) {
         assert!(digest["text"]
             .as_str()
             .unwrap()
-            .contains(&format!("{PUBLIC}/api/v1/games/{id}")));
+            .contains(&format!("{PUBLIC}/games/{id}")));
     }
 }
 
@@ -402,7 +409,7 @@ fn a_deadline_reminder_arrives_by_email(db: Db) {
     assert_eq!(subject, format!("24 hours left for your turn in game {id}"));
     let text = found[0]["text"].as_str().unwrap();
     assert!(
-        text.contains(&format!("{PUBLIC}/api/v1/games/{id}")),
+        text.contains(&format!("{PUBLIC}/games/{id}")),
         "{text}"
     );
     let when = keltis::service::mail::messages::utc(deadline);

@@ -1,14 +1,17 @@
 // @ts-check
-/** The browser client: log in, then screens by the address's hash: `#/` the lobby,
- * `#/game/<id>` a game, `#/record/<id>` a finished game's record. Every action is one of the
- * legal decisions the server offers; the game page follows the game live. */
+/** The browser client: log in, then screens by the address's path: `/` the lobby, `/games/<id>`
+ * a game, `/records/<id>` a finished game's record (the server answers each path with this page,
+ * so a link from an email opens its screen, after logging in if needed). Every action is one of
+ * the legal decisions the server offers; the game page follows the game live, and the tab's
+ * title counts the games waiting for you. */
 
 import { session, signIn, signOut } from './api.js';
-import { h, failed, say } from './dom.js';
+import { h, failed, go, isScreen, say } from './dom.js';
 import { initLanguage, setLanguage, t } from './i18n.js';
 import { showGame } from './game.js';
 import { showLobby } from './lobby.js';
 import { showReplay } from './replay.js';
+import { follow, stop } from './waiting.js';
 
 const main = /** @type {HTMLElement} */ (document.getElementById('main'));
 const nav = /** @type {HTMLElement} */ (document.getElementById('nav'));
@@ -21,9 +24,9 @@ function showNav() {
   nav.replaceChildren(
     ...(s
       ? [
-          h('a', { href: '#/' }, [t('lobby')]),
+          h('a', { href: '/' }, [t('lobby')]),
           h('span', { class: 'me' }, [s.name]),
-          h('button', { type: 'button', onclick: () => { signOut(); route(); } }, [t('logout')]),
+          h('button', { type: 'button', onclick: () => { signOut(); stop(); route(); } }, [t('logout')]),
         ]
       : []),
   );
@@ -53,22 +56,32 @@ function showLogin() {
   main.replaceChildren(h('h1', {}, ['Keltis']), form);
 }
 
+/** Counts the screens shown, so that a screen that finishes loading late knows it was left. */
+let screens = 0;
+
 function route() {
+  screens += 1;
   leave();
   leave = () => {};
   showNav();
   if (!session()) return showLogin();
-  const game = /^#\/game\/(\d+)$/.exec(location.hash);
+  follow();
+  const game = /^\/games\/(\d+)$/.exec(location.pathname);
   if (game) {
     leave = showGame(main, Number(game[1]));
     return;
   }
-  const record = /^#\/record\/(\d+)$/.exec(location.hash);
+  const record = /^\/records\/(\d+)$/.exec(location.pathname);
   if (record) {
     leave = showReplay(main, Number(record[1]));
     return;
   }
-  showLobby(main);
+  const shown = ++screens;
+  showLobby(main).then((stopLobby) => {
+    // The lobby may already have been left for another screen.
+    if (shown === screens) leave = stopLobby;
+    else stopLobby();
+  });
 }
 
 const lang = /** @type {HTMLSelectElement} */ (document.getElementById('lang'));
@@ -77,5 +90,18 @@ lang.addEventListener('change', () => {
   setLanguage(lang.value);
   route();
 });
-window.addEventListener('hashchange', route);
+// Links to the client's screens change the screen, not the page.
+document.addEventListener('click', (e) => {
+  const a = /** @type {Element} */ (e.target).closest?.('a');
+  if (!a || e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+  const url = new URL(/** @type {HTMLAnchorElement} */ (a).href);
+  if (url.origin !== location.origin || !isScreen(url.pathname)) return;
+  e.preventDefault();
+  go(url.pathname);
+});
+window.addEventListener('popstate', route);
+window.addEventListener('keltis:navigate', route);
+// Addresses of earlier versions (`#/game/<id>`) still open their screen.
+const old = /^#\/(game|record)\/(\d+)$/.exec(location.hash);
+if (old) history.replaceState(null, '', `/${old[1]}s/${old[2]}`);
 route();

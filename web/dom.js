@@ -24,6 +24,17 @@ export function say(text) {
   if (status) status.textContent = text;
 }
 
+/** Show the screen at `path` (`/`, `/games/<id>`, `/records/<id>`) without reloading the page. @param {string} path */
+export function go(path) {
+  history.pushState(null, '', path);
+  window.dispatchEvent(new Event('keltis:navigate'));
+}
+
+/** Whether `path` is one of the client's screens. @param {string} path */
+export function isScreen(path) {
+  return /^\/((games|records)\/\d+)?$/.test(path);
+}
+
 /** @param {unknown} e */
 export function failed(e) {
   say(t('error', { message: e instanceof Error ? e.message : String(e) }));

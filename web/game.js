@@ -8,6 +8,7 @@ import { h, duration, failed, say } from './dom.js';
 import { t } from './i18n.js';
 import { boardOf, pilesOf, resultOf, seatsOf, turnOf } from './table.js';
 import { cardName, cardsOf, describe, sameCard, targetOf } from './words.js';
+import { refresh as refreshWaiting } from './waiting.js';
 
 /** @typedef {import('./types/api').components['schemas']} Schemas */
 /** @typedef {Schemas['GameDetail']} GameDetail */
@@ -30,11 +31,33 @@ export function showGame(main, id) {
   let loadedAt = Date.now();
   const body = h('div', { class: 'game' });
   main.replaceChildren(body);
+  /** Where the next game waiting for the player is offered, once this one waits for others. */
+  const next = h('p', { class: 'next-game', id: 'next-game' });
+
+  /** Offer the next game waiting for the player, when this one does not. */
+  const offerNext = async () => {
+    const g = game;
+    if (!g || g.your_seat == null || (g.state?.to_act === g.your_seat && g.status === 'active')) {
+      next.replaceChildren();
+      return;
+    }
+    try {
+      /** @type {Schemas['MyGamesPage']} */
+      const page = await call('GET', '/me/games?limit=2');
+      const other = page.games.find((m) => m.your_turn && m.id !== id);
+      next.replaceChildren(...(other
+        ? [h('a', { href: `/games/${other.id}`, class: 'button' }, [t('next_game', { id: other.id })])]
+        : []));
+    } catch {
+      next.replaceChildren();
+    }
+  };
 
   const load = async () => {
     game = await call('GET', `/games/${id}`);
     loadedAt = Date.now();
     draw();
+    offerNext();
   };
 
   /** @param {Decision} decision */
@@ -59,6 +82,8 @@ export function showGame(main, id) {
     } finally {
       sending = false;
       draw();
+      offerNext();
+      refreshWaiting();
     }
   };
 
@@ -124,7 +149,8 @@ export function showGame(main, id) {
       h('p', { class: 'turn', id: 'turn' }, [turnOf(view, g.your_seat ?? null, names)]),
       deadlineOf(g),
       resultOf(view, names),
-      over ? h('p', {}, [h('a', { href: `#/record/${id}`, id: 'replay-link' }, [t('replay')])]) : '',
+      over ? h('p', {}, [h('a', { href: `/records/${id}`, id: 'replay-link' }, [t('replay')])]) : '',
+      next,
       h('div', { class: view.board ? 'table-layout' : '' }, [
         ...(view.board ? [boardOf(view, { names, targets, onPick })] : []),
         h('div', { class: 'side' }, [

@@ -1,10 +1,12 @@
 // @ts-check
 /** The lobby: a new game (variant, players, a bot, time control, invitation only, rated), the
- * player's games and the open games to join. */
+ * player's games (the ones waiting for them first, with the time left, kept live) and the open
+ * games to join. */
 
 import { call, session } from './api.js';
-import { h, failed } from './dom.js';
+import { h, duration, failed, go } from './dom.js';
 import { t } from './i18n.js';
+import { onChange } from './waiting.js';
 
 /** @typedef {import('./types/api').components['schemas']} Schemas */
 
@@ -26,16 +28,31 @@ function gameItem(g, joinable) {
   const join = async () => {
     try {
       await call('POST', `/games/${g.id}/join`, {});
-      location.hash = `#/game/${g.id}`;
+      go(`/games/${g.id}`);
     } catch (e) {
       failed(e);
     }
   };
   return h('li', {}, [
-    h('a', { href: `#/game/${g.id}` }, [label]),
+    h('a', { href: `/games/${g.id}` }, [label]),
     ...(joinable ? [' ', h('button', { type: 'button', onclick: join }, [t('join')])] : []),
-    ...(finished ? [' ', h('a', { href: `#/record/${g.id}` }, [t('replay')])] : []),
+    ...(finished ? [' ', h('a', { href: `/records/${g.id}` }, [t('replay')])] : []),
   ]);
+}
+
+/** One of the player's games: where it stands for them, and the time left to the seat to act.
+ * @param {Schemas['MyGame']} g */
+function myGameItem(g) {
+  const item = gameItem(g, g.shelf === 'invited');
+  const names = (/** @type {number} */ seat) => g.seats.find((s) => s.seat === seat)?.user ?? `#${seat}`;
+  const where = g.shelf === 'your_turn' ? t('your_turn')
+    : g.shelf === 'invited' ? t('invitation')
+      : g.to_act.length ? t('turn_of', { name: g.to_act.map(names).join(', ') })
+        : t(/** @type {any} */ (`status_${g.status}`));
+  const left = g.time_left_ms != null ? [' · ', h('span', { class: 'left' }, [t('left', { left: duration(g.time_left_ms) })])] : [];
+  item.prepend(h('strong', { class: `shelf ${g.shelf}` }, [where]), ...left, ' · ');
+  if (g.your_turn) item.classList.add('your-turn');
+  return item;
 }
 
 /** @param {HTMLElement} main */
@@ -66,7 +83,7 @@ export async function showLobby(main) {
     try {
       /** @type {Schemas['GameDetail']} */
       const g = await call('POST', '/games', request);
-      location.hash = `#/game/${g.id}`;
+      go(`/games/${g.id}`);
     } catch (err) {
       failed(err);
     }
@@ -88,18 +105,28 @@ export async function showLobby(main) {
     h('section', { 'aria-labelledby': 'mine-h' }, [h('h2', { id: 'mine-h' }, [t('my_games')]), mine]),
     h('section', { 'aria-labelledby': 'open-h' }, [h('h2', { id: 'open-h' }, [t('open_games')]), open]),
   );
+  const me = session()?.name;
+  const seated = (/** @type {Schemas['GameSummary']} */ g) => g.seats.some((s) => s.user === me);
+  const showMine = async () => {
+    /** @type {Schemas['MyGamesPage']} */
+    const m = await call('GET', '/me/games');
+    // The games waiting for you first, then invitations (to be joined), the others, the finished.
+    mine.replaceChildren(...(m.games.length ? m.games.map(myGameItem) : [h('li', {}, [t('nothing')])]));
+  };
   try {
-    /** @type {[Schemas['GamePage'], Schemas['GamePage']]} */
-    const [m, o] = await Promise.all([call('GET', '/games?filter=mine'), call('GET', '/games?filter=open')]);
-    const me = session()?.name;
-    const seated = (/** @type {Schemas['GameSummary']} */ g) => g.seats.some((s) => s.user === me);
-    // An invitation lists the game among the player's own, to be joined.
-    mine.replaceChildren(...(m.games.length
-      ? m.games.map((g) => gameItem(g, g.status === 'open' && !seated(g)))
-      : [h('li', {}, [t('nothing')])]));
+    /** @type {Schemas['GamePage']} */
+    const o = await call('GET', '/games?filter=open');
     const others = o.games.filter((g) => !seated(g));
     open.replaceChildren(...(others.length ? others.map((g) => gameItem(g, true)) : [h('li', {}, [t('nothing')])]));
+    await showMine();
   } catch (e) {
     failed(e);
   }
+  // Live: the list again whenever the user's stream tells of a change, and the time left each minute.
+  const stopListening = onChange(() => { showMine().catch(failed); });
+  const ticker = window.setInterval(() => { showMine().catch(() => {}); }, 60_000);
+  return () => {
+    stopListening();
+    clearInterval(ticker);
+  };
 }

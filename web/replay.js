@@ -85,7 +85,7 @@ export function showReplay(main, id) {
     (/** @type {[Schemas['GameDetail'], Schemas['Record']]} */ [game, record]) => {
       names = (s) => game.seats.find((x) => x.seat === s)?.user ?? `#${s}`;
       moves.replaceChildren(...record.decisions.map((d, i) => h('li', { 'data-step': i + 1 }, [
-        h('a', { href: `#/record/${id}`, onclick: (/** @type {Event} */ e) => { e.preventDefault(); go(i + 1); } },
+        h('a', { href: `/records/${id}`, onclick: (/** @type {Event} */ e) => { e.preventDefault(); go(i + 1); } },
           [`${names(d.seat)}: ${describe(d.decision)}`]),
       ])));
       return show();

@@ -17,6 +17,7 @@ const JSON: &str = "application/json";
 const FILES: &[(&str, &str, &str)] = &[
     ("index.html", HTML, include_str!("../../web/index.html")),
     ("app.js", JS, include_str!("../../web/app.js")),
+    ("waiting.js", JS, include_str!("../../web/waiting.js")),
     ("api.js", JS, include_str!("../../web/api.js")),
     ("i18n.js", JS, include_str!("../../web/i18n.js")),
     ("board.js", JS, include_str!("../../web/board.js")),
@@ -59,6 +60,13 @@ fn serve(path: &str) -> Result<HttpResponse, ApiError> {
 /// The client's page.
 #[get("/")]
 pub async fn index() -> Result<HttpResponse, ApiError> {
+    serve("index.html")
+}
+
+/// The client's screens by path (`/games/{id}`, `/records/{id}`): a link from an email, a push or
+/// another site opens the page, which shows that screen (after logging in if needed).
+#[get("/{screen:games|records}/{id:[0-9]{1,18}}")]
+pub async fn screen() -> Result<HttpResponse, ApiError> {
     serve("index.html")
 }
 

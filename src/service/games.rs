@@ -202,6 +202,8 @@ pub struct GameLinks {
     pub decisions: String,
     /// Its full record, once it is over (`GET`).
     pub record: String,
+    /// The game's page in the web client, for people (links in emails and pushes).
+    pub page: String,
 }
 
 impl GameLinks {
@@ -211,6 +213,7 @@ impl GameLinks {
             events: format!("{this}/events"),
             decisions: format!("{this}/decisions"),
             record: format!("{this}/record"),
+            page: format!("/games/{game_id}"),
             this,
         }
     }

@@ -40,7 +40,7 @@ export async function createGame(page, { variant, players = '2', bot = '', timeC
   await page.selectOption('#bot', bot);
   await page.selectOption('#time-control', timeControl);
   await page.getByRole('button', { name: 'Create' }).click();
-  await page.waitForURL(/#\/game\/\d+$/);
+  await page.waitForURL(/\/games\/\d+$/);
   await page.waitForSelector('#turn');
   return Number(/(\d+)$/.exec(page.url())[1]);
 }

@@ -17,7 +17,7 @@ try {
   await register(b, base, nameB);
   const join = b.locator('#open-games li', { hasText: `#${id} ` }).getByRole('button', { name: 'Join' });
   await join.tap();
-  await b.waitForURL(new RegExp(`#/game/${id}$`));
+  await b.waitForURL(new RegExp(`/games/${id}$`));
   // The creator's page was waiting for players: the start arrives live.
   await a.waitForSelector('.hand button.card', { timeout: 10000 });
 

@@ -432,6 +432,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/me/games": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your games, the ones waiting for you first.
+         * @description The order: the games where it is your turn (`shelf: your_turn`), the most urgent deadline
+         *     first; then your invitations; then the games where others are to act or players are awaited;
+         *     then the finished games, the most recent first. `your_turn_count` counts the games waiting for
+         *     you whatever the page. A game that changes while you page may move to another shelf: read the
+         *     first page again when `/me/stream` tells you of a change.
+         */
+        get: operations["listMyGames"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/me/notifications": {
         parameters: {
             query?: never;
@@ -1201,6 +1225,8 @@ export interface components {
             decisions: string;
             /** @description Its events (`GET`; `?after=N&wait=S` to wait for new ones). */
             events: string;
+            /** @description The game's page in the web client, for people (links in emails and pushes). */
+            page: string;
             /** @description Its full record, once it is over (`GET`). */
             record: string;
             /** @description This game (`GET`). */
@@ -1494,6 +1520,47 @@ export interface components {
             scopes: components["schemas"]["Scope"][];
             /** Format: int64 */
             user_id: number;
+        };
+        /** @description One of your games, as the list shows it. */
+        MyGame: components["schemas"]["GameSummary"] & {
+            /**
+             * Format: int64
+             * @description When the seat to act runs out of time (milliseconds since the Unix epoch); `null` without
+             *     a running clock (as `clock.deadline` in the game's view).
+             */
+            deadline: number | null;
+            /**
+             * Format: int64
+             * @description When the game last changed: the last move, join, or end (milliseconds since the Unix
+             *     epoch).
+             */
+            last_move_at: number;
+            shelf: components["schemas"]["Shelf"];
+            /**
+             * Format: int64
+             * @description The time the seat to act has left, in milliseconds; `null` without a running clock.
+             */
+            time_left_ms: number | null;
+            /** @description The seats whose decision the game waits for (empty unless it is being played). */
+            to_act: number[];
+            /**
+             * Format: int32
+             * @description Your seat; `null` for an invitation.
+             */
+            your_seat: number | null;
+            /** @description Whether the game waits for your decision. */
+            your_turn: boolean;
+        };
+        /** @description One page of your games, and how many wait for you. */
+        MyGamesPage: {
+            games: components["schemas"]["MyGame"][];
+            /** @description Pass as `cursor` to get the next page; `null` when there is none. */
+            next_cursor: string | null;
+            /**
+             * Format: int64
+             * @description How many games wait for your decision, whatever the page (for a badge).
+             */
+            your_turn_count: number;
         };
         /** @description A newly created API token: the only time the token is shown. */
         NewApiToken: components["schemas"]["ApiTokenInfo"] & {
@@ -2038,6 +2105,11 @@ export interface components {
             variant: components["schemas"]["Variant"];
         };
         /**
+         * @description Where a game stands for you, in the list's order.
+         * @enum {string}
+         */
+        Shelf: "your_turn" | "invited" | "waiting" | "finished";
+        /**
          * Skip
          * @description Decline an optional effect (free step, discard tile).
          * @example {
@@ -2458,7 +2530,7 @@ export interface components {
         };
     };
     responses: {
-        /** @description `malformed_json`: the body is not JSON; `invalid_query`: a query parameter is unknown, malformed or out of range; `invalid_idempotency_key` */
+        /** @description `malformed_json`: the body is not JSON; `invalid_query`: a query parameter is unknown, malformed or out of range, or the query holds a control character or invalid UTF-8 (on every operation, whether it takes parameters or not); `invalid_idempotency_key`; `bad_request`: the request is not HTTP/1.1 as the server reads it (refused before any route runs) */
         BadRequest: {
             headers: {
                 [name: string]: unknown;
@@ -2494,7 +2566,16 @@ export interface components {
                 "application/json": components["schemas"]["Problem"];
             };
         };
-        /** @description `body_timeout`: the body did not arrive in time */
+        /** @description `headers_too_large`: the request's head is over 128 KiB or has more than 96 headers */
+        RequestHeaderFieldsTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description `body_timeout`: the request's head or body did not arrive in time */
         RequestTimeout: {
             headers: {
                 [name: string]: unknown;
@@ -2599,6 +2680,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2638,6 +2720,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2686,6 +2769,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2707,8 +2791,11 @@ export interface operations {
                     "application/json": components["schemas"]["ServerBot"][];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2733,7 +2820,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description `invalid_query`: the token is too long; `malformed_json`: the body is not JSON; `invalid_query`: a query parameter is unknown, malformed or out of range; `invalid_idempotency_key` */
+            /** @description `invalid_query`: the token is too long; `malformed_json`: the body is not JSON; `invalid_query`: a query parameter is unknown, malformed or out of range, or the query holds a control character or invalid UTF-8 (on every operation, whether it takes parameters or not); `invalid_idempotency_key`; `bad_request`: the request is not HTTP/1.1 as the server reads it (refused before any route runs) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2742,6 +2829,8 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2767,6 +2856,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            408: components["responses"]["RequestTimeout"];
             /** @description `invalid_link` */
             422: {
                 headers: {
@@ -2776,6 +2866,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2801,6 +2892,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            408: components["responses"]["RequestTimeout"];
             /** @description `invalid_link`: unknown, expired, or for an address no longer set */
             422: {
                 headers: {
@@ -2810,6 +2902,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2841,6 +2934,8 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2881,6 +2976,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2904,9 +3000,12 @@ export interface operations {
                     "application/json": components["schemas"]["GameDetail"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2972,6 +3071,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -3006,6 +3106,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -3066,6 +3168,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -3089,6 +3192,7 @@ export interface operations {
                     "application/json": components["schemas"]["GameDetail"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             /** @description `invite_only`: the game is by invitation only; `insufficient_scope`: the API token lacks the scope */
             403: {
@@ -3100,6 +3204,7 @@ export interface operations {
                 };
             };
             404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
             /** @description `game_not_open`, `already_seated` */
             409: {
                 headers: {
@@ -3109,6 +3214,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -3132,6 +3238,7 @@ export interface operations {
                     "application/json": components["schemas"]["GameDetail"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             /** @description `not_seated`; `insufficient_scope`: the API token lacks the scope */
             403: {
@@ -3143,6 +3250,7 @@ export interface operations {
                 };
             };
             404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
             /** @description `game_started` */
             409: {
                 headers: {
@@ -3152,6 +3260,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -3175,9 +3284,11 @@ export interface operations {
                     "application/json": components["schemas"]["Record"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
             /** @description `game_not_over` */
             409: {
                 headers: {
@@ -3187,6 +3298,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -3215,7 +3327,7 @@ export interface operations {
                     "application/json": components["schemas"]["ReplayStep"];
                 };
             };
-            /** @description `invalid_query`: the step or seat is out of range; `malformed_json`: the body is not JSON; `invalid_query`: a query parameter is unknown, malformed or out of range; `invalid_idempotency_key` */
+            /** @description `invalid_query`: the step or seat is out of range; `malformed_json`: the body is not JSON; `invalid_query`: a query parameter is unknown, malformed or out of range, or the query holds a control character or invalid UTF-8 (on every operation, whether it takes parameters or not); `invalid_idempotency_key`; `bad_request`: the request is not HTTP/1.1 as the server reads it (refused before any route runs) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3227,6 +3339,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
             /** @description `game_not_over` */
             409: {
                 headers: {
@@ -3236,6 +3349,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -3259,6 +3373,7 @@ export interface operations {
                     "application/json": components["schemas"]["GameDetail"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             /** @description `not_seated`; `insufficient_scope`: the API token lacks the scope */
             403: {
@@ -3270,6 +3385,7 @@ export interface operations {
                 };
             };
             404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
             /** @description `not_started`, `busy` */
             409: {
                 headers: {
@@ -3288,6 +3404,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -3345,6 +3462,8 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -3400,6 +3519,8 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -3441,6 +3562,8 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -3462,8 +3585,11 @@ export interface operations {
                     "application/json": components["schemas"]["Me"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -3485,8 +3611,11 @@ export interface operations {
                     "application/json": components["schemas"]["MailSettings"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -3527,6 +3656,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -3567,6 +3697,38 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listMyGames: {
+        parameters: {
+            query?: {
+                /** @description The `next_cursor` of the previous page; leave out for the first page. */
+                cursor?: string;
+                /** @description Games per page (default 50). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MyGamesPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -3596,6 +3758,8 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -3617,8 +3781,11 @@ export interface operations {
                     "application/json": components["schemas"]["SessionInfo"][];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -3638,8 +3805,11 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -3661,9 +3831,12 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -3710,6 +3883,8 @@ export interface operations {
                 };
             };
             403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -3731,8 +3906,11 @@ export interface operations {
                     "application/json": components["schemas"]["ApiTokenInfo"][];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -3781,6 +3959,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -3802,9 +3981,12 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -3826,8 +4008,11 @@ export interface operations {
                     "application/json": components["schemas"]["VacationStatus"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -3849,8 +4034,10 @@ export interface operations {
                     "application/json": components["schemas"]["VacationStatus"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
             /** @description `already_on_vacation`, `no_vacation_left` */
             409: {
                 headers: {
@@ -3860,6 +4047,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -3881,8 +4069,10 @@ export interface operations {
                     "application/json": components["schemas"]["VacationStatus"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
             /** @description `not_on_vacation` */
             409: {
                 headers: {
@@ -3892,6 +4082,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -3913,8 +4104,11 @@ export interface operations {
                     "application/json": components["schemas"]["Webhook"][];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -3964,6 +4158,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -3985,9 +4180,12 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -4020,6 +4218,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -4043,9 +4243,12 @@ export interface operations {
                     "application/json": components["schemas"]["Webhook"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -4070,6 +4273,7 @@ export interface operations {
                     "application/json": components["schemas"]["PlayerProfile"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             /** @description `not_found`: no such player; `not_found` */
@@ -4081,6 +4285,8 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -4113,6 +4319,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -4134,6 +4341,9 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
+            400: components["responses"]["BadRequest"];
+            408: components["responses"]["RequestTimeout"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     getReadiness: {
@@ -4154,6 +4364,9 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
+            400: components["responses"]["BadRequest"];
+            408: components["responses"]["RequestTimeout"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             /** @description `database_unavailable`, with Retry-After; `database_unavailable`, `overloaded`: try again after Retry-After */
             503: {
                 headers: {

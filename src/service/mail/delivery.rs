@@ -95,7 +95,7 @@ impl Mailer {
     }
 
     fn game_link(&self, game_id: i64) -> String {
-        format!("{}{}", self.public_url, GameLinks::of(game_id).this)
+        format!("{}{}", self.public_url, GameLinks::of(game_id).page)
     }
 }
 

@@ -291,6 +291,67 @@ fn the_relay_down_then_up_delivers_each_message_once(db: Db) {
     );
 }
 
+/// One "your turn" email per turn: while the relay is down the turn changes eight times (each
+/// player is to act four times); when it is back, only the turn that is current gets its email,
+/// once, and the turns that are over get none (each player's earlier notices used to pass,
+/// since it was their turn again).
+fn one_email_per_turn_after_the_relay_was_down(db: Db) {
+    let mut sink = SmtpSink::start();
+    let s = server(db, &sink, None);
+    let players: Vec<User> = ["fanny", "gus"]
+        .iter()
+        .map(|n| register(&s, n, "en"))
+        .collect();
+    let addresses: Vec<String> = players
+        .iter()
+        .map(|p| confirmed_address(&s, &sink, p))
+        .collect();
+    sink.down();
+    let id = game(&s, &players);
+    for _ in 0..8 {
+        s.finish_turn(id, &players);
+        // The worker tries what is due while the relay is away.
+        std::thread::sleep(std::time::Duration::from_millis(60));
+    }
+    let to_act = s.game(id, &players[0])["state"]["to_act"].as_u64().unwrap() as usize;
+    let turn_notices = s
+        .get("/api/v1/me/notifications", Some(&players[to_act].token))
+        .json()
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|n| n["notice"]["kind"] == "your_turn")
+        .count();
+    assert!(turn_notices >= 4, "a notice for each of its turns: {turn_notices}");
+    sink.up();
+    s.clock.advance(10 * 60 * 1000);
+    sink.wait_for(&addresses[to_act], 2);
+    // Let the worker finish every notice that is due.
+    for _ in 0..100 {
+        let pending = s.count("SELECT COUNT(*) AS n FROM notifications WHERE status = 'pending'");
+        if pending == 0 {
+            break;
+        }
+        s.clock.advance(10 * 60 * 1000);
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let mine = sink.to(&addresses[to_act]);
+    let theirs = sink.to(&addresses[1 - to_act]);
+    let turn = |m: &[Value]| with_subject(m, "Your turn").len();
+    assert_eq!(turn(&mine), 1, "the current turn, once: {mine:?}");
+    assert_eq!(turn(&theirs), 0, "their turns are over: {theirs:?}");
+    let notices = s
+        .get("/api/v1/me/notifications", Some(&players[to_act].token))
+        .json();
+    let skipped = notices
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|n| n["notice"]["kind"] == "your_turn" && n["status"] == "skipped")
+        .count();
+    assert_eq!(skipped, turn_notices - 1, "{notices}");
+}
+
 /// An address the relay refuses for good is marked bounced and used no more.
 fn a_bouncing_address_is_marked_and_left_alone(db: Db) {
     let sink = SmtpSink::start();
@@ -622,6 +683,7 @@ mail_tests_on_both_databases!(
     a_turn_sends_one_email_to_the_next_player,
     the_relay_down_then_up_delivers_each_message_once,
     a_bouncing_address_is_marked_and_left_alone,
+    one_email_per_turn_after_the_relay_was_down,
     a_digest_collects_the_games_waiting,
     a_deadline_reminder_arrives_by_email,
     a_reminder_is_skipped_once_its_player_has_moved,

@@ -205,6 +205,25 @@ pub fn after(
         .load(conn)?)
 }
 
+/// Whether the user has a notice of `kind` for the game newer than notification `id` (a "your
+/// turn" of a later turn).
+pub fn newer_of_kind(
+    conn: &mut DbConnection,
+    user_id: i64,
+    game_id: i64,
+    kind: &str,
+    id: i64,
+) -> Result<bool, StorageError> {
+    let newer: i64 = notifications::table
+        .filter(notifications::game_id.eq(game_id))
+        .filter(notifications::user_id.eq(user_id))
+        .filter(notifications::kind.eq(kind))
+        .filter(notifications::id.gt(id))
+        .count()
+        .get_result(conn)?;
+    Ok(newer > 0)
+}
+
 /// The id of a user's newest notification (0 when there is none).
 pub fn latest_id(conn: &mut DbConnection, user_id: i64) -> Result<i64, StorageError> {
     Ok(notifications::table

@@ -326,6 +326,19 @@ fn plan(
                 if to_act != Some(row.user_id) || deadline != reminded {
                     return Ok(Plan::Skip("no longer your turn"));
                 }
+                // Your turn again, but a later one (the relay was down, or play was fast): that
+                // turn's own notice tells it, this one is over. One email per turn.
+                if matches!(notice, Notice::YourTurn { .. })
+                    && store::newer_of_kind(
+                        conn,
+                        row.user_id,
+                        game_id,
+                        "your_turn",
+                        row.id,
+                    )?
+                {
+                    return Ok(Plan::Skip("a later turn has its own notice"));
+                }
             }
             let subject = match &notice {
                 Notice::YourTurn { .. } => Subject::YourTurn(&game),

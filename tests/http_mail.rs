@@ -322,7 +322,10 @@ fn one_email_per_turn_after_the_relay_was_down(db: Db) {
         .iter()
         .filter(|n| n["notice"]["kind"] == "your_turn")
         .count();
-    assert!(turn_notices >= 4, "a notice for each of its turns: {turn_notices}");
+    assert!(
+        turn_notices >= 4,
+        "a notice for each of its turns: {turn_notices}"
+    );
     sink.up();
     s.clock.advance(10 * 60 * 1000);
     sink.wait_for(&addresses[to_act], 2);
@@ -350,6 +353,42 @@ fn one_email_per_turn_after_the_relay_was_down(db: Db) {
         .filter(|n| n["notice"]["kind"] == "your_turn" && n["status"] == "skipped")
         .count();
     assert_eq!(skipped, turn_notices - 1, "{notices}");
+}
+
+/// "Game started" says whose turn it is, and shows the deadline only to the player to act (the
+/// others would read it as theirs).
+fn game_started_names_the_player_to_act(db: Db) {
+    let sink = SmtpSink::start();
+    let s = server(db, &sink, None);
+    let players: Vec<User> = ["hedi", "ines"]
+        .iter()
+        .map(|n| register(&s, n, "en"))
+        .collect();
+    let addresses: Vec<String> = players
+        .iter()
+        .map(|p| confirmed_address(&s, &sink, p))
+        .collect();
+    let id = s.started_with(
+        json!({"variant": "keltis-card", "players": 2, "time_control": {"type": "per_turn", "seconds": 86400}}),
+        &players,
+    );
+    let first = s.game(id, &players[0])["state"]["to_act"].as_u64().unwrap() as usize;
+    for (i, address) in addresses.iter().enumerate() {
+        let mail = sink.wait_for(address, 2);
+        let started = with_subject(&mail, "has started");
+        assert_eq!(started.len(), 1, "{mail:?}");
+        let text = started[0]["text"].as_str().unwrap();
+        if i == first {
+            assert!(text.contains("It is your turn."), "{text}");
+            assert!(text.contains("Deadline: "), "{text}");
+        } else {
+            assert!(
+                text.contains(&format!("To play: {}", players[first].name)),
+                "{text}"
+            );
+            assert!(!text.contains("Deadline"), "{text}");
+        }
+    }
 }
 
 /// An address the relay refuses for good is marked bounced and used no more.
@@ -469,10 +508,7 @@ fn a_deadline_reminder_arrives_by_email(db: Db) {
     let subject = found[0]["headers"]["Subject"].as_str().unwrap();
     assert_eq!(subject, format!("24 hours left for your turn in game {id}"));
     let text = found[0]["text"].as_str().unwrap();
-    assert!(
-        text.contains(&format!("{PUBLIC}/games/{id}")),
-        "{text}"
-    );
+    assert!(text.contains(&format!("{PUBLIC}/games/{id}")), "{text}");
     let when = keltis::service::mail::messages::utc(deadline);
     assert!(text.contains(&when), "the deadline {when} in {text}");
     std::thread::sleep(std::time::Duration::from_millis(300));
@@ -684,6 +720,7 @@ mail_tests_on_both_databases!(
     the_relay_down_then_up_delivers_each_message_once,
     a_bouncing_address_is_marked_and_left_alone,
     one_email_per_turn_after_the_relay_was_down,
+    game_started_names_the_player_to_act,
     a_digest_collects_the_games_waiting,
     a_deadline_reminder_arrives_by_email,
     a_reminder_is_skipped_once_its_player_has_moved,

@@ -329,13 +329,7 @@ fn plan(
                 // Your turn again, but a later one (the relay was down, or play was fast): that
                 // turn's own notice tells it, this one is over. One email per turn.
                 if matches!(notice, Notice::YourTurn { .. })
-                    && store::newer_of_kind(
-                        conn,
-                        row.user_id,
-                        game_id,
-                        "your_turn",
-                        row.id,
-                    )?
+                    && store::newer_of_kind(conn, row.user_id, game_id, "your_turn", row.id)?
                 {
                     return Ok(Plan::Skip("a later turn has its own notice"));
                 }
@@ -419,6 +413,7 @@ fn game_facts(
         ..GameFacts::default()
     };
     if status == GameStatus::Active {
+        facts.reader_to_act = row.to_act_user == Some(user_id);
         facts.to_act = row.to_act_user.and_then(|u| {
             seats
                 .iter()

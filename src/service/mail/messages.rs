@@ -13,7 +13,10 @@ pub struct GameFacts {
     pub players: Vec<String>,
     /// The name of whoever is to act.
     pub to_act: Option<String>,
-    /// The deadline of the seat to act (milliseconds since the Unix epoch).
+    /// Whether that is the email's reader.
+    pub reader_to_act: bool,
+    /// The deadline of the seat to act (milliseconds since the Unix epoch): told only to that
+    /// seat's player.
     pub deadline: Option<i64>,
     /// Decisions since the recipient's last turn, with the deciding player's name.
     pub last_moves: Vec<(String, DecisionJson)>,
@@ -75,6 +78,8 @@ struct Words {
     verify_subject: &'static str,
     verify_body: &'static str,
     against: &'static str,
+    to_play: &'static str,
+    you_play: &'static str,
     deadline: &'static str,
     since: &'static str,
     winners: &'static str,
@@ -108,6 +113,8 @@ const EN: Words = Words {
     verify_subject: "Confirm your email address",
     verify_body: "Please confirm that this address is yours, so that the Keltis server may send you notices about your games:",
     against: "Players",
+    to_play: "To play: {name}",
+    you_play: "It is your turn.",
     deadline: "Deadline",
     since: "Since your last turn",
     winners: "Won by",
@@ -141,6 +148,8 @@ const FR: Words = Words {
     verify_subject: "Confirmez votre adresse e-mail",
     verify_body: "Confirmez que cette adresse est bien la vôtre, pour que le serveur Keltis puisse vous écrire au sujet de vos parties :",
     against: "Joueurs",
+    to_play: "À jouer : {name}",
+    you_play: "C'est à vous de jouer.",
     deadline: "Date limite",
     since: "Depuis votre dernier tour",
     winners: "Gagnée par",
@@ -174,6 +183,8 @@ const DE: Words = Words {
     verify_subject: "Bestätige deine E-Mail-Adresse",
     verify_body: "Bitte bestätige, dass diese Adresse dir gehört, damit der Keltis-Server dir über deine Partien schreiben darf:",
     against: "Spieler",
+    to_play: "Am Zug: {name}",
+    you_play: "Du bist am Zug.",
     deadline: "Frist",
     since: "Seit deinem letzten Zug",
     winners: "Gewonnen von",
@@ -282,7 +293,13 @@ fn fill(template: &str, game: &GameFacts) -> String {
 /// Lines describing a game: players, deadline, recent moves, result.
 fn game_lines(w: &Words, language: Language, game: &GameFacts) -> Vec<String> {
     let mut lines = vec![format!("{}: {}", w.against, game.players.join(", "))];
-    if let Some(deadline) = game.deadline {
+    match (&game.to_act, game.reader_to_act) {
+        (Some(_), true) => lines.push(w.you_play.to_string()),
+        (Some(name), false) => lines.push(w.to_play.replace("{name}", name)),
+        (None, _) => {}
+    }
+    // The deadline is the player's to act: the others would read it as theirs.
+    if let (Some(deadline), true) = (game.deadline, game.reader_to_act) {
         lines.push(format!("{}: {}", w.deadline, utc(deadline)));
     }
     if !game.last_moves.is_empty() {

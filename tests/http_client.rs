@@ -228,6 +228,77 @@ fn two_players_see_each_others_moves_live() {
     assert_eq!(report["outside"], json!([]), "{report}");
 }
 
+/// The correspondence loop: a game's link (as in an email) opened without a session logs in and
+/// shows that game; the lobby lists the games waiting first and the title counts them; an
+/// opponent's move updates both live; after a turn the game page offers the next game waiting.
+#[test]
+#[cfg_attr(
+    not(browser_tests),
+    ignore = "browser: set KELTIS_BROWSER_TESTS=1 with chromium and `npm ci` in tests/browser"
+)]
+fn the_loop_from_an_email_link_to_the_next_game() {
+    let s = support::spawn(Db::Sqlite, |_| {}).expect("SQLite server");
+    let anna = s.register("anna");
+    let bert = s.register("bert");
+    let pair = [anna.clone(), bert.clone()];
+    // Anna's turn in `game`; bert's in `other` (it becomes hers during the test); finished and
+    // waiting games besides.
+    let until = |id: i64, seat: u64, mine: bool| {
+        for _ in 0..6 {
+            if (s.game(id, &anna)["state"]["to_act"] == seat) == mine {
+                return;
+            }
+            s.finish_turn(id, &pair);
+        }
+        panic!("never");
+    };
+    let game = s.started_game("keltis-card", &pair);
+    until(game, 0, true);
+    let other = s.started_game("keltis-card", &pair);
+    until(other, 0, false);
+    for _ in 0..3 {
+        let id = s.started_game("keltis-card", &pair);
+        until(id, 0, false);
+    }
+    let report = browser(
+        "waiting_loop.mjs",
+        &[
+            &s.base,
+            "anna",
+            "correct horse",
+            &game.to_string(),
+            &bert.token,
+            &other.to_string(),
+        ],
+    );
+    assert!(
+        report["deepLink"]["url"]
+            .as_str()
+            .is_some_and(|u| u.ends_with(&format!("/games/{game}"))),
+        "{report}"
+    );
+    assert!(
+        report["deepLink"]["heading"]
+            .as_str()
+            .is_some_and(|h| h.starts_with(&format!("#{game} "))),
+        "{report}"
+    );
+    assert_eq!(report["deepLink"]["turn"], json!("Your turn"), "{report}");
+    assert_eq!(report["lobby"]["title"], json!("(1) Keltis"), "{report}");
+    let first = report["lobby"]["first"].as_str().unwrap_or_default();
+    assert!(first.starts_with("Your turn"), "{report}");
+    assert!(first.contains(&format!("#{game} ")), "{report}");
+    assert_eq!(report["live"]["title"], json!("(2) Keltis"), "{report}");
+    assert!(
+        report["offered"]
+            .as_str()
+            .is_some_and(|o| o.contains(&format!("#{other}"))),
+        "{report}"
+    );
+    assert_eq!(report["next"]["turn"], json!("Your turn"), "{report}");
+    assert_eq!(report["outside"], json!([]), "{report}");
+}
+
 /// The client's modules type-check (`tsc --checkJs`, strict) against the types openapi-typescript
 /// makes of the committed spec, and the committed types are those of the spec.
 #[test]

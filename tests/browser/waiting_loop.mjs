@@ -1,0 +1,76 @@
+// The correspondence loop in a browser: a link to a game (as in an email) opened without a
+// session asks to log in, then shows that game; the lobby lists the games waiting first and the
+// tab's title counts them; an opponent's move elsewhere updates both live; after a turn, the game
+// page offers the next game waiting, and its link opens it.
+// Usage: node waiting_loop.mjs <base> <name> <password> <game id> <opponent token> <other game id>
+// Prints one JSON line.
+import { DESKTOP, act, launch, watchOutside } from './lib.mjs';
+
+const [base, name, password, gameId, opponentToken, otherId] = process.argv.slice(2);
+const browser = await launch();
+const outside = [];
+
+/** The opponent plays the first legal decisions of game `id` until the turn passes. */
+async function opponentTurn(id) {
+  const api = (path, init = {}) => fetch(`${base}/api/v1${path}`, {
+    ...init,
+    headers: { authorization: `Bearer ${opponentToken}`, 'content-type': 'application/json' },
+  }).then((r) => r.json());
+  const first = await api(`/games/${id}`);
+  for (let i = 0; i < 10; i++) {
+    const g = await api(`/games/${id}`);
+    if (g.state.to_act !== first.state.to_act) return;
+    await api(`/games/${id}/decisions`, {
+      method: 'POST',
+      body: JSON.stringify({ expected_version: g.version, decision: g.state.legal_decisions[0] }),
+    });
+  }
+}
+
+try {
+  const page = await (await browser.newContext({ viewport: DESKTOP })).newPage();
+  watchOutside(page, base, outside);
+  // The email's link, without a session: log in, then the game.
+  await page.goto(`${base}/games/${gameId}`);
+  await page.waitForSelector('#name');
+  await page.fill('#name', name);
+  await page.fill('#password', password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.waitForSelector('#turn');
+  const deepLink = { url: page.url(), heading: await page.locator('h1').innerText(), turn: await page.locator('#turn').innerText() };
+
+  // The lobby: the games waiting first, the count in the title.
+  await page.getByRole('link', { name: 'Lobby' }).click();
+  await page.waitForSelector('#my-games li strong');
+  await page.waitForFunction(() => document.title.startsWith('('));
+  const lobby = {
+    url: page.url(),
+    title: await page.title(),
+    first: await page.locator('#my-games li').first().innerText(),
+    items: await page.locator('#my-games li').count(),
+  };
+
+  // The opponent moves in the other game: it becomes ours, live.
+  await opponentTurn(otherId);
+  await page.waitForFunction(() => document.title === '(2) Keltis', null, { timeout: 10000 });
+  await page.waitForFunction((id) => [...document.querySelectorAll('#my-games li')].slice(0, 2)
+    .some((li) => li.textContent.includes(`#${id} `)), otherId, { timeout: 10000 });
+  const live = { title: await page.title(), firstTwo: await page.locator('#my-games li').evaluateAll((lis) => lis.slice(0, 2).map((li) => li.textContent)) };
+
+  // Our turn in the first game, by clicking; then the next game waiting is offered.
+  await page.goto(`${base}/games/${gameId}`);
+  await page.waitForSelector('#turn');
+  for (let i = 0; i < 12 && (await page.locator('#turn').innerText()) === 'Your turn'; i++) {
+    await act(page).catch(() => null);
+    await page.waitForTimeout(150);
+  }
+  await page.waitForSelector('#next-game a', { timeout: 10000 });
+  const offered = await page.locator('#next-game a').innerText();
+  await page.click('#next-game a');
+  await page.waitForURL(new RegExp(`/games/${otherId}$`));
+  await page.waitForSelector('#turn');
+  const next = { url: page.url(), turn: await page.locator('#turn').innerText(), title: await page.title() };
+  console.log(JSON.stringify({ deepLink, lobby, live, offered, next, outside }));
+} finally {
+  await browser.close();
+}

@@ -77,6 +77,22 @@ pub struct Config {
     /// Milliseconds between the webhook worker's looks for due deliveries.
     #[arg(long, env = "KELTIS_WEBHOOK_INTERVAL_MS", default_value_t = 1000)]
     pub webhook_interval_ms: u64,
+    /// The server's VAPID private key for Web Push (P-256, 32 bytes, base64url). Required with
+    /// PostgreSQL, so that every instance signs with the same key; with SQLite one is generated
+    /// and kept in the data folder.
+    #[arg(long, env = "KELTIS_VAPID_PRIVATE_KEY", hide_env_values = true)]
+    pub vapid_private_key: Option<String>,
+    /// The contact VAPID tokens name to push services (`mailto:` or `https:`). Default: the
+    /// address of `--mail-from`.
+    #[arg(long, env = "KELTIS_VAPID_SUBJECT")]
+    pub vapid_subject: Option<String>,
+    /// Allow push endpoints on private, loopback, link-local and other special-purpose addresses
+    /// (closed networks, tests).
+    #[arg(long, env = "KELTIS_PUSH_ALLOW_PRIVATE")]
+    pub push_allow_private: bool,
+    /// Milliseconds between the push worker's looks for due deliveries.
+    #[arg(long, env = "KELTIS_PUSH_INTERVAL_MS", default_value_t = 1000)]
+    pub push_interval_ms: u64,
     /// Glicko-2's system constant tau (how fast volatility may change). After changing a rating
     /// parameter, run `keltis recompute-ratings` with the same flags.
     #[arg(long, env = "KELTIS_RATING_TAU", default_value_t = 0.5, value_parser = positive)]
@@ -136,6 +152,8 @@ pub enum ConfigError {
     MissingSecret,
     #[error("KELTIS_JWT_SECRET must have at least 32 characters")]
     ShortSecret,
+    #[error("KELTIS_VAPID_PRIVATE_KEY (or --vapid-private-key) is required with PostgreSQL: every server instance must sign pushes with the same key (`keltis vapid-key` makes one)")]
+    MissingVapidKey,
     #[error("the secret file {path}: {error}")]
     SecretFile {
         path: PathBuf,
@@ -184,6 +202,10 @@ impl Config {
             stream_max_seconds: 3600,
             webhooks_allow_private: false,
             webhook_interval_ms: 1000,
+            vapid_private_key: None,
+            vapid_subject: None,
+            push_allow_private: false,
+            push_interval_ms: 1000,
             rating_tau: 0.5,
             rating_period_days: 7.0,
             rating_provisional_deviation: 110.0,
@@ -251,6 +273,46 @@ impl Config {
                 Ok(secret.into_bytes())
             }
         }
+    }
+}
+
+impl Config {
+    /// The VAPID private key: the setting, or (SQLite) the one kept in the data folder, made on
+    /// first start.
+    pub fn vapid_private_key(&self) -> Result<String, ConfigError> {
+        if let Some(key) = &self.vapid_private_key {
+            return Ok(key.trim().to_string());
+        }
+        if Backend::of_url(&self.database_url()) == Backend::Postgresql {
+            return Err(ConfigError::MissingVapidKey);
+        }
+        let path = self.data_dir.join("vapid-private-key");
+        let io = |error| ConfigError::SecretFile {
+            path: path.clone(),
+            error,
+        };
+        match std::fs::read_to_string(&path) {
+            Ok(text) if !text.trim().is_empty() => Ok(text.trim().to_string()),
+            _ => {
+                std::fs::create_dir_all(&self.data_dir).map_err(io)?;
+                let key = crate::service::push::PushKeys::generate_private();
+                write_private(&path, &key).map_err(io)?;
+                Ok(key)
+            }
+        }
+    }
+
+    /// The contact VAPID tokens name: the setting, or `mailto:` the sender's address.
+    pub fn vapid_subject(&self) -> String {
+        if let Some(subject) = &self.vapid_subject {
+            return subject.clone();
+        }
+        let address = self
+            .mail_from
+            .rsplit_once('<')
+            .map(|(_, rest)| rest.trim_end_matches('>'))
+            .unwrap_or(&self.mail_from);
+        format!("mailto:{}", address.trim())
     }
 }
 

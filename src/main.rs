@@ -53,6 +53,9 @@ enum Command {
     },
     /// Print the OpenAPI document.
     Openapi,
+    /// Print a new VAPID private key (base64url) for `--vapid-private-key`: every instance on one
+    /// PostgreSQL database needs the same.
+    VapidKey,
     /// Bots against each other, seats rotated, on every core; prints one JSON report.
     Arena {
         #[arg(long, value_parser = parse_variant)]
@@ -290,6 +293,10 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
         }
         Command::Openapi => {
             println!("{}", keltis::api::openapi_json());
+            Ok(())
+        }
+        Command::VapidKey => {
+            println!("{}", keltis::service::push::PushKeys::generate_private());
             Ok(())
         }
         Command::Selfplay {

@@ -21,6 +21,8 @@ pub enum StartupError {
     Bots(String),
     #[error("email: {0}")]
     Mail(String),
+    #[error("web push: {0}")]
+    Push(String),
     #[error("cannot start the {name} worker: {error}")]
     Worker {
         name: &'static str,
@@ -133,6 +135,26 @@ pub fn build_with_clock(
         name: "webhook",
         error,
     })?;
+    let push_keys = crate::service::push::PushKeys::from_private(
+        &config.vapid_private_key()?,
+        &config.vapid_subject(),
+    )
+    .map_err(StartupError::Push)?;
+    let vapid_public_key = push_keys.public_key().to_string();
+    let push_policy = crate::service::outbound::OutboundPolicy {
+        allow_private: config.push_allow_private,
+    };
+    crate::workers::push::spawn(
+        &workers,
+        db.clone(),
+        push_keys,
+        push_policy,
+        std::time::Duration::from_millis(config.push_interval_ms.max(10)),
+    )
+    .map_err(|error| StartupError::Worker {
+        name: "push",
+        error,
+    })?;
     crate::workers::packing::spawn(&workers, db.clone()).map_err(|error| StartupError::Worker {
         name: "packing",
         error,
@@ -165,6 +187,8 @@ pub fn build_with_clock(
             days_per_year: config.vacation_days_per_year,
         },
         webhooks: webhook_policy,
+        push: push_policy,
+        vapid_public_key,
         metrics: Default::default(),
         draining: draining.clone(),
         open_streams: Default::default(),

@@ -30,6 +30,7 @@ fn serve(database_url: &str, data_dir: &std::path::Path) -> (Child, String) {
         .env("KELTIS_DATA_DIR", data_dir)
         .env("KELTIS_BIND", format!("127.0.0.1:{port}"))
         .env("KELTIS_JWT_SECRET", support::SECRET)
+        .env("KELTIS_VAPID_PRIVATE_KEY", support::VAPID_KEY)
         .env("KELTIS_BOTS", "false")
         .stdout(Stdio::null())
         .stderr(Stdio::null())

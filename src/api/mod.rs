@@ -18,6 +18,7 @@ pub mod my_games;
 pub mod notifications;
 pub mod openapi;
 pub mod players;
+pub mod push;
 pub mod rate_limit;
 pub mod streams;
 pub mod vacation;
@@ -40,6 +41,10 @@ pub struct AppState {
     pub long_poll_max_seconds: u64,
     pub vacation: crate::service::vacations::VacationPolicy,
     pub webhooks: crate::service::webhooks::WebhookPolicy,
+    /// Whether push endpoints may be private addresses.
+    pub push: crate::service::outbound::OutboundPolicy,
+    /// The server's VAPID public key (base64url), for clients subscribing to pushes.
+    pub vapid_public_key: String,
     /// The rating system's parameters.
     pub ratings: crate::ratings::RatingParameters,
     pub metrics: std::sync::Arc<metrics::Metrics>,
@@ -106,6 +111,11 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(streams::my_stream)
         .service(streams::create_ticket)
         .service(webhooks::list)
+        .service(push::vapid_key)
+        .service(push::subscribe)
+        .service(push::list)
+        .service(push::unsubscribe)
+        .service(push::test)
         .service(webhooks::create)
         .service(webhooks::delete)
         .service(webhooks::enable)

@@ -13,8 +13,8 @@ use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
 use super::{
-    accounts, email, error, games, health, my_games, notifications, players, streams, vacation,
-    webhooks,
+    accounts, email, error, games, health, my_games, notifications, players, push, streams,
+    vacation, webhooks,
 };
 
 /// The whole document: health at the root, the API nested under `/api/v1`.
@@ -39,6 +39,7 @@ use super::{
         (name = "email", description = "Email address, preferences, and the links in emails"),
         (name = "live", description = "Server-sent event streams of games and of your notices"),
         (name = "webhooks", description = "Signed deliveries of your notices to your endpoints"),
+        (name = "push", description = "Web Push: your notices on your devices"),
         (name = "players", description = "Profiles, ratings, finished games and leaderboards"),
         (name = "bots", description = "The server's computer opponents"),
         (name = "health", description = "Liveness and readiness"),
@@ -91,6 +92,11 @@ struct ApiDoc;
         webhooks::delete,
         webhooks::enable,
         webhooks::attempts,
+        push::vapid_key,
+        push::subscribe,
+        push::list,
+        push::unsubscribe,
+        push::test,
         players::profile,
         players::history,
         players::leaderboard,

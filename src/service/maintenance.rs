@@ -11,7 +11,7 @@ pub const NOTIFICATION_DAYS: i64 = 30;
 
 /// Delete idempotency answers older than their 24 hours, refresh tokens past their expiry,
 /// sessions revoked, or unused, for longer than a refresh token lives (with their tokens), and
-/// notifications delivered (or skipped, or given up on) more than 30 days ago.
+/// notifications and pushes delivered (or skipped, or given up on) more than 30 days ago.
 pub fn sweep(db: &Database, now: i64) -> ServiceResult<Swept> {
     let sessions_before = now - REFRESH_TOKEN_SECONDS * 1000;
     let notifications_before = now - NOTIFICATION_DAYS * 24 * 3600 * 1000;
@@ -19,7 +19,8 @@ pub fn sweep(db: &Database, now: i64) -> ServiceResult<Swept> {
         let mut swept =
             store::sweep_expired(c, now, now - IDEMPOTENCY_KEY_MILLIS, sessions_before)?;
         swept.notifications =
-            crate::storage::notifications::delete_finished(c, notifications_before)?;
+            crate::storage::notifications::delete_finished(c, notifications_before)?
+                + crate::storage::push::delete_finished(c, notifications_before)?;
         Ok::<_, crate::storage::StorageError>(swept)
     })?)
 }

@@ -18,6 +18,7 @@ pub mod outbound;
 pub mod packing;
 pub mod play;
 pub mod players;
+pub mod push;
 pub mod ratings;
 pub mod seed;
 pub mod sessions;

@@ -2,7 +2,7 @@
 //! concurrency), the `games` row's new columns, and the notices the change sends, all or none.
 //!
 //! A move is the server's most frequent write. On PostgreSQL [`append`] makes it one prepared
-//! statement (the row's update, then the events, the notices and their webhook deliveries
+//! statement (the row's update, then the events, the notices and their webhook and push deliveries
 //! inserted from its result), atomic by itself, so it needs no transaction around it: one round
 //! trip instead of seven (BEGIN, the update, the event, the notice, the webhook lookup, COMMIT).
 //! On SQLite, where a statement costs no round trip, the same writes are plain statements in the
@@ -151,7 +151,7 @@ pub struct AppendedNotice {
     pub payload: String,
     /// Unique per notification: writing the same one twice is a no-op.
     pub dedup_key: String,
-    /// Whether the user's webhooks for its kind get it too.
+    /// Whether the user's webhooks for its kind, and their push devices, get it too.
     pub to_webhooks: bool,
 }
 
@@ -343,6 +343,19 @@ impl QueryFragment<Pg> for AppendStatement<'_> {
         out.push_sql(
             " FROM n JOIN webhooks h ON h.user_id = n.user_id AND h.disabled_at IS NULL \
              AND h.kinds LIKE '%,' || n.kind || ',%' WHERE n.kind = ANY(",
+        );
+        out.push_bind_param::<Array<Text>, _>(&self.webhook_kinds)?;
+        out.push_sql(
+            ")), \
+             p AS (INSERT INTO push_deliveries \
+             (subscription_id, notification_id, kind, payload, created_at, next_attempt_at) \
+             SELECT s.id, n.id, n.kind, n.payload, ",
+        );
+        out.push_bind_param::<BigInt, _>(&self.row.now)?;
+        out.push_sql(", ");
+        out.push_bind_param::<BigInt, _>(&self.row.now)?;
+        out.push_sql(
+            " FROM n JOIN push_subscriptions s ON s.user_id = n.user_id WHERE n.kind = ANY(",
         );
         out.push_bind_param::<Array<Text>, _>(&self.webhook_kinds)?;
         out.push_sql(")) SELECT count(*) FROM g");

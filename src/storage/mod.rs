@@ -27,6 +27,7 @@ pub mod mail;
 pub mod memo;
 pub mod notifications;
 mod pool;
+pub mod push;
 pub mod ratings;
 pub mod schema;
 #[cfg(test)]

@@ -57,8 +57,9 @@ pub fn insert(
     Ok(inserted)
 }
 
-/// Queue a notification and, when `to_webhooks`, a delivery of it to each of the user's webhooks
-/// that want its kind; its id, or `None` when it was already queued (then nothing is written).
+/// Queue a notification and, when `to_webhooks` (a kind told live), a delivery of it to each of
+/// the user's webhooks that want its kind and to each of their push devices; its id, or `None`
+/// when it was already queued (then nothing is written).
 pub fn insert_with_deliveries(
     conn: &mut DbConnection,
     new: &NewNotification<'_>,
@@ -68,6 +69,7 @@ pub fn insert_with_deliveries(
     let id = insert(conn, new, now)?;
     if let (Some(id), true) = (id, to_webhooks) {
         super::webhooks::enqueue(conn, new.user_id, new.kind, id, new.payload, now)?;
+        super::push::enqueue(conn, new.user_id, new.kind, id, new.payload, now)?;
     }
     Ok(id)
 }

@@ -182,6 +182,34 @@ diesel::table! {
 }
 
 diesel::table! {
+    push_subscriptions (id) {
+        id -> BigInt,
+        user_id -> BigInt,
+        endpoint -> Text,
+        p256dh -> Text,
+        auth -> Text,
+        user_agent -> Nullable<Text>,
+        created_at -> BigInt,
+        last_success_at -> Nullable<BigInt>,
+    }
+}
+
+diesel::table! {
+    push_deliveries (id) {
+        id -> BigInt,
+        subscription_id -> BigInt,
+        notification_id -> BigInt,
+        kind -> Text,
+        payload -> Text,
+        created_at -> BigInt,
+        status -> Text,
+        attempts -> Integer,
+        next_attempt_at -> BigInt,
+        last_error -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
     webhook_attempts (id) {
         id -> BigInt,
         delivery_id -> BigInt,
@@ -231,6 +259,7 @@ diesel::joinable!(game_seats -> games (game_id));
 diesel::joinable!(ratings -> users (user_id));
 diesel::joinable!(game_results -> users (user_id));
 diesel::joinable!(webhook_deliveries -> webhooks (webhook_id));
+diesel::joinable!(push_deliveries -> push_subscriptions (subscription_id));
 diesel::joinable!(game_seats -> users (user_id));
 diesel::joinable!(game_events -> games (game_id));
 diesel::joinable!(game_archives -> games (game_id));
@@ -252,6 +281,8 @@ diesel::allow_tables_to_appear_in_same_query!(
     webhooks,
     webhook_deliveries,
     webhook_attempts,
+    push_subscriptions,
+    push_deliveries,
     ratings,
     game_results,
 );

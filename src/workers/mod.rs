@@ -7,6 +7,7 @@
 //! - `notifier`: tells every instance's listener what this one committed (PostgreSQL).
 //! - `mail`: sends the notification outbox by SMTP (when a relay is configured).
 //! - `webhooks`: sends the webhook deliveries of the outbox, with retries.
+//! - `push`: sends the Web Push deliveries of the outbox, encrypted and signed, with retries.
 //! - `maintenance`: deletes what has expired (idempotency answers, refresh tokens, sessions) and
 //!   packs the logs of finished games left unpacked.
 //! - `packing`: packs the logs of the games that ended on this instance, just after their end.
@@ -24,6 +25,7 @@ pub mod mail;
 pub mod maintenance;
 pub mod notifier;
 pub mod packing;
+pub mod push;
 pub mod webhooks;
 
 use std::sync::atomic::{AtomicBool, Ordering};

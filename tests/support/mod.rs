@@ -5,6 +5,7 @@
 
 pub mod players;
 pub mod proxy;
+pub mod push;
 pub mod smtp;
 pub mod sse;
 pub mod webhook;
@@ -18,6 +19,8 @@ use reqwest::blocking::{Client, RequestBuilder, Response};
 use serde_json::{json, Value};
 
 pub const SECRET: &str = "test-secret-test-secret-test-secret-0123";
+/// The servers' VAPID private key (every instance of a test signs with it).
+pub const VAPID_KEY: &str = "yfWPiYE-n46HLnH0KqZOF1fJJU3MYrct3AELtAQ-oRw";
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Db {
@@ -102,6 +105,7 @@ pub fn spawn_at(db: Db, start: i64, tune: impl FnOnce(&mut Config)) -> Option<Te
     let mut config = Config::for_database(&url, dir.clone());
     let url = url.clone();
     config.jwt_secret = Some(SECRET.into());
+    config.vapid_private_key = Some(VAPID_KEY.into());
     config.auth_rate_limit = 100_000;
     config.clock_interval_ms = 50;
     tune(&mut config);

@@ -476,6 +476,67 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/me/push-subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's devices. */
+        get: operations["listPushSubscriptions"];
+        put?: never;
+        /**
+         * Register a device for pushes: the subscription as `PushSubscription.toJSON()` gives it. Every
+         *     notice told live (`your_turn`, `deadline_reminder`, `invitation`, `game_started`,
+         *     `game_over`) that the email preferences do not turn off is pushed to each of the account's
+         *     devices: encrypted as RFC 8291 says (aes128gcm), signed with VAPID (RFC 8292), `TTL` up to the
+         *     deadline, `Urgency: high` for the last reminder, `Topic` per game so that a newer "your turn"
+         *     replaces an older one not yet delivered. The decrypted message is JSON: `kind`, `game_id`,
+         *     `title` and `body` in the player's language, `url` (the game's page), `tag` (per game). A
+         *     push service that answers 404 or 410 removes the device; 429 and 5xx are retried.
+         */
+        post: operations["createPushSubscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/push-subscriptions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a device (its pending pushes go with it). */
+        delete: operations["deletePushSubscription"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/push-subscriptions/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a test push to a device ("do my notifications work?"); it arrives within seconds. */
+        post: operations["testPushSubscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/me/sessions": {
         parameters: {
             query?: never;
@@ -685,6 +746,26 @@ export interface paths {
          *     variant, and current games.
          */
         get: operations["getPlayer"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/push/vapid-public-key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The server's VAPID public key: pass it as `applicationServerKey` to `pushManager.subscribe`
+         *     (or to a UnifiedPush distributor), then register the subscription.
+         */
+        get: operations["getVapidKey"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1007,6 +1088,19 @@ export interface components {
          * @enum {string}
          */
         DeliveryStatus: "pending" | "sent" | "skipped" | "failed";
+        /** @description A device's keys, as `PushSubscription.toJSON()` gives them. */
+        DeviceKeys: {
+            /**
+             * @description The device's authentication secret (16 bytes, base64url).
+             * @example BTBZMqHH6r4Tts7J_aSIgg
+             */
+            auth: string;
+            /**
+             * @description The device's P-256 public key (65 bytes, base64url).
+             * @example BCVxsr7N_eNgVRqvHtD0zTZsEc6-VV-JvLexhqUzORcxaOzi6-AYWXvTBHm4bjyPjs7Vd8pZGH6SRpkNtoIAiw4
+             */
+            p256dh: string;
+        };
         /**
          * DigestNotice
          * @description The games waiting for you (digest mode).
@@ -1592,6 +1686,17 @@ export interface components {
             time_control?: components["schemas"]["TimeControl"];
             variant: components["schemas"]["Variant"];
         };
+        /** @description A device to register: `PushSubscription.toJSON()` (its `expirationTime`, if any, is ignored). */
+        NewPushSubscription: {
+            /**
+             * @description The push service's URL for this device (https).
+             * @example https://push.example.net/wpush/v2/gAAAAABk
+             */
+            endpoint: string;
+            /** Format: double */
+            expirationTime?: number | null;
+            keys: components["schemas"]["DeviceKeys"];
+        };
         /**
          * @example {
          *       "name": "my bot",
@@ -1790,6 +1895,24 @@ export interface components {
             current_version?: number | null;
             /** @description For people; may change between versions. */
             message: string;
+        };
+        /** @description A registered device, as its owner sees it (its keys are not shown again). */
+        PushDevice: {
+            /**
+             * Format: int64
+             * @description Milliseconds since the Unix epoch.
+             */
+            created_at: number;
+            endpoint: string;
+            /** Format: int64 */
+            id: number;
+            /**
+             * Format: int64
+             * @description The last push the push service accepted (milliseconds since the Unix epoch).
+             */
+            last_success_at: number | null;
+            /** @description The `User-Agent` of the registration. */
+            user_agent: string | null;
         };
         /** @description A rating after one rated game. */
         RatingChange: {
@@ -2355,6 +2478,11 @@ export interface components {
              * @description The year the figures are for.
              */
             year: number;
+        };
+        /** @description The server's VAPID public key: pass it as `applicationServerKey` when subscribing. */
+        VapidKey: {
+            /** @description The uncompressed P-256 point, base64url without padding. */
+            public_key: string;
         };
         /**
          * @description The three games.
@@ -3763,6 +3891,136 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listPushSubscriptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PushDevice"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createPushSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewPushSubscription"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PushDevice"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
+            /** @description `too_many_push_devices`: an account has at most 10 */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description `invalid_push_endpoint`, `private_push_endpoint`, `invalid_push_keys`; `invalid_body`: the body does not fit the schema, or a text field holds control characters */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deletePushSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    testPushSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listSessions: {
         parameters: {
             query?: never;
@@ -4285,6 +4543,30 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getVapidKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VapidKey"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
             408: components["responses"]["RequestTimeout"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];

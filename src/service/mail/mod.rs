@@ -34,7 +34,7 @@ impl Language {
         }
     }
 
-    fn parse(code: &str) -> Language {
+    pub fn parse(code: &str) -> Language {
         match code {
             "fr" => Language::Fr,
             "de" => Language::De,

@@ -1,0 +1,2 @@
+DROP TABLE push_deliveries;
+DROP TABLE push_subscriptions;

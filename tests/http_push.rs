@@ -1,0 +1,329 @@
+//! Web Push (issue 29) to a push service and device on loopback that really decrypts every push
+//! and verifies its VAPID token (tests/support/push.rs): a move pushes exactly once to each
+//! device of the player to act, a refused move pushes nothing, a device the push service answers
+//! 410 for is removed, a push answered 500 is delivered once after the outage, two instances
+//! never push twice; subscriptions are validated and bounded; a test push arrives; the decryption
+//! agrees with RFC 8291's own example. On SQLite, and on PostgreSQL when `TEST_DATABASE_URL` is
+//! set.
+
+#[macro_use]
+mod support;
+
+use serde_json::{json, Value};
+use support::push::{Push, PushDevice};
+use support::{Db, TestServer, User};
+
+fn server(db: Db) -> TestServer {
+    support::spawn(db, |c| {
+        c.push_allow_private = true;
+        c.push_interval_ms = 50;
+    })
+    .expect("a database for this test")
+}
+
+fn server_key(s: &TestServer) -> String {
+    let a = s.get("/api/v1/push/vapid-public-key", None);
+    assert_eq!(a.status, 200, "{}", a.text);
+    a.json()["public_key"].as_str().unwrap().to_string()
+}
+
+fn device(s: &TestServer, user: &User, statuses: &[u16]) -> (PushDevice, i64) {
+    let d = PushDevice::start(&server_key(s), statuses);
+    let a = s.post(
+        "/api/v1/me/push-subscriptions",
+        Some(&user.token),
+        d.subscription.clone(),
+    );
+    assert_eq!(a.status, 201, "{}", a.text);
+    let id = a.json()["id"].as_i64().unwrap();
+    (d, id)
+}
+
+fn of_kind<'a>(pushes: &'a [Push], kind: &str) -> Vec<&'a Push> {
+    pushes
+        .iter()
+        .filter(|p| p.message["kind"] == kind)
+        .collect()
+}
+
+/// RFC 8291's example (section 5 and appendix A): the device's key and secret decrypt the
+/// published message.
+#[test]
+fn the_rfc_8291_example_decrypts() {
+    use base64::engine::general_purpose::URL_SAFE_NO_PAD as B64;
+    use base64::Engine;
+    let secret = web_push_native::p256::SecretKey::from_slice(
+        &B64.decode("q1dXpw3UpT5VOmu_cf_v6ih07Aems3njxI-JWgLcM94")
+            .unwrap(),
+    )
+    .unwrap();
+    let auth: [u8; 16] = B64
+        .decode("BTBZMqHH6r4Tts7J_aSIgg")
+        .unwrap()
+        .try_into()
+        .unwrap();
+    let body = B64
+        .decode("DGv6ra1nlYgDCS1FRnbzlwAAEABBBP4z9KsN6nGRTbVYI_c7VJSPQTBtkgcy27mlmlMoZIIgDll6e3vCYLocInmYWAmS6TlzAC8wEqKK6PBru3jl7A_yl95bQpu6cVPTpK4Mqgkf1CXztLVBSt2Ks3oZwbuwXPXLWyouBWLVWGNWQexSgSxsj_Qulcy4a-fN")
+        .unwrap();
+    let plain = support::push::decrypt(body, &secret, &auth).unwrap();
+    assert_eq!(plain, b"When I grow up, I want to be a watermelon");
+}
+
+/// A move pushes exactly one "your turn" to each device of the player to act, decrypted and
+/// signed as the RFCs say, in their language, with the game's page and no card; a refused move
+/// pushes nothing.
+fn a_move_pushes_once_to_each_device_of_the_player_to_act(db: Db) {
+    let s = server(db);
+    let anna = s.register("anna");
+    let bert = s.register("bert");
+    let pair = [anna.clone(), bert.clone()];
+    let (anna_phone, _) = device(&s, &anna, &[]);
+    let (anna_laptop, _) = device(&s, &anna, &[]);
+    let (bert_phone, _) = device(&s, &bert, &[]);
+    let id = s.started_game("keltis-card", &pair);
+    // "Game started" reaches every device.
+    for d in [&anna_phone, &anna_laptop, &bert_phone] {
+        let got = d.wait_for(1);
+        assert!(of_kind(&got, "game_started").len() == 1, "{got:?}");
+    }
+    let first = s.game(id, &anna)["state"]["to_act"].as_u64().unwrap() as usize;
+    // Let the first turn's pushes arrive, then play a turn: the other player is to act.
+    let (first_devices, other_devices): (Vec<&PushDevice>, Vec<&PushDevice>) = if first == 0 {
+        (vec![&anna_phone, &anna_laptop], vec![&bert_phone])
+    } else {
+        (vec![&bert_phone], vec![&anna_phone, &anna_laptop])
+    };
+    for d in &first_devices {
+        let got = d.wait_for(2);
+        assert_eq!(of_kind(&got, "your_turn").len(), 1, "{got:?}");
+    }
+    // A refused move (a stale version) pushes nothing.
+    let stale = s.decide(id, &pair[first], 0, &json!({"type": "draw_deck"}));
+    assert_eq!(stale.status, 409, "{}", stale.text);
+    s.finish_turn(id, &pair);
+    for d in &other_devices {
+        let got = d.wait_for(2);
+        let turns = of_kind(&got, "your_turn");
+        assert_eq!(turns.len(), 1, "{got:?}");
+        let push = turns[0];
+        assert_eq!(push.message["game_id"], id);
+        assert_eq!(push.message["url"], format!("/games/{id}"));
+        assert_eq!(push.message["tag"], format!("game-{id}"));
+        assert_eq!(push.message["title"], format!("Your turn in game {id}"));
+        assert_eq!(push.headers["topic"], format!("turn-{id}"));
+        assert_eq!(push.headers["urgency"], "normal");
+        assert!(push.headers["ttl"].parse::<i64>().unwrap() > 0);
+        assert!(push.vapid["sub"].as_str().unwrap().starts_with("mailto:"));
+        assert_eq!(push.answered, 201);
+    }
+    std::thread::sleep(std::time::Duration::from_millis(400));
+    for d in [&anna_phone, &anna_laptop, &bert_phone] {
+        assert!(d.errors().is_empty(), "{:?}", d.errors());
+        // No push names a card: the messages carry kinds, games and words only.
+        for p in d.pushes() {
+            let text = p.message.to_string();
+            assert!(!text.contains("card") && !text.contains("value"), "{text}");
+        }
+    }
+    for d in &first_devices {
+        assert_eq!(of_kind(&d.pushes(), "your_turn").len(), 1, "once per turn");
+    }
+}
+
+/// A device its push service says is gone (410) is removed, and gets nothing more.
+fn a_gone_device_is_removed(db: Db) {
+    let s = server(db);
+    let anna = s.register("anna");
+    let (gone, gone_id) = device(&s, &anna, &[410]);
+    let (kept, kept_id) = device(&s, &anna, &[]);
+    for (_, id) in [(&gone, gone_id), (&kept, kept_id)] {
+        let a = s.post(
+            &format!("/api/v1/me/push-subscriptions/{id}/test"),
+            Some(&anna.token),
+            json!({}),
+        );
+        assert_eq!(a.status, 202, "{}", a.text);
+    }
+    assert_eq!(gone.wait_for(1)[0].answered, 410);
+    let test = &kept.wait_for(1)[0];
+    assert_eq!(test.message["kind"], "test");
+    assert_eq!(test.message["body"], "Notifications reach this device.");
+    for _ in 0..100 {
+        let devices = s
+            .get("/api/v1/me/push-subscriptions", Some(&anna.token))
+            .json();
+        let ids: Vec<i64> = devices
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| d["id"].as_i64().unwrap())
+            .collect();
+        if ids == vec![kept_id] {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    panic!("the gone device stayed");
+}
+
+/// The push service is down (500): the push waits and, after the backoff, arrives once.
+fn a_push_answered_500_arrives_once_after_the_outage(db: Db) {
+    let s = server(db);
+    let anna = s.register("anna");
+    let (d, id) = device(&s, &anna, &[500, 503]);
+    let a = s.post(
+        &format!("/api/v1/me/push-subscriptions/{id}/test"),
+        Some(&anna.token),
+        json!({}),
+    );
+    assert_eq!(a.status, 202);
+    assert_eq!(d.wait_for(1)[0].answered, 500);
+    // Nothing more until the backoff has passed (the test's clock).
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    assert_eq!(d.pushes().len(), 1);
+    s.clock.advance(60_000);
+    assert_eq!(d.wait_for(2)[1].answered, 503);
+    s.clock.advance(10 * 60_000);
+    let got = d.wait_for(3);
+    assert_eq!(got[2].answered, 201);
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    s.clock.advance(60 * 60_000);
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let delivered = d.pushes().iter().filter(|p| p.answered == 201).count();
+    assert_eq!(delivered, 1, "{:?}", d.pushes());
+}
+
+/// Subscriptions are checked: keys that are not a P-256 point and a 16-byte secret, endpoints
+/// that are not URLs, more than ten devices; the VAPID key is the one pushes are signed with.
+fn subscriptions_are_validated_and_bounded(db: Db) {
+    let s = server(db);
+    let anna = s.register("anna");
+    let d = PushDevice::start(&server_key(&s), &[]);
+    let mut bad_key = d.subscription.clone();
+    bad_key["keys"]["p256dh"] = json!("AAAA");
+    let mut bad_auth = d.subscription.clone();
+    bad_auth["keys"]["auth"] = json!("c2hvcnQ");
+    let mut bad_url = d.subscription.clone();
+    bad_url["endpoint"] = json!("ftp://push.example/");
+    for (body, code) in [
+        (bad_key, "invalid_push_keys"),
+        (bad_auth, "invalid_push_keys"),
+        (bad_url, "invalid_push_endpoint"),
+        (
+            json!({"endpoint": "https://x.example/", "keys": {"p256dh": "a", "auth": "b"}, "extra": 1}),
+            "invalid_body",
+        ),
+    ] {
+        let a = s.post(
+            "/api/v1/me/push-subscriptions",
+            Some(&anna.token),
+            body.clone(),
+        );
+        assert_eq!(a.status, 422, "{body}: {}", a.text);
+        assert_eq!(a.code(), code, "{body}");
+    }
+    // Registering the same endpoint again updates its device.
+    for _ in 0..2 {
+        let a = s.post(
+            "/api/v1/me/push-subscriptions",
+            Some(&anna.token),
+            d.subscription.clone(),
+        );
+        assert_eq!(a.status, 201, "{}", a.text);
+    }
+    for i in 1..10 {
+        let mut other = d.subscription.clone();
+        other["endpoint"] = json!(format!(
+            "{}-{i}",
+            d.subscription["endpoint"].as_str().unwrap()
+        ));
+        let a = s.post("/api/v1/me/push-subscriptions", Some(&anna.token), other);
+        assert_eq!(a.status, 201, "{}", a.text);
+    }
+    let mut eleventh = d.subscription.clone();
+    eleventh["endpoint"] = json!("http://127.0.0.1:9/eleventh");
+    let a = s.post("/api/v1/me/push-subscriptions", Some(&anna.token), eleventh);
+    assert_eq!((a.status, a.code()), (409, "too_many_push_devices".into()));
+    let list = s
+        .get("/api/v1/me/push-subscriptions", Some(&anna.token))
+        .json();
+    assert_eq!(list.as_array().unwrap().len(), 10);
+    let id = list[0]["id"].as_i64().unwrap();
+    assert_eq!(
+        s.delete(
+            &format!("/api/v1/me/push-subscriptions/{id}"),
+            Some(&anna.token)
+        )
+        .status,
+        204
+    );
+    assert_eq!(
+        s.delete(
+            &format!("/api/v1/me/push-subscriptions/{id}"),
+            Some(&anna.token)
+        )
+        .status,
+        404
+    );
+    // Without the operator's setting, a private endpoint is refused.
+    let strict = support::spawn(db, |_| {}).expect("a database");
+    let bert = strict.register("bert");
+    let a = strict.post(
+        "/api/v1/me/push-subscriptions",
+        Some(&bert.token),
+        d.subscription.clone(),
+    );
+    assert_eq!((a.status, a.code()), (422, "private_push_endpoint".into()));
+}
+
+/// Two instances on one database push each notice once.
+fn two_instances_never_push_twice(db: Db) {
+    if db != Db::Postgres {
+        return;
+    }
+    let a = server(db);
+    let b = support::second_instance(&a);
+    let anna = a.register("anna");
+    let bert = a.register("bert");
+    let pair = [anna.clone(), bert.clone()];
+    let (anna_phone, _) = device(&a, &anna, &[]);
+    let (bert_phone, _) = device(&a, &bert, &[]);
+    let id = a.started_game("keltis-card", &pair);
+    for _ in 0..6 {
+        a.finish_turn(id, &pair);
+        std::thread::sleep(std::time::Duration::from_millis(150));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let notices = |u: &User| {
+        a.get("/api/v1/me/notifications", Some(&u.token))
+            .json()
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|n| n["notice"]["kind"] == "your_turn")
+            .count()
+    };
+    for (user, d) in [(&anna, &anna_phone), (&bert, &bert_phone)] {
+        let pushed: Vec<Value> = of_kind(&d.pushes(), "your_turn")
+            .iter()
+            .map(|p| p.message.clone())
+            .collect();
+        assert!(pushed.len() <= notices(user), "{pushed:?}");
+        let ids = a.count(&format!(
+            "SELECT COUNT(*) AS n FROM push_deliveries d JOIN push_subscriptions s \
+             ON s.id = d.subscription_id WHERE s.user_id = {} AND d.status = 'sent' \
+             AND d.kind = 'your_turn'",
+            user.id
+        ));
+        assert_eq!(pushed.len(), ids, "each sent delivery arrived once");
+    }
+    drop(b);
+}
+
+on_both_databases!(
+    a_move_pushes_once_to_each_device_of_the_player_to_act,
+    a_gone_device_is_removed,
+    a_push_answered_500_arrives_once_after_the_outage,
+    subscriptions_are_validated_and_bounded,
+    two_instances_never_push_twice,
+);

@@ -278,31 +278,17 @@ impl PushSender {
 
     fn try_send(&self, device: &SubscriptionRow, push: &Outgoing) -> Result<Answer, String> {
         let url = outbound::parse_url(&device.endpoint, self.policy).map_err(|e| e.to_string())?;
-        let ua_public = BASE64URL
-            .decode(&device.p256dh)
-            .ok()
-            .and_then(|b| web_push_native::p256::PublicKey::from_sec1_bytes(&b).ok())
-            .ok_or("the device's key is not a P-256 point")?;
-        let auth = BASE64URL
-            .decode(&device.auth)
-            .ok()
-            .filter(|a| a.len() == 16)
-            .ok_or("the device's auth secret is not 16 bytes")?;
-        let auth = web_push_native::Auth::clone_from_slice(&auth);
-        let body = serde_json::to_vec(&push.message).map_err(|e| e.to_string())?;
-        let encrypted =
-            web_push_native::encrypt(body, &ua_public, &auth).map_err(|e| format!("{e:?}"))?;
-        let claims = Claims::create(VAPID_VALIDITY.into())
-            .with_audience(origin(&url))
-            .with_subject(&self.keys.subject);
-        let token = self.keys.pair.sign(claims).map_err(|e| e.to_string())?;
+        let sealed = seal(
+            &self.keys,
+            &url,
+            &device.p256dh,
+            &device.auth,
+            &push.message,
+        )?;
         let mut request = self
             .client
             .post(url)
-            .header(
-                "authorization",
-                format!("vapid t={token}, k={}", self.keys.public),
-            )
+            .header("authorization", sealed.authorization)
             .header("content-encoding", "aes128gcm")
             .header("content-type", "application/octet-stream")
             .header("ttl", push.ttl_seconds.to_string())
@@ -311,7 +297,7 @@ impl PushSender {
             request = request.header("topic", topic);
         }
         let response = request
-            .body(encrypted)
+            .body(sealed.body)
             .send()
             .map_err(|e| outbound::describe(&e))?;
         let status = response.status().as_u16();
@@ -329,6 +315,44 @@ impl PushSender {
             _ => Answer::Refused(format!("the push service answered {status}")),
         })
     }
+}
+
+/// A push ready for its push service: the encrypted body and the VAPID `Authorization`.
+pub struct Sealed {
+    pub body: Vec<u8>,
+    pub authorization: String,
+}
+
+/// Encrypt `message` for the device (`p256dh`, `auth`: base64url) and sign a VAPID token for the
+/// push service at `endpoint`: a push's whole cryptographic work.
+pub fn seal(
+    keys: &PushKeys,
+    endpoint: &reqwest::Url,
+    p256dh: &str,
+    auth: &str,
+    message: &PushMessage,
+) -> Result<Sealed, String> {
+    let ua_public = BASE64URL
+        .decode(p256dh)
+        .ok()
+        .and_then(|b| web_push_native::p256::PublicKey::from_sec1_bytes(&b).ok())
+        .ok_or("the device's key is not a P-256 point")?;
+    let auth = BASE64URL
+        .decode(auth)
+        .ok()
+        .filter(|a| a.len() == 16)
+        .ok_or("the device's auth secret is not 16 bytes")?;
+    let auth = web_push_native::Auth::clone_from_slice(&auth);
+    let body = serde_json::to_vec(message).map_err(|e| e.to_string())?;
+    let body = web_push_native::encrypt(body, &ua_public, &auth).map_err(|e| format!("{e:?}"))?;
+    let claims = Claims::create(VAPID_VALIDITY.into())
+        .with_audience(origin(endpoint))
+        .with_subject(&keys.subject);
+    let token = keys.pair.sign(claims).map_err(|e| e.to_string())?;
+    Ok(Sealed {
+        body,
+        authorization: format!("vapid t={token}, k={}", keys.public),
+    })
 }
 
 /// When to try a delivery again after `attempts` failures: 30 s, then four times longer each

@@ -299,6 +299,57 @@ fn the_loop_from_an_email_link_to_the_next_game() {
     assert_eq!(report["outside"], json!([]), "{report}");
 }
 
+/// The installable web app: a manifest without installability errors, a service worker that
+/// controls the page, shows pushes as notifications grouped per game with the game's page, and
+/// serves the shell offline, saying so.
+#[test]
+#[cfg_attr(
+    not(browser_tests),
+    ignore = "browser: set KELTIS_BROWSER_TESTS=1 with chromium and `npm ci` in tests/browser"
+)]
+fn the_client_installs_and_works_offline() {
+    let s = support::spawn(Db::Sqlite, |_| {}).expect("SQLite server");
+    let report = browser("installable.mjs", &[&s.base, "pwa"]);
+    assert_eq!(report["controlled"], json!(true), "{report}");
+    assert_eq!(report["manifestErrors"], json!([]), "{report}");
+    assert!(
+        report["manifestUrl"]
+            .as_str()
+            .is_some_and(|u| u.ends_with("/manifest.webmanifest")),
+        "{report}"
+    );
+    // A test browser's contexts are private windows, where nothing installs ("in-incognito"):
+    // every other error would be the app's.
+    let errors: Vec<&Value> = report["installability"]
+        .as_array()
+        .map(|e| {
+            e.iter()
+                .filter(|e| e["errorId"] != "in-incognito")
+                .collect()
+        })
+        .unwrap_or_default();
+    assert!(errors.is_empty(), "{report}");
+    let notifications = report["notifications"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(notifications.len(), 1, "{report}");
+    assert_eq!(
+        notifications[0]["title"],
+        json!("Your turn in game 7"),
+        "{report}"
+    );
+    assert_eq!(notifications[0]["tag"], json!("game-7"), "{report}");
+    assert_eq!(notifications[0]["url"], json!("/games/7"), "{report}");
+    assert!(
+        report["offline"]["status"]
+            .as_str()
+            .is_some_and(|t| t.starts_with("You are offline")),
+        "{report}"
+    );
+    assert_eq!(report["outside"], json!([]), "{report}");
+}
+
 /// The client's modules type-check (`tsc --checkJs`, strict) against the types openapi-typescript
 /// makes of the committed spec, and the committed types are those of the spec.
 #[test]

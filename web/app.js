@@ -12,6 +12,7 @@ import { showGame } from './game.js';
 import { showLobby } from './lobby.js';
 import { showReplay } from './replay.js';
 import { follow, stop } from './waiting.js';
+import { registerWorker } from './notify.js';
 
 const main = /** @type {HTMLElement} */ (document.getElementById('main'));
 const nav = /** @type {HTMLElement} */ (document.getElementById('nav'));
@@ -90,6 +91,8 @@ lang.addEventListener('change', () => {
   setLanguage(lang.value);
   route();
 });
+registerWorker();
+
 // Links to the client's screens change the screen, not the page.
 document.addEventListener('click', (e) => {
   const a = /** @type {Element} */ (e.target).closest?.('a');

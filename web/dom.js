@@ -35,8 +35,13 @@ export function isScreen(path) {
   return /^\/((games|records)\/\d+)?$/.test(path);
 }
 
-/** @param {unknown} e */
+/** Say what went wrong; a request that could not reach the server (fetch rejects with a
+ * TypeError) means the device is offline. @param {unknown} e */
 export function failed(e) {
+  if (e instanceof TypeError || !navigator.onLine) {
+    say(t('offline'));
+    return;
+  }
   say(t('error', { message: e instanceof Error ? e.message : String(e) }));
 }
 

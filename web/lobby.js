@@ -7,6 +7,7 @@ import { call, session } from './api.js';
 import { h, duration, failed, go } from './dom.js';
 import { t } from './i18n.js';
 import { onChange } from './waiting.js';
+import { pushButton } from './notify.js';
 
 /** @typedef {import('./types/api').components['schemas']} Schemas */
 
@@ -101,6 +102,7 @@ export async function showLobby(main) {
   const open = h('ul', { class: 'games', id: 'open-games' });
   main.replaceChildren(
     h('h1', {}, [t('lobby')]),
+    h('p', { class: 'device' }, [pushButton()]),
     h('section', { 'aria-labelledby': 'new-h' }, [h('h2', { id: 'new-h' }, [t('new_game')]), form]),
     h('section', { 'aria-labelledby': 'mine-h' }, [h('h2', { id: 'mine-h' }, [t('my_games')]), mine]),
     h('section', { 'aria-labelledby': 'open-h' }, [h('h2', { id: 'open-h' }, [t('open_games')]), open]),

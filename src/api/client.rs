@@ -12,31 +12,50 @@ const HTML: &str = "text/html; charset=utf-8";
 const JS: &str = "text/javascript; charset=utf-8";
 const CSS: &str = "text/css; charset=utf-8";
 const JSON: &str = "application/json";
+const MANIFEST: &str = "application/manifest+json";
+const PNG: &str = "image/png";
 
-/// Every file the client loads: its path under `/web/`, its content type and its text.
-const FILES: &[(&str, &str, &str)] = &[
-    ("index.html", HTML, include_str!("../../web/index.html")),
-    ("app.js", JS, include_str!("../../web/app.js")),
-    ("waiting.js", JS, include_str!("../../web/waiting.js")),
-    ("api.js", JS, include_str!("../../web/api.js")),
-    ("i18n.js", JS, include_str!("../../web/i18n.js")),
-    ("board.js", JS, include_str!("../../web/board.js")),
-    ("dom.js", JS, include_str!("../../web/dom.js")),
-    ("words.js", JS, include_str!("../../web/words.js")),
-    ("table.js", JS, include_str!("../../web/table.js")),
-    ("lobby.js", JS, include_str!("../../web/lobby.js")),
-    ("game.js", JS, include_str!("../../web/game.js")),
-    ("replay.js", JS, include_str!("../../web/replay.js")),
-    ("style.css", CSS, include_str!("../../web/style.css")),
+/// Every file the client loads: its path under `/web/`, its content type and its bytes.
+const FILES: &[(&str, &str, &[u8])] = &[
+    ("index.html", HTML, include_bytes!("../../web/index.html")),
+    ("app.js", JS, include_bytes!("../../web/app.js")),
+    ("waiting.js", JS, include_bytes!("../../web/waiting.js")),
+    ("notify.js", JS, include_bytes!("../../web/notify.js")),
+    ("api.js", JS, include_bytes!("../../web/api.js")),
+    ("i18n.js", JS, include_bytes!("../../web/i18n.js")),
+    ("board.js", JS, include_bytes!("../../web/board.js")),
+    ("dom.js", JS, include_bytes!("../../web/dom.js")),
+    ("words.js", JS, include_bytes!("../../web/words.js")),
+    ("table.js", JS, include_bytes!("../../web/table.js")),
+    ("lobby.js", JS, include_bytes!("../../web/lobby.js")),
+    ("game.js", JS, include_bytes!("../../web/game.js")),
+    ("replay.js", JS, include_bytes!("../../web/replay.js")),
+    ("style.css", CSS, include_bytes!("../../web/style.css")),
+    ("sw.js", JS, include_bytes!("../../web/sw.js")),
+    (
+        "manifest.webmanifest",
+        MANIFEST,
+        include_bytes!("../../web/manifest.webmanifest"),
+    ),
+    (
+        "icon-192.png",
+        PNG,
+        include_bytes!("../../web/icon-192.png"),
+    ),
+    (
+        "icon-512.png",
+        PNG,
+        include_bytes!("../../web/icon-512.png"),
+    ),
     (
         "boards/keltis-base.json",
         JSON,
-        include_str!("../engine/boards/keltis-base.json"),
+        include_bytes!("../engine/boards/keltis-base.json"),
     ),
     (
         "boards/neue-wege.json",
         JSON,
-        include_str!("../engine/boards/neue-wege.json"),
+        include_bytes!("../engine/boards/neue-wege.json"),
     ),
 ];
 
@@ -61,6 +80,16 @@ fn serve(path: &str) -> Result<HttpResponse, ApiError> {
 #[get("/")]
 pub async fn index() -> Result<HttpResponse, ApiError> {
     serve("index.html")
+}
+
+/// What must stand at the site's root: the service worker (its scope is where it is served),
+/// the web app manifest, and the icon browsers ask for.
+#[get("/{file:sw.js|manifest.webmanifest|favicon.ico}")]
+pub async fn root_file(name: web::Path<String>) -> Result<HttpResponse, ApiError> {
+    match name.as_str() {
+        "favicon.ico" => serve("icon-192.png"),
+        other => serve(other),
+    }
 }
 
 /// The client's screens by path (`/games/{id}`, `/records/{id}`): a link from an email, a push or

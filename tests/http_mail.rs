@@ -199,6 +199,15 @@ fn a_turn_sends_one_email_to_the_next_player(db: Db) {
     let url = unsubscribe
         .trim_matches(|c| c == '<' || c == '>')
         .replacen(PUBLIC, &s.base, 1);
+    // The pages of the link speak the waiter's language (anna French, ben German).
+    let (button, done) = if waiter.name == "anna" {
+        ("Ne plus recevoir ces e-mails", "Désabonnement effectué")
+    } else {
+        ("Diese E-Mails nicht mehr erhalten", "Abbestellt")
+    };
+    let form = s.send(s.client.get(&url));
+    assert_eq!(form.status, 200, "{}", form.text);
+    assert!(form.text.contains(button), "{}", form.text);
     let a = s.send(
         s.client
             .post(&url)
@@ -206,6 +215,7 @@ fn a_turn_sends_one_email_to_the_next_player(db: Db) {
             .body("List-Unsubscribe=One-Click"),
     );
     assert_eq!(a.status, 200, "{}", a.text);
+    assert!(a.text.contains(done), "{}", a.text);
     let settings = s.get("/api/v1/me/email", Some(&waiter.token)).json();
     assert_eq!(settings["preferences"]["your_turn"], false);
     let count = sink.to(waiter_at).len();

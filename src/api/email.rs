@@ -9,7 +9,8 @@ use utoipa::IntoParams;
 use super::auth::Authenticated;
 use super::error::{ApiError, Problem};
 use super::AppState;
-use crate::service::mail::{self, MailSettings, Preferences, SetEmail};
+use crate::service::mail::pages::{self, Page};
+use crate::service::mail::{self, Language, MailSettings, Preferences, SetEmail};
 
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
@@ -81,11 +82,14 @@ fn check_token(query: &LinkQuery) -> Result<(), ApiError> {
     Ok(())
 }
 
-fn page(title: &str, body: &str) -> HttpResponse {
+/// A page in the language of the account the link was made for.
+fn page(language: Language, which: Page<'_>) -> HttpResponse {
+    let (title, body) = pages::page(language, which);
+    let lang = language.code();
     HttpResponse::Ok()
         .content_type("text/html; charset=utf-8")
         .body(format!(
-            "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>{title}</title></head><body><h1>{title}</h1>{body}</body></html>"
+            "<!DOCTYPE html><html lang=\"{lang}\"><head><meta charset=\"utf-8\"><title>{title}</title></head><body><h1>{title}</h1>{body}</body></html>"
         ))
 }
 
@@ -100,11 +104,8 @@ pub async fn verify(
     query: web::Query<LinkQuery>,
 ) -> Result<HttpResponse, ApiError> {
     check_token(&query)?;
-    web::block(move || mail::verify(&state.db, &state.keys, &query.token)).await??;
-    Ok(page(
-        "Email address confirmed",
-        "<p>Keltis will write to it about your games.</p>",
-    ))
+    let language = web::block(move || mail::verify(&state.db, &state.keys, &query.token)).await??;
+    Ok(page(language, Page::Confirmed))
 }
 
 /// The unsubscribe link opened in a browser: a page with a button (opening the link changes
@@ -114,17 +115,19 @@ pub async fn verify(
     (status = 400, description = "`invalid_query`: the token is too long", body = Problem),
 ))]
 #[get("/email/unsubscribe")]
-pub async fn unsubscribe_page(query: web::Query<LinkQuery>) -> Result<HttpResponse, ApiError> {
+pub async fn unsubscribe_page(
+    state: web::Data<AppState>,
+    query: web::Query<LinkQuery>,
+) -> Result<HttpResponse, ApiError> {
     check_token(&query)?;
     let token: String = query
         .token
         .chars()
         .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
         .collect();
-    Ok(page(
-        "Unsubscribe",
-        &format!("<form method=\"post\" action=\"?token={token}\"><button type=\"submit\">Stop these emails</button></form>"),
-    ))
+    let language =
+        web::block(move || mail::link_language(&state.db, &state.keys, &query.token)).await?;
+    Ok(page(language, Page::Unsubscribe { token: &token }))
 }
 
 /// One-click unsubscribe (RFC 8058: `List-Unsubscribe-Post: List-Unsubscribe=One-Click`): turns
@@ -138,10 +141,7 @@ pub async fn unsubscribe(
     state: web::Data<AppState>,
     query: web::Query<LinkQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let kind =
+    let (kind, language) =
         web::block(move || mail::unsubscribe(&state.db, &state.keys, &query.token)).await??;
-    Ok(page(
-        "Unsubscribed",
-        &format!("<p>You will get no more emails of this kind ({kind}).</p>"),
-    ))
+    Ok(page(language, Page::Unsubscribed { kind: &kind }))
 }

@@ -4,6 +4,7 @@
 
 pub mod delivery;
 pub mod messages;
+pub mod pages;
 
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -272,13 +273,27 @@ fn link_claims(keys: &TokenKeys, token: &str, purpose: &str) -> ServiceResult<Li
         .ok_or_else(|| ServiceError::invalid("invalid_link", "this link is invalid or has expired"))
 }
 
-/// Confirm an address through the link sent to it (no login needed: the link is the proof).
-pub fn verify(db: &Database, keys: &TokenKeys, token: &str) -> ServiceResult<()> {
+/// The language of the account a link in an email was made for (English when the link is not
+/// ours): the language of the page it opens.
+pub fn link_language(db: &Database, keys: &TokenKeys, token: &str) -> Language {
+    keys.verify::<LinkClaims>(token, LINK_AUDIENCE)
+        .and_then(|claims| {
+            db.read(|conn| store::settings(conn, claims.uid))
+                .ok()
+                .flatten()
+        })
+        .map(|settings| Language::parse(&settings.language))
+        .unwrap_or_default()
+}
+
+/// Confirm an address through the link sent to it (no login needed: the link is the proof);
+/// the account's language, for the page that says so.
+pub fn verify(db: &Database, keys: &TokenKeys, token: &str) -> ServiceResult<Language> {
     let claims = link_claims(keys, token, "verify")?;
     let email = claims.email.unwrap_or_default();
     let now = db.now();
     if db.write(|conn| store::verify(conn, claims.uid, &email, now))? {
-        Ok(())
+        Ok(link_language(db, keys, token))
     } else {
         Err(ServiceError::invalid(
             "invalid_link",
@@ -288,8 +303,12 @@ pub fn verify(db: &Database, keys: &TokenKeys, token: &str) -> ServiceResult<()>
 }
 
 /// One-click unsubscribe (RFC 8058): turn the link's kind of email off, without logging in.
-/// Returns the kind.
-pub fn unsubscribe(db: &Database, keys: &TokenKeys, token: &str) -> ServiceResult<String> {
+/// Returns the kind, and the account's language for the page that says so.
+pub fn unsubscribe(
+    db: &Database,
+    keys: &TokenKeys,
+    token: &str,
+) -> ServiceResult<(String, Language)> {
     let claims = link_claims(keys, token, "unsubscribe")?;
     let kind = claims.kind.unwrap_or_default();
     let mut changes = PreferenceChanges::default();
@@ -310,7 +329,7 @@ pub fn unsubscribe(db: &Database, keys: &TokenKeys, token: &str) -> ServiceResul
         changes.digest_hours = Some(None);
     }
     db.write(|conn| store::change_preferences(conn, claims.uid, &changes))?;
-    Ok(kind)
+    Ok((kind, link_language(db, keys, token)))
 }
 
 #[cfg(test)]

@@ -181,7 +181,39 @@ fn refine(mut doc: Value) -> Value {
     add_schema_details(schemas);
     add_shared_responses(&mut doc);
     headers_never_null(&mut doc);
+    text_parameters_without_controls(&mut doc);
     doc
+}
+
+/// A text in a path or a query holds no control character (`api::input_guard` refuses it): said
+/// by a pattern on every text parameter that has none of its own.
+fn text_parameters_without_controls(doc: &mut Value) {
+    let Some(paths) = doc.get_mut("paths").and_then(Value::as_object_mut) else {
+        return;
+    };
+    for item in paths.values_mut().filter_map(Value::as_object_mut) {
+        for op in item.values_mut() {
+            let Some(params) = op.get_mut("parameters").and_then(Value::as_array_mut) else {
+                continue;
+            };
+            for p in params
+                .iter_mut()
+                .filter(|p| p["in"] == "query" || p["in"] == "path")
+            {
+                let Some(schema) = p.get_mut("schema").and_then(Value::as_object_mut) else {
+                    continue;
+                };
+                let text = schema.get("type") == Some(&json!("string"))
+                    || schema
+                        .get("type")
+                        .and_then(Value::as_array)
+                        .is_some_and(|t| t.contains(&json!("string")));
+                if text && !schema.contains_key("pattern") && !schema.contains_key("enum") {
+                    schema.insert("pattern".into(), json!(r"^[^\u0000-\u001F\u007F-\u009F]*$"));
+                }
+            }
+        }
+    }
 }
 
 /// An optional header is absent or has a value: never `null` (utoipa makes `Option` nullable).

@@ -248,6 +248,40 @@ impl Drop for TestServer {
     }
 }
 
+/// One HTTP request read from `stream` by a receiver of the tests: its headers (names in lower
+/// case) and body; `None` when the connection closed first.
+pub fn read_request(
+    stream: &std::net::TcpStream,
+) -> Option<(std::collections::HashMap<String, String>, Vec<u8>)> {
+    use std::io::{BufRead, Read};
+    let mut reader = std::io::BufReader::new(stream.try_clone().ok()?);
+    let mut line = String::new();
+    if reader.read_line(&mut line).unwrap_or(0) == 0 {
+        return None;
+    }
+    let mut headers = std::collections::HashMap::new();
+    loop {
+        line.clear();
+        if reader.read_line(&mut line).unwrap_or(0) == 0 {
+            break;
+        }
+        let l = line.trim_end();
+        if l.is_empty() {
+            break;
+        }
+        if let Some((k, v)) = l.split_once(':') {
+            headers.insert(k.trim().to_lowercase(), v.trim().to_string());
+        }
+    }
+    let length: usize = headers
+        .get("content-length")
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    let mut body = vec![0u8; length];
+    let _ = reader.read_exact(&mut body);
+    Some((headers, body))
+}
+
 /// How many of `events` are of this kind.
 pub fn kinds(events: &[Value], kind: &str) -> usize {
     events.iter().filter(|e| e["kind"] == kind).count()

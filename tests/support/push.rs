@@ -4,7 +4,7 @@
 //! `sub`), records it, and answers the statuses it is told, in turn (201 once they run out).
 
 use std::collections::{HashMap, VecDeque};
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::Write;
 use std::net::TcpListener;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -64,31 +64,9 @@ impl PushDevice {
         std::thread::spawn(move || {
             for stream in listener.incoming() {
                 let Ok(mut stream) = stream else { continue };
-                let mut reader = BufReader::new(stream.try_clone().expect("clone"));
-                let mut line = String::new();
-                if reader.read_line(&mut line).unwrap_or(0) == 0 {
+                let Some((headers, body)) = super::read_request(&stream) else {
                     continue;
-                }
-                let mut headers = HashMap::new();
-                loop {
-                    line.clear();
-                    if reader.read_line(&mut line).unwrap_or(0) == 0 {
-                        break;
-                    }
-                    let l = line.trim_end();
-                    if l.is_empty() {
-                        break;
-                    }
-                    if let Some((k, v)) = l.split_once(':') {
-                        headers.insert(k.trim().to_lowercase(), v.trim().to_string());
-                    }
-                }
-                let length: usize = headers
-                    .get("content-length")
-                    .and_then(|v| v.parse().ok())
-                    .unwrap_or(0);
-                let mut body = vec![0u8; length];
-                let _ = reader.read_exact(&mut body);
+                };
                 let checked = check(&headers, body, &secret, &auth, &server_key, &origin);
                 let status = answers.lock().unwrap().pop_front().unwrap_or(201);
                 match checked {

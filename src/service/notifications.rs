@@ -263,6 +263,39 @@ pub fn list(
 }
 
 /// A stored notice (its `payload`).
+/// Why a turn notice (a "your turn", a deadline reminder) that waited no longer holds, if it does
+/// not: the player moved or the game ended, a reminder's deadline changed, or a "your turn" was
+/// followed by a later turn's own notice (one email, one push per turn). `game`: the game's row
+/// as it is now; `notification_id`: the notice's. `None` for a notice that holds, or of another
+/// kind.
+pub(crate) fn turn_notice_over(
+    conn: &mut DbConnection,
+    game: Option<&crate::storage::games::GameRow>,
+    user_id: i64,
+    notification_id: i64,
+    notice: &Notice,
+) -> ServiceResult<Option<&'static str>> {
+    let to_act = game.and_then(|g| g.to_act_user);
+    let deadline = game.and_then(|g| g.deadline_at);
+    match notice {
+        Notice::YourTurn { game_id, .. } => {
+            if to_act != Some(user_id) {
+                return Ok(Some("no longer your turn"));
+            }
+            if store::newer_of_kind(conn, user_id, *game_id, "your_turn", notification_id)? {
+                return Ok(Some("a later turn has its own notice"));
+            }
+            Ok(None)
+        }
+        // A reminder holds for its deadline only (a turn of several decisions keeps it; the next
+        // turn has another).
+        Notice::DeadlineReminder { deadline: d, .. } => {
+            Ok((to_act != Some(user_id) || deadline != Some(*d)).then_some("no longer your turn"))
+        }
+        _ => Ok(None),
+    }
+}
+
 pub(super) fn parse_notice(payload: &str) -> ServiceResult<Notice> {
     serde_json::from_str(payload)
         .map_err(|e| ServiceError::Storage(StorageError::Corrupt(e.to_string())))

@@ -123,7 +123,7 @@ fn signed_out() -> ServiceError {
 }
 
 /// A `User-Agent` as kept: no control characters, at most 200 characters.
-fn clean_user_agent(user_agent: Option<&str>) -> Option<String> {
+pub(super) fn clean_user_agent(user_agent: Option<&str>) -> Option<String> {
     let cleaned: String = user_agent?
         .chars()
         .filter(|c| !c.is_control())

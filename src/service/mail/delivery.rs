@@ -13,7 +13,7 @@ use lettre::{Message, SmtpTransport, Transport};
 use super::link_token;
 use super::messages::{render, Email, GameFacts, Links, Outcome, Subject};
 use crate::service::games::{load_state, parse_event, GameEvent, GameLinks, GameStatus};
-use crate::service::notifications::Notice;
+use crate::service::notifications::{turn_notice_over, Notice};
 use crate::service::sessions::TokenKeys;
 use crate::service::{ServiceError, ServiceResult};
 use crate::storage::games as game_store;
@@ -312,26 +312,14 @@ fn plan(
             let Some(game) = game_facts(conn, game_id, row.user_id, now)? else {
                 return Ok(Plan::Skip("the game is gone"));
             };
-            // A turn notice or a reminder that waited (a relay down, a slow pass) may no longer
-            // hold: the player moved, or the game ended. A reminder holds for its deadline only
-            // (a turn of several decisions keeps it; the next turn has another).
+            // A turn notice or a reminder that waited (a relay down, a slow pass, fast play) may
+            // no longer hold.
             if let Notice::YourTurn { .. } | Notice::DeadlineReminder { .. } = notice {
-                let row_now = game_store::game(conn, game_id)?;
-                let to_act = row_now.as_ref().and_then(|g| g.to_act_user);
-                let deadline = row_now.as_ref().and_then(|g| g.deadline_at);
-                let reminded = match notice {
-                    Notice::DeadlineReminder { deadline: d, .. } => Some(d),
-                    _ => deadline,
-                };
-                if to_act != Some(row.user_id) || deadline != reminded {
-                    return Ok(Plan::Skip("no longer your turn"));
-                }
-                // Your turn again, but a later one (the relay was down, or play was fast): that
-                // turn's own notice tells it, this one is over. One email per turn.
-                if matches!(notice, Notice::YourTurn { .. })
-                    && store::newer_of_kind(conn, row.user_id, game_id, "your_turn", row.id)?
+                let now_row = game_store::game(conn, game_id)?;
+                if let Some(why) =
+                    turn_notice_over(conn, now_row.as_ref(), row.user_id, row.id, &notice)?
                 {
-                    return Ok(Plan::Skip("a later turn has its own notice"));
+                    return Ok(Plan::Skip(why));
                 }
             }
             let subject = match &notice {

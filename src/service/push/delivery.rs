@@ -11,11 +11,11 @@ use web_push_native::jwt_simple::claims::Claims;
 
 use super::PushKeys;
 use crate::service::mail::Language;
-use crate::service::notifications::Notice;
+use crate::service::notifications::{turn_notice_over, Notice};
 use crate::service::outbound::{self, OutboundPolicy};
 use crate::service::{ServiceError, ServiceResult};
 use crate::storage::push::{self as store, PushDeliveryRow, SubscriptionRow};
-use crate::storage::{games as game_store, mail as mail_store, notifications as notice_store};
+use crate::storage::{games as game_store, mail as mail_store};
 use crate::storage::{Database, DbConnection};
 
 /// How long a claimed delivery is another instance's to try.
@@ -153,23 +153,20 @@ fn outgoing(
         return Ok(Err("not a notice that is pushed"));
     };
     let row = game_store::game(conn, game_id)?;
-    let to_act = row.as_ref().and_then(|g| g.to_act_user);
+    // As for email: a turn that is over, or that a later notice tells, is not pushed.
+    if let Some(why) = turn_notice_over(
+        conn,
+        row.as_ref(),
+        user_id,
+        delivery.notification_id,
+        &notice,
+    )? {
+        return Ok(Err(why));
+    }
     let deadline = row.as_ref().and_then(|g| g.deadline_at);
     let fill = |text: &str| text.replace("{id}", &game_id.to_string());
     let (title, ttl_seconds, urgency, topic) = match &notice {
         Notice::YourTurn { .. } => {
-            // As for email: a turn that is over, or that a later notice tells, is not pushed.
-            if to_act != Some(user_id)
-                || notice_store::newer_of_kind(
-                    conn,
-                    user_id,
-                    game_id,
-                    "your_turn",
-                    delivery.notification_id,
-                )?
-            {
-                return Ok(Err("no longer your turn"));
-            }
             let ttl = deadline.map_or(DEFAULT_TTL_SECONDS, |d| (d - now) / 1000);
             (
                 fill(w.your_turn),
@@ -183,9 +180,6 @@ fn outgoing(
             lead_ms,
             ..
         } => {
-            if to_act != Some(user_id) || deadline != Some(*d) {
-                return Ok(Err("no longer your turn"));
-            }
             // The last reminder (an hour before) is urgent.
             let urgency = if *lead_ms <= 3_600_000 {
                 "high"

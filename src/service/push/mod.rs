@@ -156,12 +156,7 @@ pub fn subscribe(
         other => ServiceError::invalid("invalid_push_endpoint", other.to_string()),
     })?;
     checked_keys(&new.keys)?;
-    let agent: Option<String> = user_agent.map(|a| {
-        a.chars()
-            .filter(|c| !c.is_control())
-            .take(200)
-            .collect::<String>()
-    });
+    let agent = super::sessions::clean_user_agent(user_agent);
     let now = db.now();
     db.write(|conn| {
         let mine = store::of_user(conn, caller.user_id)?;

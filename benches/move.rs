@@ -12,7 +12,7 @@ use keltis::ratings::RatingParameters;
 use keltis::service::accounts::{self, Caller, Scope};
 use keltis::service::clocks::TimeControl;
 use keltis::service::lobby::{self, NewGame};
-use keltis::service::mail::Language;
+use keltis::service::i18n::Language;
 use keltis::service::play::{self, DecisionAnswer, DecisionRequest};
 use keltis::service::sessions::TokenKeys;
 use keltis::storage::Database;

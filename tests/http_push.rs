@@ -166,6 +166,60 @@ fn a_gone_device_is_removed(db: Db) {
     panic!("the gone device stayed");
 }
 
+/// Push has its own preferences, kind by kind, apart from email's, and speaks the player's
+/// language; a change that leaves `push` out keeps them.
+fn push_preferences_are_apart_from_email_and_in_the_players_language(db: Db) {
+    let s = server(db);
+    let anna = s.register("anna");
+    let bert = s.register("bert");
+    let put = |body: Value| {
+        s.send(
+            s.client
+                .put(s.url("/api/v1/me/email/preferences"))
+                .bearer_auth(&anna.token)
+                .json(&body),
+        )
+    };
+    let kinds = json!({"your_turn": true, "deadline_reminder": true, "invitation": true,
+        "game_started": true, "game_over": true, "digest_hours": null});
+    let mut off = kinds.clone();
+    off["language"] = json!("de");
+    off["push"] = json!({"your_turn": false, "deadline_reminder": true, "invitation": true,
+        "game_started": false, "game_over": true});
+    let a = put(off);
+    assert_eq!(a.status, 200, "{}", a.text);
+    assert_eq!(a.json()["preferences"]["push"]["game_started"], false);
+    // Email's preferences are untouched by push's.
+    assert_eq!(a.json()["preferences"]["game_started"], true);
+    // A change without `push` keeps push's preferences.
+    let mut same = kinds.clone();
+    same["language"] = json!("de");
+    let a = put(same);
+    assert_eq!(a.status, 200, "{}", a.text);
+    assert_eq!(a.json()["preferences"]["push"]["your_turn"], false);
+    let (anna_phone, anna_id) = device(&s, &anna, &[]);
+    let (bert_phone, _) = device(&s, &bert, &[]);
+    let id = s.started_game("keltis-card", &[anna.clone(), bert.clone()]);
+    // Bert hears of the start; Anna, who turned it off, does not.
+    assert_eq!(of_kind(&bert_phone.wait_for(1), "game_started").len(), 1);
+    let a = s.post(
+        &format!("/api/v1/me/push-subscriptions/{anna_id}/test"),
+        Some(&anna.token),
+        json!({}),
+    );
+    assert_eq!(a.status, 202, "{}", a.text);
+    let got = anna_phone.wait_for(1);
+    assert_eq!(got[0].message["kind"], "test", "{got:?}");
+    assert_eq!(
+        got[0].message["body"],
+        "Benachrichtigungen erreichen dieses Gerät."
+    );
+    // Whoever is to act, Anna got neither "game started" nor "your turn" by push.
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let pushes = anna_phone.pushes();
+    assert_eq!(pushes.len(), 1, "{pushes:?} (game {id})");
+}
+
 /// The push service is down (500): the push waits and, after the backoff, arrives once.
 fn a_push_answered_500_arrives_once_after_the_outage(db: Db) {
     let s = server(db);
@@ -326,4 +380,5 @@ on_both_databases!(
     a_push_answered_500_arrives_once_after_the_outage,
     subscriptions_are_validated_and_bounded,
     two_instances_never_push_twice,
+    push_preferences_are_apart_from_email_and_in_the_players_language,
 );

@@ -86,10 +86,10 @@ function route() {
 }
 
 const lang = /** @type {HTMLSelectElement} */ (document.getElementById('lang'));
-lang.value = initLanguage();
+// The words come from the server before the first screen is drawn.
+lang.value = await initLanguage();
 lang.addEventListener('change', () => {
-  setLanguage(lang.value);
-  route();
+  setLanguage(lang.value).then(route, failed);
 });
 registerWorker();
 

@@ -113,7 +113,7 @@ export function renderBoard(board, view, targets, onPick, t, names) {
         fill: SEAT_COLORS[i % SEAT_COLORS.length], class: 'pawn',
       });
       const title = el('title');
-      title.textContent = `${names(seat.seat)}: ${pawn.big ? t('big_pawn') : pawn.pawn}`;
+      title.textContent = `${names(seat.seat)}: ${pawn.big ? t('big-pawn') : pawn.pawn}`;
       c.append(title);
       svg.append(c);
     }

@@ -46,7 +46,7 @@ export function showGame(main, id) {
       const page = await call('GET', '/me/games?limit=2');
       const other = page.games.find((m) => m.your_turn && m.id !== id);
       next.replaceChildren(...(other
-        ? [h('a', { href: `/games/${other.id}`, class: 'button' }, [t('next_game', { id: other.id })])]
+        ? [h('a', { href: `/games/${other.id}`, class: 'button' }, [t('next-game', { id: other.id })])]
         : []));
     } catch {
       next.replaceChildren();
@@ -95,7 +95,7 @@ export function showGame(main, id) {
     const names = (seat) => g.seats.find((s) => s.seat === seat)?.user ?? `#${seat}`;
     const header = h('h1', {}, [`#${g.id} ${g.variant}`]);
     if (!view) {
-      body.replaceChildren(header, h('p', { id: 'turn' }, [t(/** @type {any} */ (`status_${g.status}`))]),
+      body.replaceChildren(header, h('p', { id: 'turn' }, [t(`status-${g.status}`)]),
         h('ul', { class: 'waiting' }, g.seats.map((s) => h('li', {}, [s.user]))),
         ...(g.status === 'open' && g.your_seat != null ? [inviteForm(id)] : []));
       return;
@@ -136,12 +136,12 @@ export function showGame(main, id) {
         // Several pawns can reach this space: only its decisions stay, the first one focused.
         picked = space;
         draw();
-        say(t('which_pawn'));
+        say(t('which-pawn'));
         /** @type {HTMLElement | null} */ (body.querySelector('.actions button'))?.focus();
       }
     };
     const resign = view.to_act != null && g.your_seat != null
-      ? h('button', { type: 'button', class: 'resign', onclick: () => { if (confirm(t('confirm_resign'))) call('POST', `/games/${id}/resign`, {}).then(load, failed); } }, [t('resign')])
+      ? h('button', { type: 'button', class: 'resign', onclick: () => { if (confirm(t('confirm-resign'))) call('POST', `/games/${id}/resign`, {}).then(load, failed); } }, [t('resign')])
       : '';
     const over = g.status === 'over' || g.status === 'aborted';
     body.replaceChildren(
@@ -154,10 +154,10 @@ export function showGame(main, id) {
       h('div', { class: view.board ? 'table-layout' : '' }, [
         ...(view.board ? [boardOf(view, { names, targets, onPick })] : []),
         h('div', { class: 'side' }, [
-          h('p', {}, [t('draw_pile', { n: view.draw_pile_size })]),
+          h('p', {}, [t('draw-pile', { n: view.draw_pile_size })]),
           pilesOf(view),
           ...(g.your_seat != null ? [h('h2', {}, [t('hand')]), hand] : []),
-          legal.length ? h('p', {}, [chosen || without.length ? t('choose') : t('choose_card')]) : '',
+          legal.length ? h('p', {}, [chosen || without.length ? t('choose') : t('choose-card')]) : '',
           actions,
         ]),
       ]),

@@ -24,7 +24,7 @@ const TIME_CONTROLS = {
 /** A game in a list, with what the caller can do. @param {Schemas['GameSummary']} g @param {boolean} joinable */
 function gameItem(g, joinable) {
   const who = g.seats.map((s) => s.user).join(', ');
-  const label = `#${g.id} ${g.variant} · ${who} · ${t(/** @type {any} */ (`status_${g.status}`))}`;
+  const label = `#${g.id} ${g.variant} · ${who} · ${t(`status-${g.status}`)}`;
   const finished = g.status === 'over' || g.status === 'aborted';
   const join = async () => {
     try {
@@ -46,10 +46,10 @@ function gameItem(g, joinable) {
 function myGameItem(g) {
   const item = gameItem(g, g.shelf === 'invited');
   const names = (/** @type {number} */ seat) => g.seats.find((s) => s.seat === seat)?.user ?? `#${seat}`;
-  const where = g.shelf === 'your_turn' ? t('your_turn')
+  const where = g.shelf === 'your_turn' ? t('your-turn')
     : g.shelf === 'invited' ? t('invitation')
-      : g.to_act.length ? t('turn_of', { name: g.to_act.map(names).join(', ') })
-        : t(/** @type {any} */ (`status_${g.status}`));
+      : g.to_act.length ? t('turn-of', { name: g.to_act.map(names).join(', ') })
+        : t(`status-${g.status}`);
   const left = g.time_left_ms != null ? [' · ', h('span', { class: 'left' }, [t('left', { left: duration(g.time_left_ms) })])] : [];
   item.prepend(h('strong', { class: `shelf ${g.shelf}` }, [where]), ...left, ' · ');
   if (g.your_turn) item.classList.add('your-turn');
@@ -65,7 +65,7 @@ export async function showLobby(main) {
     ...['bot-random', 'bot-greedy', 'bot-mcts'].map((b) => h('option', { value: b }, [b])),
   ]);
   const clock = h('select', { id: 'time-control' },
-    Object.keys(TIME_CONTROLS).map((k) => h('option', { value: k }, [t(/** @type {any} */ (`tc_${k}`))])));
+    Object.keys(TIME_CONTROLS).map((k) => h('option', { value: k }, [t(`tc-${k}`)])));
   const inviteOnly = h('input', { id: 'invite-only', type: 'checkbox' });
   const rated = h('input', { id: 'rated', type: 'checkbox', checked: true });
   const value = (/** @type {Element} */ e) => /** @type {HTMLInputElement} */ (e).value;
@@ -92,9 +92,9 @@ export async function showLobby(main) {
   const form = h('form', { class: 'new-game', onsubmit: create }, [
     h('label', { for: 'variant' }, [t('variant')]), variant,
     h('label', { for: 'players' }, [t('players')]), players,
-    h('label', { for: 'bot' }, [t('opponent_bot')]), bot,
-    h('label', { for: 'time-control' }, [t('time_control')]), clock,
-    h('label', { class: 'check' }, [inviteOnly, t('invite_only')]),
+    h('label', { for: 'bot' }, [t('opponent-bot')]), bot,
+    h('label', { for: 'time-control' }, [t('time-control')]), clock,
+    h('label', { class: 'check' }, [inviteOnly, t('invite-only')]),
     h('label', { class: 'check' }, [rated, t('rated')]),
     h('button', { type: 'submit' }, [t('create')]),
   ]);
@@ -103,9 +103,9 @@ export async function showLobby(main) {
   main.replaceChildren(
     h('h1', {}, [t('lobby')]),
     h('p', { class: 'device' }, [pushButton()]),
-    h('section', { 'aria-labelledby': 'new-h' }, [h('h2', { id: 'new-h' }, [t('new_game')]), form]),
-    h('section', { 'aria-labelledby': 'mine-h' }, [h('h2', { id: 'mine-h' }, [t('my_games')]), mine]),
-    h('section', { 'aria-labelledby': 'open-h' }, [h('h2', { id: 'open-h' }, [t('open_games')]), open]),
+    h('section', { 'aria-labelledby': 'new-h' }, [h('h2', { id: 'new-h' }, [t('new-game')]), form]),
+    h('section', { 'aria-labelledby': 'mine-h' }, [h('h2', { id: 'mine-h' }, [t('my-games')]), mine]),
+    h('section', { 'aria-labelledby': 'open-h' }, [h('h2', { id: 'open-h' }, [t('open-games')]), open]),
   );
   const me = session()?.name;
   const seated = (/** @type {Schemas['GameSummary']} */ g) => g.seats.some((s) => s.user === me);

@@ -25,7 +25,7 @@ function fromBase64Url(text) {
 async function enablePush() {
   try {
     if ((await Notification.requestPermission()) !== 'granted') {
-      say(t('push_denied'));
+      say(t('push-denied'));
       return;
     }
     const registration = await navigator.serviceWorker.ready;
@@ -36,7 +36,7 @@ async function enablePush() {
       applicationServerKey: fromBase64Url(key.public_key),
     });
     await call('POST', '/me/push-subscriptions', subscription.toJSON());
-    say(t('push_on'));
+    say(t('push-on'));
   } catch (e) {
     failed(e);
   }
@@ -45,5 +45,5 @@ async function enablePush() {
 /** A button that turns pushes on for this device; nothing where the browser cannot. */
 export function pushButton() {
   if (!('serviceWorker' in navigator) || !('PushManager' in window)) return '';
-  return h('button', { type: 'button', id: 'push-on', onclick: enablePush }, [t('push_enable')]);
+  return h('button', { type: 'button', id: 'push-on', onclick: enablePush }, [t('push-enable')]);
 }

@@ -21,7 +21,7 @@ export function showReplay(main, id) {
   let closed = false;
   const body = h('div', { class: 'replay' });
   const moves = h('ol', { class: 'moves', id: 'moves', start: 1 });
-  main.replaceChildren(h('h1', {}, [t('record_of', { id })]), body);
+  main.replaceChildren(h('h1', {}, [t('record-of', { id })]), body);
 
   const show = async () => {
     /** @type {Schemas['ReplayStep']} */
@@ -32,7 +32,7 @@ export function showReplay(main, id) {
     const button = (/** @type {string} */ label, /** @type {string} */ key, /** @type {number} */ to, /** @type {boolean} */ off) =>
       h('button', { type: 'button', 'data-step': key, disabled: off, onclick: () => go(to) }, [label]);
     const slider = h('input', {
-      type: 'range', id: 'step', min: 0, max: steps, value: step, 'aria-label': t('step_of', { step, steps }),
+      type: 'range', id: 'step', min: 0, max: steps, value: step, 'aria-label': t('step-of', { step, steps }),
       onchange: (/** @type {Event} */ e) => go(Number(/** @type {HTMLInputElement} */ (e.target).value)),
     });
     const who = h('select', { id: 'viewer', onchange: (/** @type {Event} */ e) => {
@@ -47,19 +47,19 @@ export function showReplay(main, id) {
     body.replaceChildren(
       h('div', { class: 'controls', role: 'group', 'aria-label': t('steps') }, [
         button('⏮', 'first', 0, step === 0), button('◀', 'previous', step - 1, step === 0),
-        h('span', { id: 'step-label', 'aria-live': 'polite' }, [t('step_of', { step, steps })]),
+        h('span', { id: 'step-label', 'aria-live': 'polite' }, [t('step-of', { step, steps })]),
         button('▶', 'next', step + 1, step === steps), button('⏭', 'last', steps, step === steps),
       ]),
       slider,
-      h('p', { id: 'last-move' }, [at.decision ? `${names(at.decision.seat)}: ${describe(at.decision.decision)}` : t('the_deal')]),
-      h('label', { for: 'viewer' }, [t('seen_by')]), who,
+      h('p', { id: 'last-move' }, [at.decision ? `${names(at.decision.seat)}: ${describe(at.decision.decision)}` : t('the-deal')]),
+      h('label', { for: 'viewer' }, [t('seen-by')]), who,
       step === steps ? resultOf(view, names) : '',
       h('div', { class: view.board ? 'table-layout' : '' }, [
         ...(view.board ? [boardOf(view, { names })] : []),
         h('div', { class: 'side' }, [
-          h('p', {}, [t('draw_pile', { n: view.draw_pile_size })]),
+          h('p', {}, [t('draw-pile', { n: view.draw_pile_size })]),
           pilesOf(view),
-          ...(seat != null ? [h('h2', {}, [t('hand_of', { name: names(seat) })]), h('div', { class: 'hand' }, view.hand.map(cardFace))] : []),
+          ...(seat != null ? [h('h2', {}, [t('hand-of', { name: names(seat) })]), h('div', { class: 'hand' }, view.hand.map(cardFace))] : []),
         ]),
       ]),
       seatsOf(view, { names }),

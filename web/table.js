@@ -39,7 +39,7 @@ export function boardOf(view, opts) {
 
 /** @param {View} view */
 export function pilesOf(view) {
-  return h('div', { class: 'piles', 'aria-label': t('discard_piles'), role: 'group' },
+  return h('div', { class: 'piles', 'aria-label': t('discard-piles'), role: 'group' },
     view.discard_piles.map((p) => {
       const top = p.cards[p.cards.length - 1];
       return h('div', { class: 'pile' }, [
@@ -66,12 +66,12 @@ export function seatsOf(view, opts) {
     h('thead', {}, [h('tr', {}, [
       h('th', { scope: 'col' }, [t('seat')]), h('th', { scope: 'col' }, [t('rows')]),
       h('th', { scope: 'col' }, [t('stones')]), h('th', { scope: 'col' }, [t('score')]),
-      ...(timed ? [h('th', { scope: 'col' }, [t('time_left')])] : []),
+      ...(timed ? [h('th', { scope: 'col' }, [t('time-left')])] : []),
     ])]),
     h('tbody', {}, view.seats.map((s) => {
       const clock = clocks.get(s.seat);
       return h('tr', { class: s.seat === view.to_act ? 'to-act' : '' }, [
-        h('th', { scope: 'row' }, [`${opts.names(s.seat)} (${t('hand_size', { n: s.hand_size })})${s.retired ? ` · ${t('retired')}` : ''}`]),
+        h('th', { scope: 'row' }, [`${opts.names(s.seat)} (${t('hand-size', { n: s.hand_size })})${s.retired ? ` · ${t('retired')}` : ''}`]),
         h('td', {}, s.rows.map((r) => h('span', { class: 'row', 'aria-label': t(r.color) }, r.cards.map(cardFace)))),
         h('td', {}, [stonesOf(view, s)]),
         h('td', { class: 'score', 'data-seat': s.seat }, [String(s.score.total)]),
@@ -88,7 +88,7 @@ export function resultOf(view, names) {
   const result = view.result;
   if (!result) return '';
   return h('section', { id: 'result', 'aria-labelledby': 'result-h' }, [
-    h('h2', { id: 'result-h' }, [t('game_over')]),
+    h('h2', { id: 'result-h' }, [t('game-over')]),
     h('ol', {}, (result.ranking ?? []).map((seat) => {
       const score = result.scores.find((s) => s.seat === seat);
       const won = result.winners.includes(seat);
@@ -99,6 +99,6 @@ export function resultOf(view, names) {
 
 /** Whose turn, in words. @param {View} view @param {number | null} me @param {(seat: number) => string} names */
 export function turnOf(view, me, names) {
-  if (view.to_act == null) return t('game_over');
-  return view.to_act === me ? t('your_turn') : t('turn_of', { name: names(view.to_act) });
+  if (view.to_act == null) return t('game-over');
+  return view.to_act === me ? t('your-turn') : t('turn-of', { name: names(view.to_act) });
 }

@@ -94,7 +94,7 @@ pub async fn register(
     limit(&state, &req, "register")?;
     let agent = user_agent(&req);
     // Emails are written in the language the browser prefers, until the player chooses.
-    let language = crate::service::mail::Language::from_accept_language(
+    let language = crate::service::i18n::Language::from_accept_language(
         req.headers()
             .get(actix_web::http::header::ACCEPT_LANGUAGE)
             .and_then(|v| v.to_str().ok()),

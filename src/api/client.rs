@@ -7,6 +7,7 @@ use actix_web::http::StatusCode;
 use actix_web::{get, web, HttpResponse};
 
 use super::error::ApiError;
+use crate::service::i18n::{web_messages, Language};
 
 const HTML: &str = "text/html; charset=utf-8";
 const JS: &str = "text/javascript; charset=utf-8";
@@ -67,13 +68,19 @@ fn serve(path: &str) -> Result<HttpResponse, ApiError> {
         .iter()
         .find(|(p, _, _)| *p == path)
         .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, "not_found", "no such file"))?;
-    Ok(HttpResponse::Ok()
-        .content_type(*content_type)
+    Ok(headers(&mut HttpResponse::Ok(), content_type).body(*text))
+}
+
+fn headers<'a>(
+    response: &'a mut actix_web::HttpResponseBuilder,
+    content_type: &str,
+) -> &'a mut actix_web::HttpResponseBuilder {
+    response
+        .content_type(content_type)
         // Small files, checked again on each load (a new server version shows at once).
         .insert_header((header::CACHE_CONTROL, "no-cache"))
         .insert_header((header::CONTENT_SECURITY_POLICY, POLICY))
         .insert_header((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
-        .body(*text))
 }
 
 /// The client's page.
@@ -99,10 +106,18 @@ pub async fn screen() -> Result<HttpResponse, ApiError> {
     serve("index.html")
 }
 
-/// The client's modules, stylesheet and board layouts.
+/// The client's modules, stylesheet, board layouts and words (`messages/{lang}.json`, from the
+/// server's catalogue).
 #[get("/web/{file:.*}")]
 pub async fn file(path: web::Path<String>) -> Result<HttpResponse, ApiError> {
-    serve(&path)
+    let language = path
+        .strip_prefix("messages/")
+        .and_then(|f| f.strip_suffix(".json"))
+        .and_then(Language::known);
+    match language {
+        Some(language) => Ok(headers(&mut HttpResponse::Ok(), JSON).body(web_messages(language))),
+        None => serve(&path),
+    }
 }
 
 /// The bytes of everything the game page loads (the first load's size, without compression).

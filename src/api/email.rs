@@ -9,8 +9,9 @@ use utoipa::IntoParams;
 use super::auth::Authenticated;
 use super::error::{ApiError, Problem};
 use super::AppState;
+use crate::service::i18n::Language;
 use crate::service::mail::pages::{self, Page};
-use crate::service::mail::{self, Language, MailSettings, Preferences, SetEmail};
+use crate::service::mail::{self, MailSettings, Preferences, SetEmail};
 
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
@@ -84,13 +85,9 @@ fn check_token(query: &LinkQuery) -> Result<(), ApiError> {
 
 /// A page in the language of the account the link was made for.
 fn page(language: Language, which: Page<'_>) -> HttpResponse {
-    let (title, body) = pages::page(language, which);
-    let lang = language.code();
     HttpResponse::Ok()
         .content_type("text/html; charset=utf-8")
-        .body(format!(
-            "<!DOCTYPE html><html lang=\"{lang}\"><head><meta charset=\"utf-8\"><title>{title}</title></head><body><h1>{title}</h1>{body}</body></html>"
-        ))
+        .body(pages::page(language, which))
 }
 
 /// Confirm an address: the link from the confirmation email.

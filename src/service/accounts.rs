@@ -165,7 +165,7 @@ pub fn register(
     name: &str,
     password: &str,
     user_agent: Option<&str>,
-    language: super::mail::Language,
+    language: super::i18n::Language,
 ) -> ServiceResult<Session> {
     check_new_name(name)?;
     check_password(password)?;

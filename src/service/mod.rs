@@ -7,6 +7,7 @@ pub mod clocks;
 pub mod deadlines;
 pub mod events;
 pub mod games;
+pub mod i18n;
 pub mod live;
 mod loading;
 pub mod lobby;

@@ -20,6 +20,12 @@ pub struct MailSettingsRow {
     pub game_over: bool,
     pub digest_hours: Option<i32>,
     pub last_digest_at: Option<i64>,
+    /// What reaches the player's devices by push, kind by kind.
+    pub push_your_turn: bool,
+    pub push_deadline_reminder: bool,
+    pub push_invitation: bool,
+    pub push_game_started: bool,
+    pub push_game_over: bool,
 }
 
 /// What a player may change; `None` leaves a setting as it is.
@@ -34,6 +40,11 @@ pub struct PreferenceChanges<'a> {
     pub game_over: Option<bool>,
     pub digest_hours: Option<Option<i32>>,
     pub last_digest_at: Option<Option<i64>>,
+    pub push_your_turn: Option<bool>,
+    pub push_deadline_reminder: Option<bool>,
+    pub push_invitation: Option<bool>,
+    pub push_game_started: Option<bool>,
+    pub push_game_over: Option<bool>,
 }
 
 pub fn settings(

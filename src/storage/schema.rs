@@ -151,6 +151,11 @@ diesel::table! {
         game_over -> Bool,
         digest_hours -> Nullable<Integer>,
         last_digest_at -> Nullable<BigInt>,
+        push_your_turn -> Bool,
+        push_deadline_reminder -> Bool,
+        push_invitation -> Bool,
+        push_game_started -> Bool,
+        push_game_over -> Bool,
     }
 }
 

@@ -1504,7 +1504,7 @@ export interface components {
             seq: number;
         };
         /**
-         * @description The languages emails are written in.
+         * @description The languages the server speaks.
          * @enum {string}
          */
         Language: "en" | "fr" | "de";
@@ -1859,7 +1859,7 @@ export interface components {
             records: components["schemas"]["VariantRecord"][];
         };
         /**
-         * @description Which emails a player wants.
+         * @description Which emails and pushes a player wants, and in which language.
          * @example {
          *       "deadline_reminder": true,
          *       "digest_hours": null,
@@ -1867,6 +1867,13 @@ export interface components {
          *       "game_started": true,
          *       "invitation": true,
          *       "language": "en",
+         *       "push": {
+         *         "deadline_reminder": true,
+         *         "game_over": false,
+         *         "game_started": false,
+         *         "invitation": true,
+         *         "your_turn": true
+         *       },
          *       "your_turn": true
          *     }
          */
@@ -1881,7 +1888,9 @@ export interface components {
             game_over: boolean;
             game_started: boolean;
             invitation: boolean;
+            /** @description The language of emails, pushes and the pages email links open. */
             language: components["schemas"]["Language"];
+            push?: null | components["schemas"]["PushPreferences"];
             your_turn: boolean;
         };
         /** @description The body of every error response. */
@@ -1913,6 +1922,14 @@ export interface components {
             last_success_at: number | null;
             /** @description The `User-Agent` of the registration. */
             user_agent: string | null;
+        };
+        /** @description Which notices reach the player's devices by push (a digest is email only). */
+        PushPreferences: {
+            deadline_reminder: boolean;
+            game_over: boolean;
+            game_started: boolean;
+            invitation: boolean;
+            your_turn: boolean;
         };
         /** @description A rating after one rated game. */
         RatingChange: {

@@ -256,7 +256,7 @@ fn plan(
     let Some(settings) = mail_store::settings(conn, row.user_id)? else {
         return Ok(Plan::Skip("no email address"));
     };
-    let language = super::Language::parse(&settings.language);
+    let language = crate::service::i18n::Language::parse(&settings.language);
     if let Notice::VerifyEmail { email } = &notice {
         // Only to the address still set: a changed address got its own link.
         if settings.email.as_ref() != Some(email) || settings.verified_at.is_some() {

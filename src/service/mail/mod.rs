@@ -5,78 +5,25 @@
 pub mod delivery;
 pub mod messages;
 pub mod pages;
+mod templates;
 
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::accounts::{Caller, Scope};
+use super::i18n::Language;
 use super::notifications::{queue, Notice};
 use super::sessions::TokenKeys;
 use super::{ServiceError, ServiceResult};
 use crate::storage::mail::{self as store, MailSettingsRow, PreferenceChanges};
 use crate::storage::{Database, DbConnection};
 
-/// The languages emails are written in.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum Language {
-    #[default]
-    En,
-    Fr,
-    De,
-}
-
-impl Language {
-    pub fn code(self) -> &'static str {
-        match self {
-            Language::En => "en",
-            Language::Fr => "fr",
-            Language::De => "de",
-        }
-    }
-
-    pub fn parse(code: &str) -> Language {
-        match code {
-            "fr" => Language::Fr,
-            "de" => Language::De,
-            _ => Language::En,
-        }
-    }
-
-    /// The first of our languages in an `Accept-Language` header (by order of preference),
-    /// English when none is.
-    pub fn from_accept_language(header: Option<&str>) -> Language {
-        let mut tags: Vec<(f32, &str)> = header
-            .unwrap_or("")
-            .split(',')
-            .filter_map(|part| {
-                let mut bits = part.trim().split(';');
-                let tag = bits.next()?.trim();
-                let q = bits
-                    .find_map(|b| b.trim().strip_prefix("q="))
-                    .and_then(|q| q.parse().ok())
-                    .unwrap_or(1.0);
-                Some((q, tag))
-            })
-            .collect();
-        tags.sort_by(|a, b| b.0.total_cmp(&a.0));
-        tags.iter()
-            .map(|(_, tag)| tag.split('-').next().unwrap_or("").to_ascii_lowercase())
-            .find_map(|primary| match primary.as_str() {
-                "en" => Some(Language::En),
-                "fr" => Some(Language::Fr),
-                "de" => Some(Language::De),
-                _ => None,
-            })
-            .unwrap_or_default()
-    }
-}
-
-/// Which emails a player wants.
+/// Which emails and pushes a player wants, and in which language.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-#[schema(example = json!({"language": "en", "your_turn": true, "deadline_reminder": true, "invitation": true, "game_started": true, "game_over": true, "digest_hours": null}))]
+#[schema(example = json!({"language": "en", "your_turn": true, "deadline_reminder": true, "invitation": true, "game_started": true, "game_over": true, "digest_hours": null, "push": {"your_turn": true, "deadline_reminder": true, "invitation": true, "game_started": false, "game_over": false}}))]
 pub struct Preferences {
+    /// The language of emails, pushes and the pages email links open.
     pub language: Language,
     pub your_turn: bool,
     pub deadline_reminder: bool,
@@ -88,6 +35,21 @@ pub struct Preferences {
     #[schema(required = true, minimum = 1, maximum = 168)]
     #[serde(deserialize_with = "Option::deserialize")]
     pub digest_hours: Option<u32>,
+    /// Pushes to the player's devices, kind by kind (apart from email's). Always in answers;
+    /// omitted in a change, left as it is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub push: Option<PushPreferences>,
+}
+
+/// Which notices reach the player's devices by push (a digest is email only).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PushPreferences {
+    pub your_turn: bool,
+    pub deadline_reminder: bool,
+    pub invitation: bool,
+    pub game_started: bool,
+    pub game_over: bool,
 }
 
 /// The caller's email settings. The address is never shown to anyone else.
@@ -141,6 +103,13 @@ fn view(row: &MailSettingsRow) -> MailSettings {
             game_started: row.game_started,
             game_over: row.game_over,
             digest_hours: row.digest_hours.map(|h| h.max(1) as u32),
+            push: Some(PushPreferences {
+                your_turn: row.push_your_turn,
+                deadline_reminder: row.push_deadline_reminder,
+                invitation: row.push_invitation,
+                game_started: row.push_game_started,
+                game_over: row.push_game_over,
+            }),
         },
     }
 }
@@ -214,6 +183,7 @@ pub fn set_preferences(
         let current = store::ensure(conn, caller.user_id, "en")?;
         // A digest covers a whole period: the first comes one period after it is turned on.
         let digest_starts = current.digest_hours.is_none() && preferences.digest_hours.is_some();
+        let push = preferences.push.as_ref();
         let changes = PreferenceChanges {
             last_digest_at: digest_starts.then_some(Some(now)),
             language: Some(preferences.language.code()),
@@ -223,6 +193,11 @@ pub fn set_preferences(
             game_started: Some(preferences.game_started),
             game_over: Some(preferences.game_over),
             digest_hours: Some(preferences.digest_hours.map(|h| h as i32)),
+            push_your_turn: push.map(|p| p.your_turn),
+            push_deadline_reminder: push.map(|p| p.deadline_reminder),
+            push_invitation: push.map(|p| p.invitation),
+            push_game_started: push.map(|p| p.game_started),
+            push_game_over: push.map(|p| p.game_over),
         };
         store::change_preferences(conn, caller.user_id, &changes)?;
         Ok(view(&store::ensure(conn, caller.user_id, "en")?))
@@ -330,19 +305,4 @@ pub fn unsubscribe(
     }
     db.write(|conn| store::change_preferences(conn, claims.uid, &changes))?;
     Ok((kind, link_language(db, keys, token)))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::Language;
-
-    #[test]
-    fn the_language_comes_from_accept_language_by_preference() {
-        let pick = |h| Language::from_accept_language(Some(h));
-        assert_eq!(pick("de-CH, fr;q=0.9, en;q=0.8"), Language::De);
-        assert_eq!(pick("es, fr-CA;q=0.5, de;q=0.3"), Language::Fr);
-        assert_eq!(pick("en;q=0.2, de;q=0.9"), Language::De);
-        assert_eq!(pick("ja"), Language::En);
-        assert_eq!(Language::from_accept_language(None), Language::En);
-    }
 }

@@ -1,12 +1,16 @@
 //! The pages the links in emails open (the address confirmed, unsubscribing), in the reader's
-//! language: the account's, which the signed link names.
+//! language (the account's, which the signed link names): the catalogue's `page-*` words in
+//! `templates/page.html`.
 
-use super::Language;
+use serde::Serialize;
+
+use super::templates;
+use crate::service::i18n::{self, Language};
 
 /// Which page.
 pub enum Page<'a> {
     Confirmed,
-    /// The button that unsubscribes (`token`: the link's, already reduced to URL-safe characters).
+    /// The button that unsubscribes (`token`: the link's).
     Unsubscribe {
         token: &'a str,
     },
@@ -16,87 +20,64 @@ pub enum Page<'a> {
     },
 }
 
-/// The page's title and its body (HTML: every value in it is ours or URL-safe).
-pub fn page(language: Language, page: Page<'_>) -> (&'static str, String) {
-    let (confirmed, confirmed_body, unsubscribe, button, unsubscribed, unsubscribed_body) =
-        match language {
-            Language::En => (
-                "Email address confirmed",
-                "Keltis will write to it about your games.",
-                "Unsubscribe",
-                "Stop these emails",
-                "Unsubscribed",
-                "You will get no more emails of this kind: {kind}.",
-            ),
-            Language::Fr => (
-                "Adresse confirmée",
-                "Keltis vous y écrira au sujet de vos parties.",
-                "Se désabonner",
-                "Ne plus recevoir ces e-mails",
-                "Désabonnement effectué",
-                "Vous ne recevrez plus d'e-mails de ce type : {kind}.",
-            ),
-            Language::De => (
-                "E-Mail-Adresse bestätigt",
-                "Keltis schreibt dir dorthin über deine Partien.",
-                "Abbestellen",
-                "Diese E-Mails nicht mehr erhalten",
-                "Abbestellt",
-                "Du bekommst keine E-Mails dieser Art mehr: {kind}.",
-            ),
-        };
-    match page {
-        Page::Confirmed => (confirmed, format!("<p>{confirmed_body}</p>")),
-        Page::Unsubscribe { token } => (
-            unsubscribe,
-            format!(
-                "<form method=\"post\" action=\"?token={token}\"><button type=\"submit\">{button}</button></form>"
-            ),
-        ),
-        Page::Unsubscribed { kind } => (
-            unsubscribed,
-            format!(
-                "<p>{}</p>",
-                unsubscribed_body.replace("{kind}", kind_name(language, kind))
-            ),
-        ),
-    }
+#[derive(Serialize)]
+struct Context<'a> {
+    lang: &'static str,
+    title: String,
+    text: Option<String>,
+    button: Option<String>,
+    token: Option<&'a str>,
 }
 
-/// A kind of email, in words.
-fn kind_name(language: Language, kind: &str) -> &'static str {
-    let names: [&'static str; 6] = match language {
-        Language::En => [
-            "your turn",
-            "deadline reminders",
-            "invitations",
-            "games started",
-            "games over",
-            "digests",
-        ],
-        Language::Fr => [
-            "à vous de jouer",
-            "rappels d'échéance",
-            "invitations",
-            "parties commencées",
-            "parties terminées",
-            "résumés",
-        ],
-        Language::De => [
-            "du bist am Zug",
-            "Fristerinnerungen",
-            "Einladungen",
-            "begonnene Partien",
-            "beendete Partien",
-            "Zusammenfassungen",
-        ],
+/// The page, as an HTML document.
+pub fn page(language: Language, page: Page<'_>) -> String {
+    let word = |id| i18n::word(language, id);
+    let context = match page {
+        Page::Confirmed => Context {
+            lang: language.code(),
+            title: word("page-confirmed"),
+            text: Some(word("page-confirmed-body")),
+            button: None,
+            token: None,
+        },
+        Page::Unsubscribe { token } => Context {
+            lang: language.code(),
+            title: word("page-unsubscribe"),
+            text: None,
+            button: Some(word("page-unsubscribe-button")),
+            token: Some(token),
+        },
+        Page::Unsubscribed { kind } => Context {
+            lang: language.code(),
+            title: word("page-unsubscribed"),
+            text: Some(i18n::text(
+                language,
+                "page-unsubscribed-body",
+                &[("kind", kind.into())],
+            )),
+            button: None,
+            token: None,
+        },
     };
-    match kind {
-        "your_turn" => names[0],
-        "deadline_reminder" => names[1],
-        "invitation" => names[2],
-        "game_started" => names[3],
-        "game_over" => names[4],
-        _ => names[5],
+    templates::render("page.html", &context)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_page_renders_in_every_language() {
+        for language in Language::ALL {
+            let html = page(language, Page::Unsubscribe { token: "a.b\"c" });
+            assert!(
+                html.contains(&format!("lang=\"{}\"", language.code())),
+                "{html}"
+            );
+            assert!(html.contains("?token=a.b&quot;c"), "{html}");
+            let html = page(language, Page::Unsubscribed { kind: "your_turn" });
+            assert!(!html.contains("your_turn"), "{html}");
+            assert!(page(language, Page::Confirmed).contains("<h1>"));
+        }
     }
 }

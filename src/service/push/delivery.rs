@@ -10,7 +10,7 @@ use web_push_native::jwt_simple::algorithms::ECDSAP256KeyPairLike;
 use web_push_native::jwt_simple::claims::Claims;
 
 use super::PushKeys;
-use crate::service::mail::Language;
+use crate::service::i18n::{self, Language};
 use crate::service::notifications::{turn_notice_over, Notice};
 use crate::service::outbound::{self, OutboundPolicy};
 use crate::service::{ServiceError, ServiceResult};
@@ -56,55 +56,6 @@ struct Outgoing {
     topic: Option<String>,
 }
 
-struct Words {
-    your_turn: &'static str,
-    reminder: &'static str,
-    invitation: &'static str,
-    started: &'static str,
-    over: &'static str,
-    test: &'static str,
-    test_body: &'static str,
-    open: &'static str,
-}
-
-fn words(language: Language) -> &'static Words {
-    const EN: Words = Words {
-        your_turn: "Your turn in game {id}",
-        reminder: "Your time in game {id} is running out",
-        invitation: "{by} invites you to game {id}",
-        started: "Game {id} has started",
-        over: "Game {id} is over",
-        test: "Keltis",
-        test_body: "Notifications reach this device.",
-        open: "Open the game",
-    };
-    const FR: Words = Words {
-        your_turn: "À vous de jouer dans la partie {id}",
-        reminder: "Votre temps s'écoule dans la partie {id}",
-        invitation: "{by} vous invite à la partie {id}",
-        started: "La partie {id} a commencé",
-        over: "La partie {id} est terminée",
-        test: "Keltis",
-        test_body: "Les notifications arrivent sur cet appareil.",
-        open: "Ouvrir la partie",
-    };
-    const DE: Words = Words {
-        your_turn: "Du bist am Zug in Partie {id}",
-        reminder: "Deine Zeit in Partie {id} läuft ab",
-        invitation: "{by} lädt dich zu Partie {id} ein",
-        started: "Partie {id} hat begonnen",
-        over: "Partie {id} ist beendet",
-        test: "Keltis",
-        test_body: "Benachrichtigungen erreichen dieses Gerät.",
-        open: "Partie öffnen",
-    };
-    match language {
-        Language::En => &EN,
-        Language::Fr => &FR,
-        Language::De => &DE,
-    }
-}
-
 /// The push for `delivery` to `user_id`, or why none is due any more.
 fn outgoing(
     conn: &mut DbConnection,
@@ -117,14 +68,14 @@ fn outgoing(
         .as_ref()
         .map(|s| Language::parse(&s.language))
         .unwrap_or_default();
-    let w = words(language);
+    let word = |id| i18n::word(language, id);
     if delivery.kind == "test" {
         return Ok(Ok(Outgoing {
             message: PushMessage {
                 kind: "test".into(),
                 game_id: None,
-                title: w.test.into(),
-                body: w.test_body.into(),
+                title: word("push-test-title"),
+                body: word("push-test-body"),
                 url: "/".into(),
                 tag: None,
             },
@@ -135,14 +86,14 @@ fn outgoing(
     }
     let notice: Notice = serde_json::from_str(&delivery.payload)
         .map_err(|e| ServiceError::Internal(format!("a push's notice: {e}")))?;
-    // The kinds a player turned off (the same preferences as for email).
+    // The kinds a player turned off for push.
     if let Some(s) = &settings {
         let wanted = match notice {
-            Notice::YourTurn { .. } => s.your_turn,
-            Notice::DeadlineReminder { .. } => s.deadline_reminder,
-            Notice::Invitation { .. } => s.invitation,
-            Notice::GameStarted { .. } => s.game_started,
-            Notice::GameOver { .. } => s.game_over,
+            Notice::YourTurn { .. } => s.push_your_turn,
+            Notice::DeadlineReminder { .. } => s.push_deadline_reminder,
+            Notice::Invitation { .. } => s.push_invitation,
+            Notice::GameStarted { .. } => s.push_game_started,
+            Notice::GameOver { .. } => s.push_game_over,
             _ => false,
         };
         if !wanted {
@@ -164,12 +115,12 @@ fn outgoing(
         return Ok(Err(why));
     }
     let deadline = row.as_ref().and_then(|g| g.deadline_at);
-    let fill = |text: &str| text.replace("{id}", &game_id.to_string());
+    let about = |id| i18n::text(language, id, &[("id", game_id.into())]);
     let (title, ttl_seconds, urgency, topic) = match &notice {
         Notice::YourTurn { .. } => {
             let ttl = deadline.map_or(DEFAULT_TTL_SECONDS, |d| (d - now) / 1000);
             (
-                fill(w.your_turn),
+                about("push-your-turn"),
                 ttl,
                 "normal",
                 Some(format!("turn-{game_id}")),
@@ -187,21 +138,25 @@ fn outgoing(
                 "normal"
             };
             (
-                fill(w.reminder),
+                about("push-reminder"),
                 (d - now) / 1000,
                 urgency,
                 Some(format!("turn-{game_id}")),
             )
         }
         Notice::Invitation { by, .. } => (
-            fill(w.invitation).replace("{by}", by),
+            i18n::text(
+                language,
+                "push-invitation",
+                &[("id", game_id.into()), ("by", by.as_str().into())],
+            ),
             DEFAULT_TTL_SECONDS,
             "normal",
             None,
         ),
-        Notice::GameStarted { .. } => (fill(w.started), DEFAULT_TTL_SECONDS, "low", None),
+        Notice::GameStarted { .. } => (about("push-started"), DEFAULT_TTL_SECONDS, "low", None),
         _ => (
-            fill(w.over),
+            about("push-over"),
             DEFAULT_TTL_SECONDS,
             "low",
             Some(format!("turn-{game_id}")),
@@ -215,7 +170,7 @@ fn outgoing(
             kind: notice.kind().to_string(),
             game_id: Some(game_id),
             title,
-            body: w.open.into(),
+            body: word("push-open"),
             url: format!("/games/{game_id}"),
             tag: Some(format!("game-{game_id}")),
         },

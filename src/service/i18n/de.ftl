@@ -1,0 +1,196 @@
+# Alles, was der Keltis-Server sagt, auf Deutsch: E-Mails, Push-Nachrichten, die Seiten hinter den
+# Links der E-Mails und der Web-Client. Dieselben Nachrichten wie en.ftl (siehe dort).
+
+## Gemeinsam: Farben und Karten
+
+# Die Farben nach den Kennungen der Regeln.
+
+color-green = grün
+color-yellow = gelb
+color-brown = braun
+color-blue = blau
+color-pink = rosa
+color-gray = grau
+card = { $color } { $value }
+card-end = { $color } Ende
+
+
+## E-Mails
+
+mail-your-turn = Du bist am Zug in Partie { $id } ({ $variant })
+mail-reminder = { $hours ->
+    [one] Noch eine Stunde für deinen Zug in Partie { $id }
+   *[other] Noch { $hours } Stunden für deinen Zug in Partie { $id }
+}
+mail-invitation = { $by } lädt dich zu einer Partie { $variant } ein (Partie { $id })
+mail-started = Partie { $id } ({ $variant }) hat begonnen
+mail-over = Partie { $id } ({ $variant }) ist beendet
+mail-aborted = Partie { $id } ({ $variant }) wurde abgebrochen: ihr erster Zug wurde nie gespielt
+mail-digest = { $count ->
+    [one] Eine Partie wartet auf dich
+   *[other] { $count } Partien warten auf dich
+}
+mail-verify-subject = Bestätige deine E-Mail-Adresse
+mail-verify-body = Bitte bestätige, dass diese Adresse dir gehört, damit der Keltis-Server dir über deine Partien schreiben darf:
+mail-players = Spieler
+mail-to-play = Am Zug: { $name }
+mail-you-play = Du bist am Zug.
+mail-deadline = Frist
+mail-since = Seit deinem letzten Zug
+mail-winners = Gewonnen von
+mail-scores = Punkte
+mail-open = Zur Partie
+mail-unsubscribe = Keine E-Mails dieser Art mehr
+mail-lay = { $who } hat { $card } ausgelegt
+# Nach dem bestimmten Artikel: schwache Endung, außer bei rosa ($color_id: die Kennung der Farbe).
+mail-lay-path = { $who } hat { $card } auf den { $path_id ->
+        [pink] rosa
+       *[other] { $path }en
+    } Pfad gelegt
+mail-discard = { $who } hat { $card } abgeworfen
+mail-step = { $who } hat eine Figur gezogen
+mail-skip = { $who } hat auf den Zug verzichtet
+mail-draw-deck = { $who } hat vom Stapel gezogen
+mail-draw-pile = { $who } hat vom { $color_id ->
+        [pink] rosa
+       *[other] { $color }en
+    } Ablagestapel genommen
+mail-discard-row = { $who } hat aus der { $color_id ->
+        [pink] rosa
+       *[other] { $color }en
+    } Reihe abgeworfen
+mail-take-stone = { $who } hat einen Wunschstein genommen
+mail-pass = { $who } hat gepasst
+mail-resign = { $who } hat aufgegeben
+mail-time-out = { $who } hat die Zeit überschritten
+
+## Push-Nachrichten
+
+push-your-turn = Du bist am Zug in Partie { $id }
+push-reminder = Deine Zeit in Partie { $id } läuft ab
+push-invitation = { $by } lädt dich zu Partie { $id } ein
+push-started = Partie { $id } hat begonnen
+push-over = Partie { $id } ist beendet
+push-open = Partie öffnen
+push-test-title = Keltis
+push-test-body = Benachrichtigungen erreichen dieses Gerät.
+
+## Seiten hinter den Links der E-Mails
+
+page-confirmed = E-Mail-Adresse bestätigt
+page-confirmed-body = Keltis schreibt dir dorthin über deine Partien.
+page-unsubscribe = Abbestellen
+page-unsubscribe-button = Diese E-Mails nicht mehr erhalten
+page-unsubscribed = Abbestellt
+page-unsubscribed-body = Du bekommst keine E-Mails dieser Art mehr: { $kind ->
+        [your_turn] du bist am Zug
+        [deadline_reminder] Fristerinnerungen
+        [invitation] Einladungen
+        [game_started] begonnene Partien
+        [game_over] beendete Partien
+       *[digest] Zusammenfassungen
+    }.
+
+## Der Web-Client
+
+web-which-pawn = Mehrere Figuren können dorthin: wähle eine.
+web-deadline = Frist: { $when } (noch { $left })
+web-time-left = Restzeit
+web-away = im Urlaub
+web-replay = Partie nachspielen
+web-invite = Einladen
+web-invited = { $name } ist eingeladen.
+web-time-control = Bedenkzeit
+web-tc-none = keine
+web-tc-day = 1 Tag pro Zug
+web-tc-three_days = 3 Tage pro Zug
+web-tc-fischer = 3 Tage + 1 Tag pro Zug (höchstens 7)
+web-record-of = Partie Nr. { $id }
+web-step-of = Zug { $step } von { $steps }
+web-steps = Züge
+web-the-deal = Das Austeilen
+web-seen-by = Sicht von
+web-spectator = Zuschauer
+web-hand-of = Hand von { $name }
+web-moves = Züge
+web-time-out = Zeit abgelaufen
+web-name = Name
+web-password = Passwort
+web-login = Anmelden
+web-register = Registrieren
+web-logout = Abmelden
+web-lobby = Lobby
+web-my-games = Meine Partien
+web-open-games = Offene Partien
+web-new-game = Neue Partie
+web-variant = Variante
+web-players = Spieler
+web-invite-only = Nur auf Einladung
+web-rated = Gewertet
+web-opponent-bot = Bots als Gegner
+web-none = keine
+web-create = Anlegen
+web-join = Beitreten
+web-open = Öffnen
+web-nothing = Noch nichts hier.
+web-status-open = wartet auf Spieler
+web-status-active = läuft
+web-status-over = beendet
+web-status-cancelled = abgesagt
+web-status-aborted = abgebrochen
+web-your-turn = Du bist am Zug
+web-turn-of = { $name } ist am Zug
+web-game-over = Partie beendet
+web-invitation = Einladung
+web-left = noch { $left }
+web-next-game = Nächste Partie, die auf dich wartet: #{ $id }
+web-offline = Du bist offline: Was du siehst, kann veraltet sein, und Züge warten, bis du zurück bist.
+web-push-enable = Auf diesem Gerät benachrichtigen
+web-push-on = Benachrichtigungen sind auf diesem Gerät an.
+web-push-denied = Benachrichtigungen sind in diesem Browser blockiert.
+web-hand = Deine Hand
+web-draw-pile = { $n ->
+    [one] Nachziehstapel: eine Karte
+   *[other] Nachziehstapel: { $n } Karten
+}
+web-discard-piles = Ablagestapel
+web-board = Spielplan
+web-rows = Reihen
+web-stones = Wunschsteine
+web-tile-points = Plättchenpunkte
+web-choose = Wähle deinen Zug
+web-choose-card = Wähle eine Karte aus deiner Hand
+web-lay = { $card } auslegen
+web-lay-to = { $card } auslegen: Figur { $pawn } nach { $to }
+web-lay-path = { $card } auf den Pfad legen: { $path }
+web-discard = { $card } ablegen
+web-step = Freier Schritt: Figur { $pawn } nach { $to }
+web-skip = Auslassen
+web-discard-from-hand = Plättchen: { $card } ablegen
+web-discard-from-row = Plättchen: letzte Karte deiner Reihe ablegen: { $color }
+web-draw-deck = Vom Stapel ziehen
+web-draw-pile-color = Vom Ablagestapel ziehen: { $color }
+web-take-stone = Wunschstein nehmen mit { $cards }
+web-pass = Passen
+web-resign = Aufgeben
+web-confirm-resign = Diese Partie aufgeben?
+web-stale = Jemand war schneller: die Partie wurde neu geladen.
+web-winner = Sieger
+web-score = Punkte
+web-seat = Platz
+web-retired = hat die Partie verlassen
+web-hand-size = { $n ->
+    [one] eine Karte
+   *[other] { $n } Karten
+}
+web-big-pawn = groß
+web-end-card = Ende
+web-back = Zurück zur Lobby
+web-live = Live
+web-green = { color-green }
+web-yellow = { color-yellow }
+web-brown = { color-brown }
+web-blue = { color-blue }
+web-pink = { color-pink }
+web-gray = { color-gray }
+web-error = Etwas ist schiefgegangen: { $message }

@@ -1,0 +1,191 @@
+# Every word the Keltis server says, in English: emails, pushes, the pages that email links open,
+# and the web client. French (fr.ftl) and German (de.ftl) have the same messages; a test fails when
+# one is missing. Ids: `mail-`, `push-`, `page-`, `web-` (sent to the web client), and shared ones.
+
+## Shared: colours and cards
+
+# The colours, by the rules' colour ids. Messages that need an inflected form get `$color_id`
+# as well as the word.
+
+color-green = green
+color-yellow = yellow
+color-brown = brown
+color-blue = blue
+color-pink = pink
+color-gray = gray
+# A card: "blue 7", and Keltis Card's end cards.
+card = { $color } { $value }
+card-end = { $color } end
+
+
+## Emails
+
+mail-your-turn = Your turn in game { $id } ({ $variant })
+mail-reminder = { $hours ->
+    [one] One hour left for your turn in game { $id }
+   *[other] { $hours } hours left for your turn in game { $id }
+}
+mail-invitation = { $by } invited you to a game of { $variant } (game { $id })
+mail-started = Game { $id } ({ $variant }) has started
+mail-over = Game { $id } ({ $variant }) is over
+mail-aborted = Game { $id } ({ $variant }) was aborted: its first turn was never played
+mail-digest = { $count ->
+    [one] One game is waiting for you
+   *[other] { $count } games are waiting for you
+}
+mail-verify-subject = Confirm your email address
+mail-verify-body = Please confirm that this address is yours, so that the Keltis server may send you notices about your games:
+mail-players = Players
+mail-to-play = To play: { $name }
+mail-you-play = It is your turn.
+mail-deadline = Deadline
+mail-since = Since your last turn
+mail-winners = Won by
+mail-scores = Scores
+mail-open = Open the game
+mail-unsubscribe = No more emails of this kind
+# A decision since the reader's last turn. A draw from the deck never names the card.
+mail-lay = { $who } laid { $card }
+mail-lay-path = { $who } laid { $card } on the { $path } path
+mail-discard = { $who } discarded { $card }
+mail-step = { $who } moved a pawn
+mail-skip = { $who } passed up a move
+mail-draw-deck = { $who } drew from the deck
+mail-draw-pile = { $who } drew from the { $color } discard pile
+mail-discard-row = { $who } discarded from the { $color } row
+mail-take-stone = { $who } took a wish stone
+mail-pass = { $who } passed
+mail-resign = { $who } resigned
+mail-time-out = { $who } ran out of time
+
+## Push notifications (title and body, short: a phone's lock screen shows them)
+
+push-your-turn = Your turn in game { $id }
+push-reminder = Your time in game { $id } is running out
+push-invitation = { $by } invites you to game { $id }
+push-started = Game { $id } has started
+push-over = Game { $id } is over
+push-open = Open the game
+push-test-title = Keltis
+push-test-body = Notifications reach this device.
+
+## Pages opened from email links
+
+page-confirmed = Email address confirmed
+page-confirmed-body = Keltis will write to it about your games.
+page-unsubscribe = Unsubscribe
+page-unsubscribe-button = Stop these emails
+page-unsubscribed = Unsubscribed
+page-unsubscribed-body = You will get no more emails of this kind: { $kind ->
+        [your_turn] your turn
+        [deadline_reminder] deadline reminders
+        [invitation] invitations
+        [game_started] games started
+        [game_over] games over
+       *[digest] digests
+    }.
+
+## The web client (sent to it without the `web-` prefix; `{ $name }` placeholders only, or one
+## selector that is the whole message)
+
+web-which-pawn = Several pawns can go there: choose which.
+web-deadline = Deadline: { $when } ({ $left } left)
+web-time-left = Time left
+web-away = on vacation
+web-replay = Replay the game
+web-invite = Invite
+web-invited = { $name } is invited.
+web-time-control = Time control
+web-tc-none = none
+web-tc-day = 1 day per move
+web-tc-three_days = 3 days per move
+web-tc-fischer = 3 days + 1 day per move (at most 7)
+web-record-of = Record of game #{ $id }
+web-step-of = Move { $step } of { $steps }
+web-steps = Moves
+web-the-deal = The deal
+web-seen-by = Seen by
+web-spectator = a spectator
+web-hand-of = Hand of { $name }
+web-moves = Moves
+web-time-out = Time out
+web-name = Name
+web-password = Password
+web-login = Log in
+web-register = Register
+web-logout = Log out
+web-lobby = Lobby
+web-my-games = My games
+web-open-games = Open games
+web-new-game = New game
+web-variant = Variant
+web-players = Players
+web-invite-only = Invitation only
+web-rated = Rated
+web-opponent-bot = Bot opponents
+web-none = none
+web-create = Create
+web-join = Join
+web-open = Open
+web-nothing = Nothing here yet.
+web-status-open = waiting for players
+web-status-active = playing
+web-status-over = over
+web-status-cancelled = cancelled
+web-status-aborted = aborted
+web-your-turn = Your turn
+web-turn-of = Turn of { $name }
+web-game-over = Game over
+web-invitation = Invitation
+web-left = { $left } left
+web-next-game = Next game waiting for you: #{ $id }
+web-offline = You are offline: what you see may be out of date, and moves wait until you are back.
+web-push-enable = Notify me on this device
+web-push-on = Notifications are on for this device.
+web-push-denied = Notifications are blocked in this browser.
+web-hand = Your hand
+web-draw-pile = { $n ->
+    [one] Draw pile: one card
+   *[other] Draw pile: { $n } cards
+}
+web-discard-piles = Discard piles
+web-board = Board
+web-rows = Rows
+web-stones = Wish stones
+web-tile-points = Tile points
+web-choose = Choose what to do
+web-choose-card = Choose a card from your hand
+web-lay = Lay { $card }
+web-lay-to = Lay { $card }: pawn { $pawn } to { $to }
+web-lay-path = Lay { $card } on the { $path } path
+web-discard = Discard { $card }
+web-step = Free step: pawn { $pawn } to { $to }
+web-skip = Skip
+web-discard-from-hand = Tile: discard { $card }
+web-discard-from-row = Tile: discard the last { $color } card of your row
+web-draw-deck = Draw from the deck
+web-draw-pile-color = Draw from the { $color } pile
+web-take-stone = Take a wish stone with { $cards }
+web-pass = Pass
+web-resign = Resign
+web-confirm-resign = Resign this game?
+web-stale = Someone else moved first: the game was reloaded.
+web-winner = Winner
+web-score = Score
+web-seat = Seat
+web-retired = left the game
+web-hand-size = { $n ->
+    [one] one card
+   *[other] { $n } cards
+}
+web-big-pawn = big
+web-end-card = end
+web-back = Back to the lobby
+web-live = Live
+web-green = { color-green }
+web-yellow = { color-yellow }
+web-brown = { color-brown }
+web-blue = { color-blue }
+web-pink = { color-pink }
+web-gray = { color-gray }
+web-error = Something went wrong: { $message }

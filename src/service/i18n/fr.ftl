@@ -1,0 +1,197 @@
+# Tout ce que dit le serveur Keltis, en français : les e-mails, les notifications, les pages
+# qu'ouvrent les liens des e-mails et le client web. Les mêmes messages qu'en.ftl (voir là-bas).
+
+## Partagé : couleurs et cartes
+
+# Les couleurs, par les identifiants des règles.
+
+color-green = vert
+color-yellow = jaune
+color-brown = marron
+color-blue = bleu
+color-pink = rose
+color-gray = gris
+card = { $color } { $value }
+card-end = { $color } fin
+
+
+## E-mails
+
+mail-your-turn = À vous de jouer dans la partie { $id } ({ $variant })
+mail-reminder = { $hours ->
+    [one] Plus qu'une heure pour jouer dans la partie { $id }
+   *[other] Plus que { $hours } heures pour jouer dans la partie { $id }
+}
+mail-invitation = { $by } vous invite à une partie de { $variant } (partie { $id })
+mail-started = La partie { $id } ({ $variant }) a commencé
+mail-over = La partie { $id } ({ $variant }) est terminée
+mail-aborted = La partie { $id } ({ $variant }) est annulée : son premier tour n'a jamais été joué
+mail-digest = { $count ->
+    [one] Une partie vous attend
+   *[other] { $count } parties vous attendent
+}
+mail-verify-subject = Confirmez votre adresse e-mail
+mail-verify-body = Confirmez que cette adresse est bien la vôtre, pour que le serveur Keltis puisse vous écrire au sujet de vos parties :
+mail-players = Joueurs
+mail-to-play = À jouer : { $name }
+mail-you-play = C'est à vous de jouer.
+mail-deadline = Date limite
+mail-since = Depuis votre dernier tour
+mail-winners = Gagnée par
+mail-scores = Scores
+mail-open = Ouvrir la partie
+mail-unsubscribe = Ne plus recevoir ce type d'e-mail
+mail-lay = { $who } a posé { $card }
+mail-lay-path = { $who } a posé { $card } sur le chemin { $path }
+mail-discard = { $who } a défaussé { $card }
+mail-step = { $who } a avancé un pion
+mail-skip = { $who } a renoncé à avancer
+mail-draw-deck = { $who } a pioché
+# La défausse, la rangée : l'adjectif s'accorde ($color_id : l'identifiant de la couleur).
+mail-draw-pile = { $who } a pris dans la défausse { $color_id ->
+        [green] verte
+        [blue] bleue
+        [gray] grise
+       *[other] { $color }
+    }
+mail-discard-row = { $who } a défaussé de la rangée { $color_id ->
+        [green] verte
+        [blue] bleue
+        [gray] grise
+       *[other] { $color }
+    }
+mail-take-stone = { $who } a pris une pierre à vœux
+mail-pass = { $who } a passé
+mail-resign = { $who } a abandonné
+mail-time-out = { $who } a dépassé son temps
+
+## Notifications push
+
+push-your-turn = À vous de jouer dans la partie { $id }
+push-reminder = Votre temps s'écoule dans la partie { $id }
+push-invitation = { $by } vous invite à la partie { $id }
+push-started = La partie { $id } a commencé
+push-over = La partie { $id } est terminée
+push-open = Ouvrir la partie
+push-test-title = Keltis
+push-test-body = Les notifications arrivent sur cet appareil.
+
+## Pages ouvertes par les liens des e-mails
+
+page-confirmed = Adresse confirmée
+page-confirmed-body = Keltis vous y écrira au sujet de vos parties.
+page-unsubscribe = Se désabonner
+page-unsubscribe-button = Ne plus recevoir ces e-mails
+page-unsubscribed = Désabonnement effectué
+page-unsubscribed-body = Vous ne recevrez plus d'e-mails de ce type : { $kind ->
+        [your_turn] à vous de jouer
+        [deadline_reminder] rappels d'échéance
+        [invitation] invitations
+        [game_started] parties commencées
+        [game_over] parties terminées
+       *[digest] résumés
+    }.
+
+## Le client web
+
+web-which-pawn = Plusieurs pions peuvent y aller : choisissez lequel.
+web-deadline = Échéance : { $when } (reste { $left })
+web-time-left = Temps restant
+web-away = en vacances
+web-replay = Revoir la partie
+web-invite = Inviter
+web-invited = { $name } est invité.
+web-time-control = Cadence
+web-tc-none = aucune
+web-tc-day = 1 jour par coup
+web-tc-three_days = 3 jours par coup
+web-tc-fischer = 3 jours + 1 jour par coup (7 au plus)
+web-record-of = Partie n° { $id }
+web-step-of = Coup { $step } sur { $steps }
+web-steps = Coups
+web-the-deal = La donne
+web-seen-by = Vue de
+web-spectator = un spectateur
+web-hand-of = Main de { $name }
+web-moves = Coups
+web-time-out = Temps écoulé
+web-name = Nom
+web-password = Mot de passe
+web-login = Se connecter
+web-register = S'inscrire
+web-logout = Se déconnecter
+web-lobby = Salon
+web-my-games = Mes parties
+web-open-games = Parties ouvertes
+web-new-game = Nouvelle partie
+web-variant = Variante
+web-players = Joueurs
+web-invite-only = Sur invitation
+web-rated = Classée
+web-opponent-bot = Robots adversaires
+web-none = aucun
+web-create = Créer
+web-join = Rejoindre
+web-open = Ouvrir
+web-nothing = Rien pour le moment.
+web-status-open = en attente de joueurs
+web-status-active = en cours
+web-status-over = terminée
+web-status-cancelled = annulée
+web-status-aborted = abandonnée
+web-your-turn = À vous de jouer
+web-turn-of = Au tour de { $name }
+web-game-over = Partie terminée
+web-invitation = Invitation
+web-left = reste { $left }
+web-next-game = Partie suivante qui vous attend : #{ $id }
+web-offline = Vous êtes hors ligne : ce que vous voyez peut être dépassé, et les coups attendent votre retour.
+web-push-enable = M’avertir sur cet appareil
+web-push-on = Les notifications sont activées sur cet appareil.
+web-push-denied = Les notifications sont bloquées dans ce navigateur.
+web-hand = Votre main
+web-draw-pile = { $n ->
+    [one] Pioche : { $n } carte
+   *[other] Pioche : { $n } cartes
+}
+web-discard-piles = Défausses
+web-board = Plateau
+web-rows = Rangées
+web-stones = Pierres à vœux
+web-tile-points = Points de tuiles
+web-choose = Choisissez votre action
+web-choose-card = Choisissez une carte de votre main
+web-lay = Poser { $card }
+web-lay-to = Poser { $card } : pion { $pawn } vers { $to }
+web-lay-path = Poser { $card } sur le chemin { $path }
+web-discard = Défausser { $card }
+web-step = Pas gratuit : pion { $pawn } vers { $to }
+web-skip = Passer
+web-discard-from-hand = Tuile : défausser { $card }
+web-discard-from-row = Tuile : défausser la dernière carte de votre rangée { $color }
+web-draw-deck = Piocher
+web-draw-pile-color = Prendre dans la défausse : { $color }
+web-take-stone = Prendre une pierre à vœux avec { $cards }
+web-pass = Passer
+web-resign = Abandonner
+web-confirm-resign = Abandonner cette partie ?
+web-stale = Quelqu'un a joué avant vous : la partie a été rechargée.
+web-winner = Gagnant
+web-score = Score
+web-seat = Place
+web-retired = a quitté la partie
+web-hand-size = { $n ->
+    [one] { $n } carte
+   *[other] { $n } cartes
+}
+web-big-pawn = grand
+web-end-card = fin
+web-back = Retour au salon
+web-live = En direct
+web-green = { color-green }
+web-yellow = { color-yellow }
+web-brown = { color-brown }
+web-blue = { color-blue }
+web-pink = { color-pink }
+web-gray = { color-gray }
+web-error = Une erreur est survenue : { $message }

@@ -262,6 +262,7 @@ pub fn build_with_clock(
                 .service(web::scope("/api/v1").configure(api::routes))
                 .service(api::client::index)
                 .service(api::client::screen)
+                .service(api::client::settings_screen)
                 .service(api::client::root_file)
                 .service(api::client::file)
                 .default_service(web::to(error::no_route))

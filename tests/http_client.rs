@@ -299,6 +299,81 @@ fn the_loop_from_an_email_link_to_the_next_game() {
     assert_eq!(report["outside"], json!([]), "{report}");
 }
 
+/// The settings screen sets the address, the notices per kind and channel, the digest and the
+/// notices' language, creates and revokes an API token and starts and ends a vacation: the
+/// server holds what the screen showed.
+#[test]
+#[cfg_attr(
+    not(browser_tests),
+    ignore = "browser: set KELTIS_BROWSER_TESTS=1 with chromium and `npm ci` in tests/browser"
+)]
+fn the_settings_screen_sets_what_the_server_keeps() {
+    let s = support::spawn(Db::Sqlite, |_| {}).expect("SQLite server");
+    let report = browser("settings.mjs", &[&s.base, "setter"]);
+    assert!(
+        report["emailState"]
+            .as_str()
+            .is_some_and(|t| t.starts_with("Not confirmed")),
+        "{report}"
+    );
+    assert_eq!(
+        report["kept"],
+        json!({"address": "setter@example.org", "emailGameOver": false, "emailYourTurn": true,
+            "pushYourTurn": false, "digest": "24", "language": "fr"}),
+        "{report}"
+    );
+    assert!(
+        report["onVacation"]
+            .as_str()
+            .is_some_and(|t| t.contains("On vacation until")),
+        "{report}"
+    );
+    let devices = report["devices"].as_array().cloned().unwrap_or_default();
+    assert_eq!(devices.len(), 1, "{report}");
+    assert!(
+        devices[0]
+            .as_str()
+            .is_some_and(|d| d.contains("this device")),
+        "{report}"
+    );
+    assert_eq!(report["outside"], json!([]), "{report}");
+    // What the server holds.
+    let login = s.post(
+        "/api/v1/auth/login",
+        None,
+        json!({"name": "setter", "password": "browser-test-password"}),
+    );
+    assert_eq!(login.status, 200, "{}", login.text);
+    let token = login.json()["access_token"].as_str().unwrap().to_string();
+    let mail = s.get("/api/v1/me/email", Some(&token)).json();
+    assert_eq!(mail["email"], "setter@example.org", "{mail}");
+    assert_eq!(mail["verified"], false, "{mail}");
+    let p = &mail["preferences"];
+    assert_eq!(
+        (
+            &p["game_over"],
+            &p["your_turn"],
+            &p["digest_hours"],
+            &p["language"]
+        ),
+        (&json!(false), &json!(true), &json!(24), &json!("fr")),
+        "{mail}"
+    );
+    assert_eq!(p["push"]["your_turn"], false, "{mail}");
+    assert_eq!(p["push"]["game_over"], true, "{mail}");
+    let tokens = s.get("/api/v1/me/tokens", Some(&token)).json();
+    assert_eq!(tokens[0]["name"], "my bot", "{tokens}");
+    assert_eq!(tokens[0]["scopes"], json!(["read"]), "{tokens}");
+    assert!(tokens[0]["revoked_at"].is_i64(), "{tokens}");
+    // The token the screen showed once was real, and is revoked.
+    let shown = report["token"].as_str().unwrap_or_default();
+    assert!(shown.len() > 20, "{report}");
+    assert_eq!(s.get("/api/v1/me", Some(shown)).status, 401);
+    let vacation = s.get("/api/v1/me/vacation", Some(&token)).json();
+    assert!(vacation["current"].is_null(), "{vacation}");
+    assert!(vacation["used_ms"].as_i64().is_some(), "{vacation}");
+}
+
 /// The installable web app: a manifest without installability errors, a service worker that
 /// controls the page, shows pushes as notifications grouped per game with the game's page, and
 /// serves the shell offline, saying so.
@@ -309,7 +384,11 @@ fn the_loop_from_an_email_link_to_the_next_game() {
 )]
 fn the_client_installs_and_works_offline() {
     let s = support::spawn(Db::Sqlite, |_| {}).expect("SQLite server");
-    let report = browser("installable.mjs", &[&s.base, "pwa"]);
+    // A game the notification leads to (someone else's, open to spectators).
+    let host = s.register("host");
+    let guest = s.register("guest");
+    let game = s.started_game("keltis", &[host, guest]).to_string();
+    let report = browser("installable.mjs", &[&s.base, "pwa", &game]);
     assert_eq!(report["controlled"], json!(true), "{report}");
     assert_eq!(report["manifestErrors"], json!([]), "{report}");
     assert!(
@@ -336,11 +415,26 @@ fn the_client_installs_and_works_offline() {
     assert_eq!(notifications.len(), 1, "{report}");
     assert_eq!(
         notifications[0]["title"],
-        json!("Your turn in game 7"),
+        json!(format!("Your turn in game {game}")),
         "{report}"
     );
-    assert_eq!(notifications[0]["tag"], json!("game-7"), "{report}");
-    assert_eq!(notifications[0]["url"], json!("/games/7"), "{report}");
+    assert_eq!(
+        notifications[0]["tag"],
+        json!(format!("game-{game}")),
+        "{report}"
+    );
+    assert_eq!(
+        notifications[0]["url"],
+        json!(format!("/games/{game}")),
+        "{report}"
+    );
+    // Its click led the window to the game.
+    assert!(
+        report["afterClick"]["url"]
+            .as_str()
+            .is_some_and(|u| u.ends_with(&format!("/games/{game}"))),
+        "{report}"
+    );
     assert!(
         report["offline"]["status"]
             .as_str()

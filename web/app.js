@@ -1,7 +1,8 @@
 // @ts-check
 /** The browser client: log in, then screens by the address's path: `/` the lobby, `/games/<id>`
- * a game, `/records/<id>` a finished game's record (the server answers each path with this page,
- * so a link from an email opens its screen, after logging in if needed). Every action is one of
+ * a game, `/records/<id>` a finished game's record, `/settings` the player's settings (the server
+ * answers each path with this page, so a link from an email opens its screen, after logging in
+ * if needed). Every action is one of
  * the legal decisions the server offers; the game page follows the game live, and the tab's
  * title counts the games waiting for you. */
 
@@ -11,6 +12,7 @@ import { initLanguage, setLanguage, t } from './i18n.js';
 import { showGame } from './game.js';
 import { showLobby } from './lobby.js';
 import { showReplay } from './replay.js';
+import { showSettings } from './settings.js';
 import { follow, stop } from './waiting.js';
 import { registerWorker } from './notify.js';
 
@@ -26,6 +28,7 @@ function showNav() {
     ...(s
       ? [
           h('a', { href: '/' }, [t('lobby')]),
+          h('a', { href: '/settings' }, [t('settings')]),
           h('span', { class: 'me' }, [s.name]),
           h('button', { type: 'button', onclick: () => { signOut(); stop(); route(); } }, [t('logout')]),
         ]
@@ -70,6 +73,10 @@ function route() {
   const game = /^\/games\/(\d+)$/.exec(location.pathname);
   if (game) {
     leave = showGame(main, Number(game[1]));
+    return;
+  }
+  if (location.pathname === '/settings') {
+    leave = showSettings(main);
     return;
   }
   const record = /^\/records\/(\d+)$/.exec(location.pathname);

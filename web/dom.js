@@ -24,7 +24,7 @@ export function say(text) {
   if (status) status.textContent = text;
 }
 
-/** Show the screen at `path` (`/`, `/games/<id>`, `/records/<id>`) without reloading the page. @param {string} path */
+/** Show the screen at `path` (`/`, `/games/<id>`, `/records/<id>`, `/settings`) without reloading the page. @param {string} path */
 export function go(path) {
   history.pushState(null, '', path);
   window.dispatchEvent(new Event('keltis:navigate'));
@@ -32,7 +32,7 @@ export function go(path) {
 
 /** Whether `path` is one of the client's screens. @param {string} path */
 export function isScreen(path) {
-  return /^\/((games|records)\/\d+)?$/.test(path);
+  return /^\/((games|records)\/\d+|settings)?$/.test(path);
 }
 
 /** Say what went wrong; a request that could not reach the server (fetch rejects with a

@@ -4,7 +4,7 @@
 const SHELL = 'keltis-shell-v2';
 const FILES = ['/', '/web/style.css', '/web/app.js', '/web/api.js', '/web/i18n.js', '/web/board.js',
   '/web/dom.js', '/web/words.js', '/web/table.js', '/web/lobby.js', '/web/game.js', '/web/replay.js',
-  '/web/waiting.js', '/web/notify.js', '/web/boards/keltis-base.json', '/web/boards/neue-wege.json',
+  '/web/waiting.js', '/web/notify.js', '/web/settings.js', '/web/boards/keltis-base.json', '/web/boards/neue-wege.json',
   '/web/messages/en.json', '/web/messages/fr.json', '/web/messages/de.json', '/manifest.webmanifest', '/web/icon-192.png', '/web/icon-512.png'];
 
 self.addEventListener('install', (event) => {
@@ -60,14 +60,17 @@ self.addEventListener('push', (event) => {
 
 self.addEventListener('notificationclick', (event) => {
   event.notification.close();
-  const target = new URL(event.notification.data?.url || '/', self.location.origin).href;
-  event.waitUntil((async () => {
-    const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
-    const open = windows.find((w) => w.url === target) || windows[0];
-    if (open) {
-      if (open.url !== target && 'navigate' in open) await open.navigate(target);
-      return open.focus();
-    }
-    return self.clients.openWindow(target);
-  })());
+  event.waitUntil(openPage(new URL(event.notification.data?.url || '/', self.location.origin).href));
 });
+
+/** The page `target` in a window of ours: one already open (led there), else a new one.
+ * @param {string} target */
+async function openPage(target) {
+  const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
+  const open = windows.find((w) => w.url === target) || windows[0];
+  if (open) {
+    if (open.url !== target && 'navigate' in open) await open.navigate(target);
+    return open.focus();
+  }
+  return self.clients.openWindow(target);
+}

@@ -22,6 +22,7 @@ const FILES: &[(&str, &str, &[u8])] = &[
     ("app.js", JS, include_bytes!("../../web/app.js")),
     ("waiting.js", JS, include_bytes!("../../web/waiting.js")),
     ("notify.js", JS, include_bytes!("../../web/notify.js")),
+    ("settings.js", JS, include_bytes!("../../web/settings.js")),
     ("api.js", JS, include_bytes!("../../web/api.js")),
     ("i18n.js", JS, include_bytes!("../../web/i18n.js")),
     ("board.js", JS, include_bytes!("../../web/board.js")),
@@ -103,6 +104,12 @@ pub async fn root_file(name: web::Path<String>) -> Result<HttpResponse, ApiError
 /// another site opens the page, which shows that screen (after logging in if needed).
 #[get("/{screen:games|records}/{id:[0-9]{1,18}}")]
 pub async fn screen() -> Result<HttpResponse, ApiError> {
+    serve("index.html")
+}
+
+/// The settings screen, by its path.
+#[get("/settings")]
+pub async fn settings_screen() -> Result<HttpResponse, ApiError> {
     serve("index.html")
 }
 

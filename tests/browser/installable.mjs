@@ -2,10 +2,12 @@
 // Page.getAppManifest and Page.getInstallabilityErrors), the service worker controls the page,
 // the shell opens offline and says so, and a push delivered to the service worker
 // (ServiceWorker.deliverPushMessage) shows a notification grouped per game that leads to the game.
-// Usage: node installable.mjs <base> <name>. Prints one JSON line.
+// A click on that notification leads the open window to the game (the click is dispatched in the
+// service worker, as the browser would: headless chromium shows no notification to click).
+// Usage: node installable.mjs <base> <name> <game id>. Prints one JSON line.
 import { DESKTOP, launch, register, watchOutside } from './lib.mjs';
 
-const [base, name] = process.argv.slice(2);
+const [base, name, gameId] = process.argv.slice(2);
 const browser = await launch();
 const outside = [];
 try {
@@ -31,7 +33,7 @@ try {
   await cdp.send('ServiceWorker.deliverPushMessage', {
     origin: base,
     registrationId,
-    data: JSON.stringify({ kind: 'your_turn', game_id: 7, title: 'Your turn in game 7', body: 'Open the game', url: '/games/7', tag: 'game-7' }),
+    data: JSON.stringify({ kind: 'your_turn', game_id: Number(gameId), title: `Your turn in game ${gameId}`, body: 'Open the game', url: `/games/${gameId}`, tag: `game-${gameId}` }),
   });
   let notifications = [];
   for (let i = 0; i < 50 && notifications.length === 0; i++) {
@@ -39,6 +41,23 @@ try {
     notifications = await page.evaluate(async () => (await (await navigator.serviceWorker.ready).getNotifications())
       .map((n) => ({ title: n.title, body: n.body, tag: n.tag, url: n.data && n.data.url })));
   }
+
+  // The click: the service worker's own handler, with the notification the push showed. The
+  // lifetime extension of a dispatched event is refused (it is not the browser's), so the
+  // navigation is what shows the handler worked.
+  const [worker] = context.serviceWorkers();
+  const clicked = await worker.evaluate(async () => {
+    const [notification] = await self.registration.getNotifications();
+    try {
+      self.dispatchEvent(new NotificationEvent('notificationclick', { notification }));
+    } catch (e) {
+      return String(e);
+    }
+    return 'dispatched';
+  });
+  await page.waitForURL(new RegExp(`/games/${gameId}$`), { timeout: 10000 });
+  await page.waitForSelector('#turn');
+  const afterClick = { url: page.url(), heading: await page.locator('h1').innerText(), clicked };
 
   // Offline: the shell still opens, on any screen's address, and says it is offline.
   await context.setOffline(true);
@@ -54,6 +73,7 @@ try {
     manifestUrl: manifest.url,
     installability: installability.installabilityErrors,
     notifications,
+    afterClick,
     offline,
     outside,
   }));

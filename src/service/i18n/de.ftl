@@ -194,3 +194,53 @@ web-blue = { color-blue }
 web-pink = { color-pink }
 web-gray = { color-gray }
 web-error = Etwas ist schiefgegangen: { $message }
+
+# Die Einstellungen.
+web-settings = Einstellungen
+web-email = E-Mail
+web-email-address = E-Mail-Adresse
+web-save = Speichern
+web-saved = Gespeichert.
+web-email-none = Keine Adresse: Du bekommst keine E-Mails.
+web-email-unverified = Noch nicht bestätigt: Öffne den Link, der an diese Adresse ging.
+web-email-verified = Bestätigt.
+web-email-bounced = Der Mailserver hat diese Adresse abgelehnt: Es geht nichts mehr an sie. Speichere sie erneut, um es wieder zu versuchen.
+web-notices = Benachrichtigungen
+web-notice = Nachricht
+web-channel-email = E-Mail
+web-channel-push = Push
+web-kind-your_turn = Du bist am Zug
+web-kind-deadline_reminder = Fristerinnerungen
+web-kind-invitation = Einladungen
+web-kind-game_started = Partie begonnen
+web-kind-game_over = Partie beendet
+web-digest = E-Mails für deinen Zug
+web-digest-off = Eine pro Zug
+web-digest-every = { $hours ->
+    [one] Eine Zusammenfassung jede Stunde
+   *[other] Eine Zusammenfassung alle { $hours } Stunden
+}
+web-notice-language = Sprache der E-Mails und Benachrichtigungen
+web-vacation = Urlaub
+web-vacation-left = Übrig in diesem Jahr: { $left } (von { $days } Tagen)
+web-vacation-until = Im Urlaub bis { $when }.
+web-vacation-start = Urlaub beginnen
+web-vacation-stop = Urlaub beenden
+web-devices = Angemeldete Geräte
+web-device-unknown = Unbekanntes Gerät
+web-device-this = dieses Gerät
+web-last-used = zuletzt benutzt { $when }
+web-last-push = letzte Benachrichtigung { $when }
+web-sign-out = Abmelden
+web-sign-out-all = Überall abmelden
+web-tokens = API-Token
+web-token-name = Name des Tokens
+web-scope-read = Lesen
+web-scope-play = Spielen
+web-token-create = Token erstellen
+web-token-new = Kopiere dieses Token jetzt: Es wird nicht noch einmal gezeigt.
+web-revoke = Widerrufen
+web-revoked = widerrufen
+web-push-devices = Geräte mit Benachrichtigungen
+web-push-test = Test senden
+web-remove = Entfernen

@@ -189,3 +189,53 @@ web-blue = { color-blue }
 web-pink = { color-pink }
 web-gray = { color-gray }
 web-error = Something went wrong: { $message }
+
+# The settings screen.
+web-settings = Settings
+web-email = Email
+web-email-address = Email address
+web-save = Save
+web-saved = Saved.
+web-email-none = No address: you get no email.
+web-email-unverified = Not confirmed yet: open the link sent to this address.
+web-email-verified = Confirmed.
+web-email-bounced = The mail server refused this address: nothing is sent to it. Save it again to retry.
+web-notices = Notifications
+web-notice = Notice
+web-channel-email = Email
+web-channel-push = Push
+web-kind-your_turn = Your turn
+web-kind-deadline_reminder = Deadline reminders
+web-kind-invitation = Invitations
+web-kind-game_started = Game started
+web-kind-game_over = Game over
+web-digest = Emails for your turn
+web-digest-off = One per turn
+web-digest-every = { $hours ->
+    [one] One summary every hour
+   *[other] One summary every { $hours } hours
+}
+web-notice-language = Language of emails and notifications
+web-vacation = Vacation
+web-vacation-left = Left this year: { $left } (of { $days } days)
+web-vacation-until = On vacation until { $when }.
+web-vacation-start = Start a vacation
+web-vacation-stop = End the vacation
+web-devices = Signed-in devices
+web-device-unknown = Unknown device
+web-device-this = this device
+web-last-used = last used { $when }
+web-last-push = last push { $when }
+web-sign-out = Sign out
+web-sign-out-all = Sign out everywhere
+web-tokens = API tokens
+web-token-name = Token name
+web-scope-read = Read
+web-scope-play = Play
+web-token-create = Create a token
+web-token-new = Copy this token now: it is not shown again.
+web-revoke = Revoke
+web-revoked = revoked
+web-push-devices = Push devices
+web-push-test = Send a test
+web-remove = Remove

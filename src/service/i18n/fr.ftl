@@ -195,3 +195,53 @@ web-blue = { color-blue }
 web-pink = { color-pink }
 web-gray = { color-gray }
 web-error = Une erreur est survenue : { $message }
+
+# L'écran des réglages.
+web-settings = Réglages
+web-email = E-mail
+web-email-address = Adresse e-mail
+web-save = Enregistrer
+web-saved = Enregistré.
+web-email-none = Aucune adresse : vous ne recevez pas d'e-mail.
+web-email-unverified = Pas encore confirmée : ouvrez le lien envoyé à cette adresse.
+web-email-verified = Confirmée.
+web-email-bounced = Le serveur de messagerie a refusé cette adresse : rien ne lui est envoyé. Enregistrez-la de nouveau pour réessayer.
+web-notices = Notifications
+web-notice = Avis
+web-channel-email = E-mail
+web-channel-push = Push
+web-kind-your_turn = À vous de jouer
+web-kind-deadline_reminder = Rappels d'échéance
+web-kind-invitation = Invitations
+web-kind-game_started = Partie commencée
+web-kind-game_over = Partie terminée
+web-digest = E-mails pour votre tour
+web-digest-off = Un par tour
+web-digest-every = { $hours ->
+    [one] Un résumé toutes les heures
+   *[other] Un résumé toutes les { $hours } heures
+}
+web-notice-language = Langue des e-mails et des notifications
+web-vacation = Vacances
+web-vacation-left = Reste cette année : { $left } (sur { $days } jours)
+web-vacation-until = En vacances jusqu'au { $when }.
+web-vacation-start = Partir en vacances
+web-vacation-stop = Finir les vacances
+web-devices = Appareils connectés
+web-device-unknown = Appareil inconnu
+web-device-this = cet appareil
+web-last-used = dernière utilisation { $when }
+web-last-push = dernière notification { $when }
+web-sign-out = Déconnecter
+web-sign-out-all = Se déconnecter partout
+web-tokens = Jetons d'API
+web-token-name = Nom du jeton
+web-scope-read = Lire
+web-scope-play = Jouer
+web-token-create = Créer un jeton
+web-token-new = Copiez ce jeton maintenant : il ne sera plus affiché.
+web-revoke = Révoquer
+web-revoked = révoqué
+web-push-devices = Appareils notifiés
+web-push-test = Envoyer un test
+web-remove = Retirer

@@ -1,4 +1,4 @@
-//! One move's server-side work without HTTP: `play::decide` loads the game, lets the engine
+//! One move's server-side work without HTTP: `decisions::decide` loads the game, lets the engine
 //! validate the decision, appends the event with optimistic concurrency and builds the answer, on
 //! an in-memory SQLite database (so the figure is the server's own work, not the disk's). Two
 //! players play 2-player `keltis` games, one after another, drawing from the deck whenever they
@@ -9,12 +9,12 @@ use std::time::{Duration, Instant};
 use criterion::{criterion_group, criterion_main, Criterion};
 use keltis::engine::{DecisionJson, Variant};
 use keltis::ratings::RatingParameters;
+use keltis::service::accounts::sessions::TokenKeys;
 use keltis::service::accounts::{self, Caller, Scope};
-use keltis::service::clocks::TimeControl;
+use keltis::service::correspondence::clocks::TimeControl;
 use keltis::service::i18n::Language;
-use keltis::service::lobby::{self, NewGame};
-use keltis::service::play::{self, DecisionAnswer, DecisionRequest};
-use keltis::service::sessions::TokenKeys;
+use keltis::service::play::decisions::{self, DecisionAnswer, DecisionRequest};
+use keltis::service::play::lobby::{self, NewGame};
 use keltis::storage::Database;
 
 /// Two seated players and the game they play.
@@ -67,13 +67,14 @@ impl Table {
     /// end), with that seat and the version it was made on; a new game once this one is over.
     fn next(&mut self) -> (usize, DecisionRequest) {
         loop {
-            let seen = play::get(&self.db, &self.players[0], self.game).expect("game");
+            let seen = decisions::get(&self.db, &self.players[0], self.game).expect("game");
             let state = seen.state.as_ref().expect("started");
             let Some(seat) = state.to_act else {
                 self.new_game();
                 continue;
             };
-            let mine = play::get(&self.db, &self.players[seat as usize], self.game).expect("view");
+            let mine =
+                decisions::get(&self.db, &self.players[seat as usize], self.game).expect("view");
             let legal = mine.state.map(|s| s.legal_decisions).unwrap_or_default();
             let decision = legal
                 .iter()
@@ -103,7 +104,7 @@ fn one_move(c: &mut Criterion) {
             for _ in 0..iters {
                 let (seat, request) = table.next();
                 let started = Instant::now();
-                let answer = play::decide(
+                let answer = decisions::decide(
                     &table.db,
                     &table.players[seat],
                     table.game,

@@ -1,11 +1,11 @@
 //! One push's cryptographic work: the message encrypted for a device (RFC 8291, aes128gcm, a
 //! fresh ECDH key pair and salt each time) and a VAPID token signed (RFC 8292, ES256), as the
-//! push worker does for every delivery (`service::push::delivery::seal`). The target: at
+//! push worker does for every delivery (`service::notify::push::delivery::seal`). The target: at
 //! least 2,000 pushes a second on one core.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use keltis::service::push::delivery::{seal, PushMessage};
-use keltis::service::push::PushKeys;
+use keltis::service::notify::push::delivery::{seal, PushMessage};
+use keltis::service::notify::push::PushKeys;
 
 fn one_push(c: &mut Criterion) {
     let keys = PushKeys::from_private(&PushKeys::generate_private(), "mailto:bench@example.org")

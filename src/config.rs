@@ -122,7 +122,7 @@ pub struct Config {
     pub smtp_port: Option<u16>,
     /// How to secure the connection to the relay.
     #[arg(long, env = "KELTIS_SMTP_TLS", value_enum, default_value = "starttls")]
-    pub smtp_tls: crate::service::mail::delivery::SmtpTls,
+    pub smtp_tls: crate::service::notify::mail::delivery::SmtpTls,
     #[arg(long, env = "KELTIS_SMTP_USERNAME")]
     pub smtp_username: Option<String>,
     #[arg(long, env = "KELTIS_SMTP_PASSWORD", hide_env_values = true)]
@@ -214,7 +214,7 @@ impl Config {
             vacation_days_per_year: 30,
             smtp_host: None,
             smtp_port: None,
-            smtp_tls: crate::service::mail::delivery::SmtpTls::Starttls,
+            smtp_tls: crate::service::notify::mail::delivery::SmtpTls::Starttls,
             smtp_username: None,
             smtp_password: None,
             mail_from: "Keltis <keltis@localhost>".into(),
@@ -224,8 +224,8 @@ impl Config {
     }
 
     /// The SMTP relay's settings, if one is configured.
-    pub fn smtp(&self) -> Option<crate::service::mail::delivery::SmtpSettings> {
-        Some(crate::service::mail::delivery::SmtpSettings {
+    pub fn smtp(&self) -> Option<crate::service::notify::mail::delivery::SmtpSettings> {
+        Some(crate::service::notify::mail::delivery::SmtpSettings {
             host: self.smtp_host.clone()?,
             port: self.smtp_port,
             tls: self.smtp_tls,
@@ -295,7 +295,7 @@ impl Config {
             Ok(text) if !text.trim().is_empty() => Ok(text.trim().to_string()),
             _ => {
                 std::fs::create_dir_all(&self.data_dir).map_err(io)?;
-                let key = crate::service::push::PushKeys::generate_private();
+                let key = crate::service::notify::push::PushKeys::generate_private();
                 write_private(&path, &key).map_err(io)?;
                 Ok(key)
             }

@@ -205,7 +205,7 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
                 1,
                 config.sqlite_synchronous,
             )?;
-            let report = keltis::service::seed::seed_games(
+            let report = keltis::service::play::seed::seed_games(
                 &db,
                 finished,
                 active,
@@ -296,7 +296,10 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             Ok(())
         }
         Command::VapidKey => {
-            println!("{}", keltis::service::push::PushKeys::generate_private());
+            println!(
+                "{}",
+                keltis::service::notify::push::PushKeys::generate_private()
+            );
             Ok(())
         }
         Command::Selfplay {

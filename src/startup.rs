@@ -70,7 +70,7 @@ pub fn build_with_clock(
         error,
     })?;
     let port = listener.local_addr().map(|a| a.port()).unwrap_or(0);
-    let bots = crate::service::bots::ensure_bot_accounts(&db, config.bot_mcts_ms)
+    let bots = crate::service::play::bots::ensure_bot_accounts(&db, config.bot_mcts_ms)
         .map_err(|e| StartupError::Bots(e.to_string()))?;
     let workers = crate::workers::Workers::default();
     if config.bots {
@@ -95,7 +95,7 @@ pub fn build_with_clock(
     })?;
     match config.smtp() {
         Some(smtp) => {
-            let mailer = crate::service::mail::delivery::Mailer::new(&smtp, TokenKeys::new(&secret))
+            let mailer = crate::service::notify::mail::delivery::Mailer::new(&smtp, TokenKeys::new(&secret))
                 .map_err(StartupError::Mail)?;
             tracing::info!(relay = %smtp.host, "notification emails go through this SMTP relay");
             crate::workers::mail::spawn(
@@ -122,7 +122,7 @@ pub fn build_with_clock(
             error,
         }
     })?;
-    let webhook_policy = crate::service::webhooks::WebhookPolicy {
+    let webhook_policy = crate::service::notify::webhooks::WebhookPolicy {
         allow_private: config.webhooks_allow_private,
     };
     crate::workers::webhooks::spawn(
@@ -135,13 +135,13 @@ pub fn build_with_clock(
         name: "webhook",
         error,
     })?;
-    let push_keys = crate::service::push::PushKeys::from_private(
+    let push_keys = crate::service::notify::push::PushKeys::from_private(
         &config.vapid_private_key()?,
         &config.vapid_subject(),
     )
     .map_err(StartupError::Push)?;
     let vapid_public_key = push_keys.public_key().to_string();
-    let push_policy = crate::service::outbound::OutboundPolicy {
+    let push_policy = crate::service::notify::outbound::OutboundPolicy {
         allow_private: config.push_allow_private,
     };
     crate::workers::push::spawn(
@@ -183,7 +183,7 @@ pub fn build_with_clock(
         proxies: api::client_address::TrustedProxies::new(config.trusted_proxies.clone()),
         long_poll_max_seconds: config.long_poll_max_seconds,
         ratings: config.rating_parameters(),
-        vacation: crate::service::vacations::VacationPolicy {
+        vacation: crate::service::correspondence::vacations::VacationPolicy {
             days_per_year: config.vacation_days_per_year,
         },
         webhooks: webhook_policy,

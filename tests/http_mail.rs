@@ -17,7 +17,7 @@ fn server(db: Db, sink: &SmtpSink, url: Option<String>) -> TestServer {
     support::spawn(db, move |c| {
         c.smtp_host = Some("127.0.0.1".into());
         c.smtp_port = Some(port);
-        c.smtp_tls = keltis::service::mail::delivery::SmtpTls::None;
+        c.smtp_tls = keltis::service::notify::mail::delivery::SmtpTls::None;
         c.mail_from = "Keltis <keltis@keltis.test>".into();
         c.public_url = PUBLIC.into();
         c.mail_interval_ms = 50;
@@ -521,7 +521,7 @@ fn a_deadline_reminder_arrives_by_email(db: Db) {
     assert_eq!(subject, format!("24 hours left for your turn in game {id}"));
     let text = found[0]["text"].as_str().unwrap();
     assert!(text.contains(&format!("{PUBLIC}/games/{id}")), "{text}");
-    let when = keltis::service::mail::messages::utc(deadline);
+    let when = keltis::service::notify::mail::messages::utc(deadline);
     assert!(text.contains(&when), "the deadline {when} in {text}");
     std::thread::sleep(std::time::Duration::from_millis(300));
     assert!(

@@ -193,7 +193,7 @@ fn a_finished_games_log_is_packed_and_reads_the_same(db: Db) {
     let instances =
         [1, 2].map(|_| keltis::storage::Database::open(&s.database_url, 2).expect("db"));
     let pack = |db: &keltis::storage::Database| {
-        keltis::service::packing::pack_finished_logs(db, 10, now).expect("packing works")
+        keltis::service::play::packing::pack_finished_logs(db, 10, now).expect("packing works")
     };
     // Two instances at once on PostgreSQL; one after the other on SQLite (one process's file).
     let packed: usize = if s.database_url.starts_with("postgres") {

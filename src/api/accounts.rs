@@ -8,8 +8,8 @@ use utoipa::ToSchema;
 use super::auth::Authenticated;
 use super::error::{ApiError, Problem};
 use super::AppState;
+use crate::service::accounts::sessions::{self, Session, SessionInfo};
 use crate::service::accounts::{self, ApiTokenInfo, NewApiToken, Scope};
-use crate::service::sessions::{self, Session, SessionInfo};
 use crate::service::ServiceError;
 
 #[derive(Deserialize, ToSchema)]

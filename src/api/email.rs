@@ -10,8 +10,8 @@ use super::auth::Authenticated;
 use super::error::{ApiError, Problem};
 use super::AppState;
 use crate::service::i18n::Language;
-use crate::service::mail::pages::{self, Page};
-use crate::service::mail::{self, MailSettings, Preferences, SetEmail};
+use crate::service::notify::mail::pages::{self, Page};
+use crate::service::notify::mail::{self, MailSettings, Preferences, SetEmail};
 
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]

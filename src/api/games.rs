@@ -15,11 +15,11 @@ use utoipa::{IntoParams, ToSchema};
 use super::auth::Authenticated;
 use super::error::{ApiError, Problem};
 use super::AppState;
-use crate::service::events::{self as game_events, EventView, ReplayStep};
-use crate::service::games::GameDetail;
-use crate::service::live;
-use crate::service::lobby::{self, GameFilter, GamePage, NewGame};
-use crate::service::play::{self, DecisionAnswer, DecisionRequest};
+use crate::service::notify::live;
+use crate::service::play::decisions::{self, DecisionAnswer, DecisionRequest};
+use crate::service::play::events::{self as game_events, EventView, ReplayStep};
+use crate::service::play::games::GameDetail;
+use crate::service::play::lobby::{self, GameFilter, GamePage, NewGame};
 
 /// Largest page of `GET /games`.
 pub const MAX_PAGE: i64 = 200;
@@ -153,7 +153,7 @@ pub async fn get(
 ) -> Result<web::Json<GameDetail>, ApiError> {
     let id = id.into_inner();
     Ok(web::Json(
-        web::block(move || play::get(&state.db, &caller, id)).await??,
+        web::block(move || decisions::get(&state.db, &caller, id)).await??,
     ))
 }
 
@@ -255,7 +255,7 @@ pub async fn decide(
     };
     let metrics = state.metrics.clone();
     let answer = web::block(move || {
-        play::decide(
+        decisions::decide(
             &state.db,
             &caller,
             id,
@@ -294,7 +294,7 @@ pub async fn resign(
 ) -> Result<web::Json<GameDetail>, ApiError> {
     let id = id.into_inner();
     Ok(web::Json(
-        web::block(move || play::resign(&state.db, &caller, id, &state.ratings)).await??,
+        web::block(move || decisions::resign(&state.db, &caller, id, &state.ratings)).await??,
     ))
 }
 
@@ -380,12 +380,12 @@ pub async fn replay_step(
 
 /// The server's bot accounts: seat them with `bots` when creating a game, or invite them.
 #[utoipa::path(operation_id = "listBots", tag = "bots", security(("bearer" = [])), responses(
-    (status = 200, body = [crate::service::bots::ServerBot]),
+    (status = 200, body = [crate::service::play::bots::ServerBot]),
 ))]
 #[get("/bots")]
 pub async fn bots(
     state: web::Data<AppState>,
     _caller: Authenticated,
-) -> web::Json<Vec<crate::service::bots::ServerBot>> {
+) -> web::Json<Vec<crate::service::play::bots::ServerBot>> {
     web::Json(state.bots.clone())
 }

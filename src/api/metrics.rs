@@ -16,7 +16,7 @@ use prometheus_client::registry::Registry;
 
 use super::error::ApiError;
 use super::AppState;
-use crate::service::notifications::outbox_depth;
+use crate::service::notify::notifications::outbox_depth;
 
 // Every label comes from a fixed set, whatever a client sends: a label taken from the request
 // as sent (a method of thousands of characters, a raw path) would make a new series per request

@@ -36,13 +36,13 @@ pub struct AppState {
     pub limiter: rate_limit::RateLimiter,
     /// Whose `Forwarded` headers name the client (the rate limits' address).
     pub proxies: client_address::TrustedProxies,
-    pub bots: Vec<crate::service::bots::ServerBot>,
+    pub bots: Vec<crate::service::play::bots::ServerBot>,
     /// The longest a long poll of events is held, in seconds.
     pub long_poll_max_seconds: u64,
-    pub vacation: crate::service::vacations::VacationPolicy,
-    pub webhooks: crate::service::webhooks::WebhookPolicy,
+    pub vacation: crate::service::correspondence::vacations::VacationPolicy,
+    pub webhooks: crate::service::notify::webhooks::WebhookPolicy,
     /// Whether push endpoints may be private addresses.
-    pub push: crate::service::outbound::OutboundPolicy,
+    pub push: crate::service::notify::outbound::OutboundPolicy,
     /// The server's VAPID public key (base64url), for clients subscribing to pushes.
     pub vapid_public_key: String,
     /// The rating system's parameters.

@@ -9,7 +9,7 @@ use super::auth::Authenticated;
 use super::error::ApiError;
 use super::games::{page, MAX_PAGE};
 use super::AppState;
-use crate::service::my_games::{self, MyGamesPage};
+use crate::service::correspondence::my_games::{self, MyGamesPage};
 
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]

@@ -8,7 +8,7 @@ use super::auth::Authenticated;
 use super::error::ApiError;
 use super::games::page;
 use super::AppState;
-use crate::service::notifications::{self, NotificationView};
+use crate::service::notify::notifications::{self, NotificationView};
 
 /// Largest page of notifications.
 const MAX_PAGE: i64 = 200;

@@ -11,7 +11,9 @@ use super::error::{ApiError, Problem};
 use super::games::{out_of_range, page};
 use super::AppState;
 use crate::engine::Variant;
-use crate::service::players::{self, HistoryPage, HistoryQuery, LeaderboardPage, PlayerProfile};
+use crate::service::ratings::profiles::{
+    self, HistoryPage, HistoryQuery, LeaderboardPage, PlayerProfile,
+};
 use crate::service::ratings::GameOutcome;
 
 /// Largest page of the history and of a leaderboard.
@@ -30,7 +32,7 @@ pub async fn profile(
     name: web::Path<String>,
 ) -> Result<web::Json<PlayerProfile>, ApiError> {
     Ok(web::Json(
-        web::block(move || players::profile(&state.db, &caller, &name, &state.ratings)).await??,
+        web::block(move || profiles::profile(&state.db, &caller, &name, &state.ratings)).await??,
     ))
 }
 
@@ -96,7 +98,7 @@ pub async fn history(
     };
     Ok(web::Json(
         web::block(move || {
-            players::history(&state.db, &caller, &query, params.cursor.as_deref(), limit)
+            profiles::history(&state.db, &caller, &query, params.cursor.as_deref(), limit)
         })
         .await??,
     ))
@@ -140,7 +142,7 @@ pub async fn leaderboard(
     let (_, limit) = page(None, params.limit, 50, MAX_PAGE)?;
     Ok(web::Json(
         web::block(move || {
-            players::leaderboard(
+            profiles::leaderboard(
                 &state.db,
                 &caller,
                 variant,

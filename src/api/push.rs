@@ -6,7 +6,7 @@ use super::auth::Authenticated;
 use super::error::{ApiError, Problem};
 use super::json_body::JsonObject;
 use super::AppState;
-use crate::service::push::{self, NewPushSubscription, PushDevice, VapidKey};
+use crate::service::notify::push::{self, NewPushSubscription, PushDevice, VapidKey};
 
 /// The server's VAPID public key: pass it as `applicationServerKey` to `pushManager.subscribe`
 /// (or to a UnifiedPush distributor), then register the subscription.

@@ -19,8 +19,8 @@ use super::error::{ApiError, Problem};
 use super::games::out_of_range;
 use super::AppState;
 use crate::service::accounts::Caller;
-use crate::service::events::{self as game_events, EventView};
-use crate::service::live::{self, LiveNotice, StreamTicket, TicketRequest, Waiter};
+use crate::service::notify::live::{self, LiveNotice, StreamTicket, TicketRequest, Waiter};
+use crate::service::play::events::{self as game_events, EventView};
 
 /// Events or notices read from the database at a time.
 const READ_BATCH: i64 = 100;

@@ -5,7 +5,7 @@ use actix_web::{delete, get, post, web};
 use super::auth::Authenticated;
 use super::error::{ApiError, Problem};
 use super::AppState;
-use crate::service::vacations::{self, VacationStatus};
+use crate::service::correspondence::vacations::{self, VacationStatus};
 
 /// The caller's vacation allowance for this year, what is used and left, and the running
 /// vacation if they are away.

@@ -9,7 +9,7 @@ use super::auth::Authenticated;
 use super::error::{ApiError, Problem};
 use super::games::page;
 use super::AppState;
-use crate::service::webhooks::{self, CreatedWebhook, NewWebhook, Webhook, WebhookAttempt};
+use crate::service::notify::webhooks::{self, CreatedWebhook, NewWebhook, Webhook, WebhookAttempt};
 
 /// Largest page of a delivery log.
 const MAX_PAGE: i64 = 200;

@@ -1,7 +1,7 @@
 //! What expires, and when: the retention rules the maintenance worker applies.
 
-use super::play::IDEMPOTENCY_KEY_MILLIS;
-use super::sessions::REFRESH_TOKEN_SECONDS;
+use super::accounts::sessions::REFRESH_TOKEN_SECONDS;
+use super::play::decisions::IDEMPOTENCY_KEY_MILLIS;
 use super::ServiceResult;
 use crate::storage::accounts::{self as store, Swept};
 use crate::storage::Database;

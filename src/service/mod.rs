@@ -1,31 +1,21 @@
-//! What the server does, independent of HTTP: accounts and games. Handlers call one function
-//! here; these call the engine and the storage.
+//! What the server does, independent of HTTP. Handlers call one function here; these call the
+//! engine and the storage. One room per concern:
+//!
+//! - `accounts/`: registration, login, sessions, API tokens, who a bearer is;
+//! - `play/`: the lobby, the decisions the engine validates, the event log, records, bots;
+//! - `correspondence/`: time controls, deadlines, vacation, the games waiting for you;
+//! - `notify/`: the outbox of notices and its channels (email, Web Push, webhooks, live streams);
+//! - `ratings/`: results, ratings, profiles, history and leaderboards;
+//! - `i18n/`: every word the server and its web client say, one Fluent catalogue per language;
+//! - `maintenance`: what expires, and when it is deleted.
 
 pub mod accounts;
-pub mod bots;
-pub mod clocks;
-pub mod deadlines;
-pub mod events;
-pub mod games;
+pub mod correspondence;
 pub mod i18n;
-pub mod live;
-mod loading;
-pub mod lobby;
-pub mod mail;
 pub mod maintenance;
-pub mod my_games;
-pub mod notifications;
-pub mod outbound;
-pub mod packing;
+pub mod notify;
 pub mod play;
-pub mod players;
-pub mod push;
 pub mod ratings;
-pub mod seed;
-pub mod sessions;
-pub mod strict;
-pub mod vacations;
-pub mod webhooks;
 
 use crate::engine::RuleError;
 use crate::storage::StorageError;

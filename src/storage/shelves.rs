@@ -1,4 +1,4 @@
-//! A player's games by shelf, for the list of games waiting for them (`service::my_games`): the
+//! A player's games by shelf, for the list of games waiting for them (`service::correspondence::my_games`): the
 //! games where it is their turn, the invitations, the games where others are to act, the finished
 //! ones. Each shelf is one indexed query; the service stacks them into pages.
 

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use super::Workers;
 use crate::ratings::RatingParameters;
-use crate::service::bots::{play_pending, ServerBot};
+use crate::service::play::bots::{play_pending, ServerBot};
 use crate::storage::Database;
 
 /// Start the worker; it polls every `idle` while there is nothing to play.

@@ -8,8 +8,8 @@ use std::time::Duration;
 
 use super::Workers;
 use crate::ratings::RatingParameters;
-use crate::service::deadlines::{apply_due_timeouts, send_due_reminders};
-use crate::service::vacations::end_due;
+use crate::service::correspondence::deadlines::{apply_due_timeouts, send_due_reminders};
+use crate::service::correspondence::vacations::end_due;
 use crate::storage::Database;
 
 /// Changes per kind and pass; more wait for the next pass, which comes at once.

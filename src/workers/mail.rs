@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use super::Workers;
-use crate::service::mail::delivery::{deliver_due, queue_due_digests, Mailer};
+use crate::service::notify::mail::delivery::{deliver_due, queue_due_digests, Mailer};
 use crate::storage::Database;
 
 /// Notifications per pass; a full pass is followed by another at once.

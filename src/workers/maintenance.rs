@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use super::Workers;
 use crate::service::maintenance::sweep;
-use crate::service::packing::pack_finished_logs;
+use crate::service::play::packing::pack_finished_logs;
 use crate::storage::{now_millis, Database};
 
 /// Start the worker: a sweep at start, then one every `every`.

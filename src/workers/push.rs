@@ -4,9 +4,9 @@
 use std::time::Duration;
 
 use super::Workers;
-use crate::service::outbound::OutboundPolicy;
-use crate::service::push::delivery::{deliver_due, PushSender};
-use crate::service::push::PushKeys;
+use crate::service::notify::outbound::OutboundPolicy;
+use crate::service::notify::push::delivery::{deliver_due, PushSender};
+use crate::service::notify::push::PushKeys;
 use crate::storage::Database;
 
 /// Deliveries per pass; a full pass is followed by another at once.

@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use super::Workers;
-use crate::service::webhooks::{deliver_due, WebhookPolicy, WebhookSender};
+use crate::service::notify::webhooks::{deliver_due, WebhookPolicy, WebhookSender};
 use crate::storage::Database;
 
 /// Deliveries per pass; a full pass is followed by another at once.

@@ -103,7 +103,7 @@ struct ApiDoc;
         players::history,
         players::leaderboard,
     ),
-    components(schemas(crate::service::live::LiveNotice))
+    components(schemas(crate::service::notify::live::LiveNotice))
 )]
 struct ApiV1;
 

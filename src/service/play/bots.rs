@@ -6,12 +6,12 @@ use crate::ratings::RatingParameters;
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use super::accounts::{Caller, Scope};
-use super::games::{load_row, load_state, GameStatus};
-use super::play::{self, Actor, DecisionRequest};
-use super::{random_u64, ServiceError, ServiceResult};
 use crate::engine::bots::{Bot, BotKind, Budget};
 use crate::engine::View;
+use crate::service::accounts::{Caller, Scope};
+use crate::service::play::decisions::{self, Actor, DecisionRequest};
+use crate::service::play::games::{load_row, load_state, GameStatus};
+use crate::service::{random_u64, ServiceError, ServiceResult};
 use crate::storage::{accounts as users, games as store, now_millis, Database, StorageError};
 
 /// User names starting with this are kept for bots.
@@ -123,7 +123,7 @@ fn play_turn(
         session_id: None,
     };
     // The bot's own seat, or a seat it stands in for (its player left the game).
-    let detail = play::get(db, &caller, game_id)?;
+    let detail = decisions::get(db, &caller, game_id)?;
     let own = detail
         .state
         .as_ref()
@@ -160,7 +160,7 @@ fn play_turn(
         if stand_in {
             decide_as_stand_in(db, bot.user_id, game_id, request, ratings)
         } else {
-            play::decide(db, &caller, game_id, request, None, ratings).map(|_| ())
+            decisions::decide(db, &caller, game_id, request, None, ratings).map(|_| ())
         }
     };
     match decide(&request) {
@@ -213,7 +213,7 @@ fn decide_as_stand_in(
     ratings: &RatingParameters,
 ) -> ServiceResult<()> {
     let ended = db.write(|conn| {
-        play::apply_decision(
+        decisions::apply_decision(
             conn,
             db.memo(),
             game_id,
@@ -225,7 +225,7 @@ fn decide_as_stand_in(
         .map(|(_, game)| game.is_over())
     })?;
     if ended {
-        super::packing::game_ended(db, game_id);
+        crate::service::play::packing::game_ended(db, game_id);
     }
     Ok(())
 }

@@ -3,16 +3,16 @@
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::accounts::{Caller, Scope};
-use super::clocks::{ClockState, TimeControl};
-use super::games::{
+use crate::engine::{Game, Setup, Variant, ENGINE_VERSION};
+use crate::service::accounts::{Caller, Scope};
+use crate::service::correspondence::clocks::{ClockState, TimeControl};
+use crate::service::notify::notifications::{queue, queue_for_people, Notice};
+use crate::service::play::games::{
     append, append_all, load_row, not_seated, seat_of, summary, user_to_act, GameDetail, GameEvent,
     GameStatus, GameSummary,
 };
-use super::loading::reloaded_detail;
-use super::notifications::{queue, queue_for_people, Notice};
-use super::{parse_cursor, random_u64, ServiceError, ServiceResult};
-use crate::engine::{Game, Setup, Variant, ENGINE_VERSION};
+use crate::service::play::loading::reloaded_detail;
+use crate::service::{parse_cursor, random_u64, ServiceError, ServiceResult};
 use crate::storage::appends::GameUpdate;
 use crate::storage::games::{self as store, GameRow, SeatRow};
 use crate::storage::vacations;
@@ -59,7 +59,7 @@ pub struct NewGame {
     #[serde(default = "rated_by_default")]
     pub rated: bool,
     /// How much time players have (default: none).
-    #[serde(default, deserialize_with = "super::strict::tagged")]
+    #[serde(default, deserialize_with = "crate::service::play::strict::tagged")]
     pub time_control: TimeControl,
     /// Bot accounts that take seats at once, e.g. `["bot-greedy"]` (see `GET /api/v1/bots`).
     #[serde(default)]
@@ -112,7 +112,7 @@ pub fn create(db: &Database, caller: &Caller, new: &NewGame) -> ServiceResult<Ga
         let mut v = append(conn, &row, 0, &created, GameUpdate::default(), now)?;
         v = take_seat(conn, &row, v, caller.user_id, &caller.name, now)?;
         for name in &new.bots {
-            let known = super::accounts::check_name_shape(name).is_ok();
+            let known = crate::service::accounts::check_name_shape(name).is_ok();
             let bot = known
                 .then(|| crate::storage::accounts::user_by_name(conn, name))
                 .transpose()?
@@ -289,7 +289,7 @@ pub fn invite(
                 "only a seated player may invite",
             ));
         }
-        super::accounts::check_name_shape(user)?;
+        crate::service::accounts::check_name_shape(user)?;
         let invitee = crate::storage::accounts::user_by_name(conn, user)?.ok_or_else(|| {
             ServiceError::invalid("unknown_user", format!("there is no user {user:?}"))
         })?;

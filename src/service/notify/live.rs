@@ -7,9 +7,9 @@ use tokio::sync::watch;
 use tokio::time::Instant;
 use utoipa::ToSchema;
 
-use super::accounts::{Caller, Scope, TokenKeys};
-use super::notifications::{parse_notice, LiveKind, Notice};
-use super::{ServiceError, ServiceResult};
+use crate::service::accounts::{Caller, Scope, TokenKeys};
+use crate::service::notify::notifications::{parse_notice, LiveKind, Notice};
+use crate::service::{ServiceError, ServiceResult};
 use crate::storage::notifications as store;
 use crate::storage::wakeups::Topic;
 use crate::storage::Database;

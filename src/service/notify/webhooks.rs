@@ -13,9 +13,9 @@ use sha2::Sha256;
 use time::format_description::well_known::Rfc3339;
 use utoipa::ToSchema;
 
-use super::accounts::{Caller, Scope};
-use super::outbound::{self, OutboundError};
-use super::{ServiceError, ServiceResult};
+use crate::service::accounts::{Caller, Scope};
+use crate::service::notify::outbound::{self, OutboundError};
+use crate::service::{ServiceError, ServiceResult};
 use crate::storage::webhooks::{self as store, Attempt, DeliveryRow, WebhookRow};
 use crate::storage::Database;
 
@@ -31,7 +31,7 @@ const LEASE_MS: i64 = 60_000;
 const TIMEOUT: Duration = Duration::from_secs(10);
 
 /// The kinds of notices a webhook can carry: the ones told live.
-pub use super::notifications::LiveKind as WebhookKind;
+pub use crate::service::notify::notifications::LiveKind as WebhookKind;
 
 /// An endpoint to register.
 #[derive(Clone, Debug, Deserialize, ToSchema)]
@@ -92,7 +92,7 @@ pub struct WebhookAttempt {
 }
 
 /// What the operator allows: the policy of every call out (see `outbound`).
-pub use super::outbound::OutboundPolicy as WebhookPolicy;
+pub use crate::service::notify::outbound::OutboundPolicy as WebhookPolicy;
 
 fn managed_by(caller: &Caller) -> ServiceResult<()> {
     caller.require(Scope::Play)
@@ -258,7 +258,7 @@ impl WebhookSender {
         let now_ms = crate::storage::now_millis();
         let body = serde_json::json!({
             "type": delivery.kind,
-            "timestamp": super::format_millis(now_ms, &Rfc3339),
+            "timestamp": crate::service::format_millis(now_ms, &Rfc3339),
             "data": notice,
         })
         .to_string();

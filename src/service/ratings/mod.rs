@@ -2,10 +2,12 @@
 //! every player's rating in the variant is updated, in the transaction of its last event. All of
 //! it can be recomputed from the games' logs (`keltis ratings recompute`).
 
-use super::games::{load_row, load_state, GameStatus};
-use super::{ServiceError, ServiceResult};
+pub mod profiles;
+
 use crate::engine::Game;
 use crate::ratings::{rate_game, RatedSeat, Rating, RatingParameters, Standing};
+use crate::service::play::games::{load_row, load_state, GameStatus};
+use crate::service::{ServiceError, ServiceResult};
 use crate::storage::games::{self as store, GameRow, SeatRow};
 use crate::storage::ratings::{self as ratings_store, RatingRow, ResultRow};
 use crate::storage::{Database, DbConnection};
@@ -43,7 +45,7 @@ impl GameOutcome {
 }
 
 /// Record the result of a game that has just ended, and update the ratings if it is rated.
-pub(super) fn record_result(
+pub(in crate::service) fn record_result(
     conn: &mut DbConnection,
     row: &GameRow,
     game: &Game,

@@ -12,9 +12,9 @@ use lettre::{Message, SmtpTransport, Transport};
 
 use super::link_token;
 use super::messages::{render, Email, GameFacts, Links, Outcome, Subject};
-use crate::service::games::{load_state, parse_event, GameEvent, GameLinks, GameStatus};
-use crate::service::notifications::{turn_notice_over, Notice};
-use crate::service::sessions::TokenKeys;
+use crate::service::accounts::sessions::TokenKeys;
+use crate::service::notify::notifications::{turn_notice_over, Notice};
+use crate::service::play::games::{load_state, parse_event, GameEvent, GameLinks, GameStatus};
 use crate::service::{ServiceError, ServiceResult};
 use crate::storage::games as game_store;
 use crate::storage::mail::{self as mail_store, MailSettingsRow};
@@ -408,9 +408,10 @@ fn game_facts(
                 .find(|s| s.user_id == u)
                 .map(|s| s.user_name.clone())
         });
-        facts.deadline = crate::service::clocks::ClockState::from_json(row.clock.as_deref())
-            .view(row.players as u8, now)
-            .deadline;
+        facts.deadline =
+            crate::service::correspondence::clocks::ClockState::from_json(row.clock.as_deref())
+                .view(row.players as u8, now)
+                .deadline;
         // The moves since the recipient's last one, in words (never a card drawn from the deck).
         let mut moves = Vec::new();
         for event in crate::storage::logs::events_after(conn, game_id, 0, i64::MAX)? {
@@ -458,7 +459,7 @@ pub fn queue_due_digests(db: &Database, batch: i64) -> ServiceResult<usize> {
             if game_ids.is_empty() || !settings.your_turn {
                 return Ok(false);
             }
-            crate::service::notifications::queue(
+            crate::service::notify::notifications::queue(
                 conn,
                 settings.user_id,
                 &Notice::Digest { game_ids },

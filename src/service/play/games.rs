@@ -8,11 +8,11 @@
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::clocks::{ClockState, ClockView, TimeControl};
-use super::{ServiceError, ServiceResult};
 use crate::engine::{
     Card, DecisionJson, Game, Record, RecordedDecision, Setup, Variant, View, ENGINE_VERSION,
 };
+use crate::service::correspondence::clocks::{ClockState, ClockView, TimeControl};
+use crate::service::{ServiceError, ServiceResult};
 use crate::storage::appends::GameUpdate;
 use crate::storage::games::{self as store, GameRow, SeatRow};
 use crate::storage::{DbConnection, StorageError};
@@ -122,7 +122,7 @@ pub enum GameStatus {
 }
 
 impl GameStatus {
-    pub(super) fn name(self) -> &'static str {
+    pub(in crate::service) fn name(self) -> &'static str {
         match self {
             GameStatus::Open => "open",
             GameStatus::Active => "active",
@@ -133,11 +133,11 @@ impl GameStatus {
     }
 
     /// Whether play has ended, so that what was hidden may be shown.
-    pub(super) fn is_finished(self) -> bool {
+    pub(in crate::service) fn is_finished(self) -> bool {
         matches!(self, GameStatus::Over | GameStatus::Aborted)
     }
 
-    pub(super) fn parse(s: &str) -> GameStatus {
+    pub(in crate::service) fn parse(s: &str) -> GameStatus {
         match s {
             "active" => GameStatus::Active,
             "over" => GameStatus::Over,
@@ -219,7 +219,7 @@ impl GameLinks {
     }
 }
 
-pub(super) fn summary(row: &GameRow, seats: &[SeatRow]) -> ServiceResult<GameSummary> {
+pub(in crate::service) fn summary(row: &GameRow, seats: &[SeatRow]) -> ServiceResult<GameSummary> {
     Ok(GameSummary {
         id: row.id,
         variant: Variant::parse(&row.variant)
@@ -242,11 +242,11 @@ pub(super) fn summary(row: &GameRow, seats: &[SeatRow]) -> ServiceResult<GameSum
     })
 }
 
-pub(super) fn load_row(conn: &mut DbConnection, id: i64) -> ServiceResult<GameRow> {
+pub(in crate::service) fn load_row(conn: &mut DbConnection, id: i64) -> ServiceResult<GameRow> {
     store::game(conn, id)?.ok_or(ServiceError::NotFound("game"))
 }
 
-pub(super) fn append(
+pub(in crate::service) fn append(
     conn: &mut DbConnection,
     row: &GameRow,
     version: i64,
@@ -258,7 +258,7 @@ pub(super) fn append(
 }
 
 /// Append events after `version` in one write; returns the new version.
-pub(super) fn append_all(
+pub(in crate::service) fn append_all(
     conn: &mut DbConnection,
     row: &GameRow,
     version: i64,
@@ -272,7 +272,9 @@ pub(super) fn append_all(
 }
 
 /// Events as stored: `(kind, payload)`.
-pub(super) fn event_rows(events: &[GameEvent]) -> ServiceResult<Vec<(&'static str, String)>> {
+pub(in crate::service) fn event_rows(
+    events: &[GameEvent],
+) -> ServiceResult<Vec<(&'static str, String)>> {
     events
         .iter()
         .map(|e| {
@@ -284,7 +286,7 @@ pub(super) fn event_rows(events: &[GameEvent]) -> ServiceResult<Vec<(&'static st
 }
 
 /// An append on `version` that found another first is stale.
-pub(super) fn stale_if_conflict(e: StorageError, version: i64) -> ServiceError {
+pub(in crate::service) fn stale_if_conflict(e: StorageError, version: i64) -> ServiceError {
     match e {
         StorageError::Conflict => ServiceError::StaleVersion {
             current: version + 1,
@@ -297,12 +299,15 @@ pub(super) fn stale_if_conflict(e: StorageError, version: i64) -> ServiceError {
 /// last one (and always when the game ends). Rewriting the whole state (some KB) on every move
 /// was the largest part of a move's write; between snapshots, loading replays at most this many
 /// logged decisions, which the engine applies in microseconds.
-pub(super) const SNAPSHOT_EVERY: i64 = 16;
+pub(in crate::service) const SNAPSHOT_EVERY: i64 = 16;
 
 /// The engine state after the game's last event: the snapshot, with the decisions logged after
 /// it, when its engine version matches; else rebuilt from the whole log (and the snapshot
 /// replaced).
-pub(super) fn load_state(conn: &mut DbConnection, row: &GameRow) -> ServiceResult<Game> {
+pub(in crate::service) fn load_state(
+    conn: &mut DbConnection,
+    row: &GameRow,
+) -> ServiceResult<Game> {
     if row.state_engine_version == ENGINE_VERSION {
         if let Some(Ok(mut game)) = row.state.as_deref().map(Game::from_snapshot) {
             if row.state_version < row.version {
@@ -344,13 +349,13 @@ pub(super) fn load_state(conn: &mut DbConnection, row: &GameRow) -> ServiceResul
     Ok(game)
 }
 
-pub(super) fn parse_event(payload: &str) -> ServiceResult<GameEvent> {
+pub(in crate::service) fn parse_event(payload: &str) -> ServiceResult<GameEvent> {
     serde_json::from_str(payload)
         .map_err(|e| ServiceError::Storage(StorageError::Corrupt(e.to_string())))
 }
 
 /// The record (setup and decisions) from the event log; `None` before the start.
-pub(super) fn record_from_log(
+pub(in crate::service) fn record_from_log(
     conn: &mut DbConnection,
     game_id: i64,
 ) -> ServiceResult<Option<Record>> {
@@ -382,18 +387,18 @@ fn logged_decision(event: GameEvent) -> Option<RecordedDecision> {
 }
 
 /// The refusal for a caller without a seat in the game.
-pub(super) fn not_seated() -> ServiceError {
+pub(in crate::service) fn not_seated() -> ServiceError {
     ServiceError::forbidden("not_seated", "you have no seat in this game")
 }
 
-pub(super) fn seat_of(seats: &[SeatRow], user_id: i64) -> Option<u8> {
+pub(in crate::service) fn seat_of(seats: &[SeatRow], user_id: i64) -> Option<u8> {
     seats
         .iter()
         .find(|s| s.user_id == user_id)
         .map(|s| s.seat as u8)
 }
 
-pub(super) fn is_started(row: &GameRow) -> bool {
+pub(in crate::service) fn is_started(row: &GameRow) -> bool {
     matches!(
         GameStatus::parse(&row.status),
         GameStatus::Active | GameStatus::Over | GameStatus::Aborted
@@ -402,7 +407,7 @@ pub(super) fn is_started(row: &GameRow) -> bool {
 
 /// The game as the seat `your_seat` (or a spectator) sees it, its seats and state (when
 /// started) given.
-pub(super) fn detail_of(
+pub(in crate::service) fn detail_of(
     row: &GameRow,
     seats: &[SeatRow],
     game: Option<&Game>,
@@ -419,23 +424,24 @@ pub(super) fn detail_of(
 }
 
 /// The game's clock as everyone sees it at `now`.
-pub(super) fn clock_view(row: &GameRow, now: i64) -> ClockView {
+pub(in crate::service) fn clock_view(row: &GameRow, now: i64) -> ClockView {
     ClockState::from_json(row.clock.as_deref()).view(row.players as u8, now)
 }
 
 /// The user whose decision the game waits for: the seat's user, or the stand-in bot when that
 /// seat has left the game.
-pub(super) fn to_act_user(
+pub(in crate::service) fn to_act_user(
     conn: &mut DbConnection,
     game: &Game,
     seats: &[SeatRow],
 ) -> ServiceResult<Option<i64>> {
     match game.to_act() {
         Some(seat) if game.retired(seat).is_some() => {
-            let bot = crate::storage::accounts::user_by_name(conn, super::bots::STAND_IN)?
-                .ok_or_else(|| {
-                    ServiceError::Internal("the stand-in bot account is missing".into())
-                })?;
+            let bot =
+                crate::storage::accounts::user_by_name(conn, crate::service::play::bots::STAND_IN)?
+                    .ok_or_else(|| {
+                        ServiceError::Internal("the stand-in bot account is missing".into())
+                    })?;
             Ok(Some(bot.id))
         }
         _ => Ok(user_to_act(game, seats)),
@@ -443,7 +449,7 @@ pub(super) fn to_act_user(
 }
 
 /// The user whose decision the game waits for.
-pub(super) fn user_to_act(game: &Game, seats: &[SeatRow]) -> Option<i64> {
+pub(in crate::service) fn user_to_act(game: &Game, seats: &[SeatRow]) -> Option<i64> {
     let seat = game.to_act()?;
     seats
         .iter()

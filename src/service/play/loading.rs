@@ -3,16 +3,18 @@
 
 use std::sync::Arc;
 
-use super::accounts::Caller;
-use super::games::{detail_of, is_started, load_row, load_state, seat_of, GameDetail};
-use super::{ServiceError, ServiceResult};
 use crate::engine::{Game, ENGINE_VERSION};
+use crate::service::accounts::Caller;
+use crate::service::play::games::{
+    detail_of, is_started, load_row, load_state, seat_of, GameDetail,
+};
+use crate::service::{ServiceError, ServiceResult};
 use crate::storage::games::{self as store, GameRow, SeatRow};
 use crate::storage::memo::Memo;
 use crate::storage::DbConnection;
 
 /// A game as loaded for a request: its row, its seats and, once started, its state.
-pub(super) struct Loaded {
+pub(in crate::service) struct Loaded {
     pub row: GameRow,
     pub seats: Arc<Vec<SeatRow>>,
     pub game: Option<Arc<Game>>,
@@ -20,7 +22,7 @@ pub(super) struct Loaded {
 
 /// What this process keeps of a started game between requests, by version: its row (without the
 /// snapshot), its state and its seats (which no longer change once the game has started).
-pub(super) struct Kept {
+pub(in crate::service) struct Kept {
     pub row: GameRow,
     pub game: Arc<Game>,
     pub seats: Arc<Vec<SeatRow>>,
@@ -29,7 +31,11 @@ pub(super) struct Kept {
 /// The game's row, seats and, once it has started, its state: from this process's memo when it
 /// holds the row's version (the row is then read without its snapshot, and the seats not at
 /// all), else read, decoded and kept there.
-pub(super) fn load_game(conn: &mut DbConnection, id: i64, memo: &Memo) -> ServiceResult<Loaded> {
+pub(in crate::service) fn load_game(
+    conn: &mut DbConnection,
+    id: i64,
+    memo: &Memo,
+) -> ServiceResult<Loaded> {
     let head = store::game_head(conn, id)?.ok_or(ServiceError::NotFound("game"))?;
     if !is_started(&head) {
         return Ok(Loaded {
@@ -64,7 +70,7 @@ pub(super) fn load_game(conn: &mut DbConnection, id: i64, memo: &Memo) -> Servic
 /// holds that version (no read: the append that follows is checked against the database's
 /// version, which stays the authority, so a game that moved on meanwhile makes it stale), else
 /// as [`load_game`] reads it.
-pub(super) fn load_game_at(
+pub(in crate::service) fn load_game_at(
     conn: &mut DbConnection,
     id: i64,
     version: i64,
@@ -82,7 +88,12 @@ pub(super) fn load_game_at(
 
 /// Keep a started game's row (its snapshot left out), state and seats, at the row's version, in
 /// this process's memo.
-pub(super) fn keep(memo: &Memo, row: &GameRow, game: Arc<Game>, seats: Arc<Vec<SeatRow>>) {
+pub(in crate::service) fn keep(
+    memo: &Memo,
+    row: &GameRow,
+    game: Arc<Game>,
+    seats: Arc<Vec<SeatRow>>,
+) {
     let row = GameRow {
         state: None,
         ..row.clone()
@@ -91,7 +102,7 @@ pub(super) fn keep(memo: &Memo, row: &GameRow, game: Arc<Game>, seats: Arc<Vec<S
 }
 
 /// The game as the caller sees it after a change.
-pub(super) fn reloaded_detail(
+pub(in crate::service) fn reloaded_detail(
     conn: &mut DbConnection,
     game_id: i64,
     caller: &Caller,

@@ -8,12 +8,12 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use super::clocks::{ClockState, TimeControl};
-use super::games::{append_all, GameEvent, GameStatus};
-use super::ratings::record_result;
-use super::{ServiceError, ServiceResult};
 use crate::engine::{Decision, DecisionJson, Game, Setup, Variant, ENGINE_VERSION};
 use crate::ratings::RatingParameters;
+use crate::service::correspondence::clocks::{ClockState, TimeControl};
+use crate::service::play::games::{append_all, GameEvent, GameStatus};
+use crate::service::ratings::record_result;
+use crate::service::{ServiceError, ServiceResult};
 use crate::storage::accounts;
 use crate::storage::appends::GameUpdate;
 use crate::storage::games::{self as store, NewGameRow};
@@ -213,7 +213,7 @@ fn seed_one(
     let over = game.is_over();
     let snapshot = game.to_snapshot();
     let seats = store::seats(conn, row.id)?;
-    let to_act = super::games::user_to_act(&game, &seats);
+    let to_act = crate::service::play::games::user_to_act(&game, &seats);
     let version = append_all(
         conn,
         &row,
@@ -243,6 +243,6 @@ fn seed_one(
         ..row
     };
     record_result(conn, &row, &game, &seats, params, at)?;
-    super::packing::pack_in(conn, row.id, at)?;
+    crate::service::play::packing::pack_in(conn, row.id, at)?;
     Ok(())
 }

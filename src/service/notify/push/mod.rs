@@ -17,9 +17,9 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use web_push_native::jwt_simple::algorithms::{ECDSAP256PublicKeyLike, ES256KeyPair};
 
-use super::accounts::{Caller, Scope};
-use super::outbound::{self, OutboundError, OutboundPolicy};
-use super::{ServiceError, ServiceResult};
+use crate::service::accounts::{Caller, Scope};
+use crate::service::notify::outbound::{self, OutboundError, OutboundPolicy};
+use crate::service::{ServiceError, ServiceResult};
 use crate::storage::push::{self as store, NewSubscription, SubscriptionRow};
 use crate::storage::Database;
 
@@ -156,7 +156,7 @@ pub fn subscribe(
         other => ServiceError::invalid("invalid_push_endpoint", other.to_string()),
     })?;
     checked_keys(&new.keys)?;
-    let agent = super::sessions::clean_user_agent(user_agent);
+    let agent = crate::service::accounts::sessions::clean_user_agent(user_agent);
     let now = db.now();
     db.write(|conn| {
         let mine = store::of_user(conn, caller.user_id)?;

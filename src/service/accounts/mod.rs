@@ -1,12 +1,14 @@
 //! Accounts: registration and login (argon2id; sessions in `sessions`), who a bearer token
 //! belongs to, and personal API tokens.
 
+pub mod sessions;
+
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::{Algorithm, Argon2, Params, Version};
 use serde::{Deserialize, Serialize};
 
-pub use super::sessions::{Session, TokenKeys};
-use super::{random_hex, sessions, sha256_hex, ServiceError, ServiceResult};
+pub use crate::service::accounts::sessions::{Session, TokenKeys};
+use crate::service::{random_hex, sha256_hex, ServiceError, ServiceResult};
 use crate::storage::{accounts as store, now_millis, Database, StorageError};
 
 /// Personal API tokens start with this, so a bearer token says what it is.
@@ -111,7 +113,7 @@ fn check_new_name(name: &str) -> ServiceResult<()> {
     check_name_shape(name)?;
     if name
         .to_ascii_lowercase()
-        .starts_with(super::bots::BOT_PREFIX)
+        .starts_with(crate::service::play::bots::BOT_PREFIX)
     {
         return Err(ServiceError::invalid(
             "invalid_name",
@@ -165,7 +167,7 @@ pub fn register(
     name: &str,
     password: &str,
     user_agent: Option<&str>,
-    language: super::i18n::Language,
+    language: crate::service::i18n::Language,
 ) -> ServiceResult<Session> {
     check_new_name(name)?;
     check_password(password)?;
@@ -183,7 +185,7 @@ pub fn register(
                 }
                 e => e.into(),
             })?;
-        super::mail::create_settings(c, user.id, language)?;
+        crate::service::notify::mail::create_settings(c, user.id, language)?;
         Ok::<_, ServiceError>(user)
     })?;
     sessions::open(db, keys, user.id, &user.name, user_agent)

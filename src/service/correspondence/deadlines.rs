@@ -3,13 +3,15 @@
 //! Both go through the game's version, like moves: a move that lands first makes them stale, and
 //! of two server instances only one applies each.
 
-use super::clocks::ClockState;
-use super::games::{append, load_row, load_state, record_from_log, GameEvent, GameStatus};
-use super::notifications::{queue, queue_game_over, Notice};
-use super::play::{apply_decision, Actor, DecisionRequest};
-use super::{ServiceError, ServiceResult};
 use crate::engine::{DecisionOf, Game, ENGINE_VERSION};
 use crate::ratings::RatingParameters;
+use crate::service::correspondence::clocks::ClockState;
+use crate::service::notify::notifications::{queue, queue_game_over, Notice};
+use crate::service::play::decisions::{apply_decision, Actor, DecisionRequest};
+use crate::service::play::games::{
+    append, load_row, load_state, record_from_log, GameEvent, GameStatus,
+};
+use crate::service::{ServiceError, ServiceResult};
 use crate::storage::appends::GameUpdate;
 use crate::storage::games::{self as store, GameRow};
 use crate::storage::memo::Memo;
@@ -37,7 +39,7 @@ pub fn apply_due_timeouts(
                 applied += 1;
                 tracing::info!(game_id, seat, over, "seat timed out");
                 if over {
-                    super::packing::game_ended(db, game_id);
+                    crate::service::play::packing::game_ended(db, game_id);
                 }
             }
             Ok(Expiry::Aborted { seat }) => {

@@ -4,12 +4,12 @@
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::accounts::{Caller, Scope};
-use super::games::{summary, GameSummary};
-use super::ratings::GameOutcome;
-use super::{bad_cursor, cursor_number, parse_cursor, ServiceError, ServiceResult};
 use crate::engine::Variant;
 use crate::ratings::RatingParameters;
+use crate::service::accounts::{Caller, Scope};
+use crate::service::play::games::{summary, GameSummary};
+use crate::service::ratings::GameOutcome;
+use crate::service::{bad_cursor, cursor_number, parse_cursor, ServiceError, ServiceResult};
 use crate::storage::games as game_store;
 use crate::storage::ratings::{self as store, HistoryFilter, OutcomeFilter, RatingRow, ResultRow};
 use crate::storage::Database;
@@ -276,7 +276,7 @@ pub fn history(
                             rating_after: s.rating_after,
                         })
                         .collect(),
-                    record: super::games::GameLinks::of(r.game_id).record,
+                    record: crate::service::play::games::GameLinks::of(r.game_id).record,
                 })
             })
             .collect::<ServiceResult<_>>()?;
@@ -386,8 +386,8 @@ pub fn leaderboard(
 
 #[cfg(test)]
 mod tests {
+    use super::parse_cursor;
     use super::parse_leaderboard_cursor;
-    use crate::service::parse_cursor;
 
     /// Cursors outside the document's patterns are refused (they answered an empty page).
     #[test]

@@ -9,9 +9,9 @@
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::accounts::{Caller, Scope};
-use super::games::{clock_view, load_state, summary, GameSummary};
-use super::{bad_cursor, cursor_number, ServiceResult};
+use crate::service::accounts::{Caller, Scope};
+use crate::service::play::games::{clock_view, load_state, summary, GameSummary};
+use crate::service::{bad_cursor, cursor_number, ServiceResult};
 use crate::storage::games::{self as store, GameRow, SeatRow};
 use crate::storage::shelves::{self, RecentShelf};
 use crate::storage::{Database, DbConnection};

@@ -6,17 +6,17 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::accounts::{Caller, Scope};
-use super::clocks::ClockState;
-use super::games::{
+use crate::engine::{DecisionJson, DecisionOf, Game, RuleError, ENGINE_VERSION};
+use crate::ratings::RatingParameters;
+use crate::service::accounts::{Caller, Scope};
+use crate::service::correspondence::clocks::ClockState;
+use crate::service::notify::notifications::{notices_for_people, queue_game_over, Notice};
+use crate::service::play::games::{
     detail_of, event_rows, load_row, not_seated, seat_of, stale_if_conflict, to_act_user,
     GameDetail, GameEvent, GameStatus, SNAPSHOT_EVERY,
 };
-use super::loading::{keep, load_game_at, reloaded_detail, Loaded};
-use super::notifications::{notices_for_people, queue_game_over, Notice};
-use super::{ServiceError, ServiceResult};
-use crate::engine::{DecisionJson, DecisionOf, Game, RuleError, ENGINE_VERSION};
-use crate::ratings::RatingParameters;
+use crate::service::play::loading::{keep, load_game_at, reloaded_detail, Loaded};
+use crate::service::{ServiceError, ServiceResult};
 use crate::storage::appends::{self as store_appends, Append, GameUpdate};
 use crate::storage::games::{self as store, GameRow, SeatRow, StoredAnswer};
 use crate::storage::memo::Memo;
@@ -28,7 +28,7 @@ use crate::storage::{Database, DbConnection};
 pub struct DecisionRequest {
     /// The version the decision was made on (from the game's `version`).
     pub expected_version: i64,
-    #[serde(deserialize_with = "super::strict::tagged")]
+    #[serde(deserialize_with = "crate::service::play::strict::tagged")]
     pub decision: DecisionJson,
 }
 
@@ -57,7 +57,7 @@ pub fn decide(
     let keyed = match idempotency_key {
         Some(key) => Some((
             key,
-            super::sha256_hex(
+            crate::service::sha256_hex(
                 &serde_json::to_string(&(game_id, request))
                     .map_err(|e| ServiceError::Internal(e.to_string()))?,
             ),
@@ -145,7 +145,7 @@ pub fn decide(
             prepared.seats,
         );
         if ended {
-            super::packing::game_ended(db, game_id);
+            crate::service::play::packing::game_ended(db, game_id);
         }
         Ok(answer)
     })();
@@ -164,7 +164,7 @@ pub fn decide(
 
 /// Who decides for which seat.
 #[derive(Clone, Copy, Debug)]
-pub(super) enum Actor {
+pub(in crate::service) enum Actor {
     /// A user, for their own seat (refused once that seat has left the game).
     Player(i64),
     /// The stand-in bot (this user id), for the seat to act, which has left the game.
@@ -175,7 +175,7 @@ pub(super) enum Actor {
 
 /// Validate `decision` for the actor's seat on `expected_version`, append it with the new state,
 /// and return the seat and the game after it.
-pub(super) fn apply_decision(
+pub(in crate::service) fn apply_decision(
     conn: &mut DbConnection,
     memo: &Memo,
     game_id: i64,
@@ -358,7 +358,7 @@ fn prepare(
     if matches!(decision, DecisionOf::Resign | DecisionOf::TimeOut) && !game.is_over() {
         events.push(GameEvent::SeatTakenOver {
             seat,
-            by: super::bots::STAND_IN.to_string(),
+            by: crate::service::play::bots::STAND_IN.to_string(),
         });
     }
     let version = row.version + events.len() as i64;
@@ -442,7 +442,7 @@ fn commit(
             version,
             ..row.clone()
         };
-        super::ratings::record_result(conn, &row, game, seats, ratings, now)?;
+        crate::service::ratings::record_result(conn, &row, game, seats, ratings, now)?;
         queue_game_over(conn, game_id, seats, now)?;
     }
     Ok(version)

@@ -31,7 +31,7 @@ where
 #[cfg(test)]
 mod tests {
     use crate::engine::DecisionJson;
-    use crate::service::clocks::TimeControl;
+    use crate::service::correspondence::clocks::TimeControl;
 
     #[derive(serde::Deserialize, Debug)]
     struct Body {

@@ -3,15 +3,15 @@
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::accounts::{Caller, Scope};
-use super::clocks::TimeControl;
-use super::games::{
-    load_row, load_state, parse_event, record_from_log, seat_of, GameEvent, GameStatus,
-};
-use super::{ServiceError, ServiceResult};
 use crate::engine::{
     Card, DecisionJson, DecisionOf, Record, RecordedDecision, Setup, Variant, View,
 };
+use crate::service::accounts::{Caller, Scope};
+use crate::service::correspondence::clocks::TimeControl;
+use crate::service::play::games::{
+    load_row, load_state, parse_event, record_from_log, seat_of, GameEvent, GameStatus,
+};
+use crate::service::{ServiceError, ServiceResult};
 use crate::storage::games as store;
 use crate::storage::{Database, DbConnection};
 

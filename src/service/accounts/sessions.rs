@@ -11,8 +11,8 @@ use jsonwebtoken::{
 };
 use serde::{Deserialize, Serialize};
 
-use super::accounts::Caller;
-use super::{random_hex, sha256_hex, ServiceError, ServiceResult};
+use crate::service::accounts::Caller;
+use crate::service::{random_hex, sha256_hex, ServiceError, ServiceResult};
 use crate::storage::accounts::{self as store, RefreshUse};
 use crate::storage::{now_millis, Database};
 
@@ -48,13 +48,13 @@ impl TokenKeys {
 
     /// Sign other claims with the same key (links in emails). They must carry an `aud` that
     /// access tokens lack, so that neither kind passes for the other.
-    pub(super) fn sign<T: Serialize>(&self, claims: &T) -> ServiceResult<String> {
+    pub(in crate::service) fn sign<T: Serialize>(&self, claims: &T) -> ServiceResult<String> {
         encode(&Header::new(JwtAlgorithm::HS256), claims, &self.encoding)
             .map_err(|e| ServiceError::Internal(e.to_string()))
     }
 
     /// Claims signed by [`TokenKeys::sign`] for `audience`, unexpired; `None` otherwise.
-    pub(super) fn verify<T: serde::de::DeserializeOwned>(
+    pub(in crate::service) fn verify<T: serde::de::DeserializeOwned>(
         &self,
         token: &str,
         audience: &str,
@@ -63,7 +63,7 @@ impl TokenKeys {
     }
 
     /// As [`TokenKeys::verify`], with no leeway on the expiry (short-lived tickets).
-    pub(super) fn verify_exact<T: serde::de::DeserializeOwned>(
+    pub(in crate::service) fn verify_exact<T: serde::de::DeserializeOwned>(
         &self,
         token: &str,
         audience: &str,
@@ -123,7 +123,7 @@ fn signed_out() -> ServiceError {
 }
 
 /// A `User-Agent` as kept: no control characters, at most 200 characters.
-pub(super) fn clean_user_agent(user_agent: Option<&str>) -> Option<String> {
+pub(in crate::service) fn clean_user_agent(user_agent: Option<&str>) -> Option<String> {
     let cleaned: String = user_agent?
         .chars()
         .filter(|c| !c.is_control())

@@ -7,10 +7,10 @@
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::accounts::{Caller, Scope};
-use super::clocks::ClockState;
-use super::games::{append, load_state, GameEvent};
-use super::{ServiceError, ServiceResult};
+use crate::service::accounts::{Caller, Scope};
+use crate::service::correspondence::clocks::ClockState;
+use crate::service::play::games::{append, load_state, GameEvent};
+use crate::service::{ServiceError, ServiceResult};
 use crate::storage::appends::GameUpdate;
 use crate::storage::games::{self as store};
 use crate::storage::vacations::{self, VacationRow};

@@ -10,11 +10,11 @@ mod templates;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::accounts::{Caller, Scope};
-use super::i18n::Language;
-use super::notifications::{queue, Notice};
-use super::sessions::TokenKeys;
-use super::{ServiceError, ServiceResult};
+use crate::service::accounts::sessions::TokenKeys;
+use crate::service::accounts::{Caller, Scope};
+use crate::service::i18n::Language;
+use crate::service::notify::notifications::{queue, Notice};
+use crate::service::{ServiceError, ServiceResult};
 use crate::storage::mail::{self as store, MailSettingsRow, PreferenceChanges};
 use crate::storage::{Database, DbConnection};
 

@@ -5,8 +5,8 @@
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::accounts::{Caller, Scope};
-use super::{ServiceError, ServiceResult};
+use crate::service::accounts::{Caller, Scope};
+use crate::service::{ServiceError, ServiceResult};
 use crate::storage::appends::AppendedNotice;
 use crate::storage::notifications::{self as store, NewNotification, NotificationRow};
 use crate::storage::{Database, DbConnection, StorageError};
@@ -183,7 +183,7 @@ fn encoded(user_id: i64, notice: &Notice, now: i64) -> ServiceResult<AppendedNot
 }
 
 /// Queue `notice` for `user_id` in the caller's transaction; false when it was already queued.
-pub(super) fn queue(
+pub(in crate::service) fn queue(
     conn: &mut DbConnection,
     user_id: i64,
     notice: &Notice,
@@ -209,7 +209,7 @@ fn people<'a>(
 }
 
 /// Queue `notice(seat)` for every seated person (not the bots) in `seats` for whom `who` holds.
-pub(super) fn queue_for_people(
+pub(in crate::service) fn queue_for_people(
     conn: &mut DbConnection,
     seats: &[crate::storage::games::SeatRow],
     who: impl Fn(u8) -> bool,
@@ -224,7 +224,7 @@ pub(super) fn queue_for_people(
 
 /// `notice(seat)` for every seated person (not the bots) in `seats` for whom `who` holds, to be
 /// written by an append of their game.
-pub(super) fn notices_for_people(
+pub(in crate::service) fn notices_for_people(
     seats: &[crate::storage::games::SeatRow],
     who: impl Fn(u8) -> bool,
     notice: impl Fn(u8) -> Notice,
@@ -236,7 +236,7 @@ pub(super) fn notices_for_people(
 }
 
 /// Tell every seated person that the game is over (or aborted).
-pub(super) fn queue_game_over(
+pub(in crate::service) fn queue_game_over(
     conn: &mut DbConnection,
     game_id: i64,
     seats: &[crate::storage::games::SeatRow],
@@ -296,7 +296,7 @@ pub(crate) fn turn_notice_over(
     }
 }
 
-pub(super) fn parse_notice(payload: &str) -> ServiceResult<Notice> {
+pub(in crate::service) fn parse_notice(payload: &str) -> ServiceResult<Notice> {
     serde_json::from_str(payload)
         .map_err(|e| ServiceError::Storage(StorageError::Corrupt(e.to_string())))
 }

@@ -8,7 +8,7 @@
 //! turn). What is left unpacked (a game aborted or cancelled, an instance stopped in between) the
 //! maintenance worker packs.
 
-use super::{ServiceError, ServiceResult};
+use crate::service::{ServiceError, ServiceResult};
 use crate::storage::logs::{pack_log, store_packed, unpacked_finished_games};
 use crate::storage::{Database, DbConnection, StorageError};
 
@@ -30,7 +30,7 @@ pub fn pack_game(db: &Database, game_id: i64, now: i64) -> ServiceResult<bool> {
 
 /// A game has just ended (its end is committed): the packing worker packs it soon, off the path
 /// of the move's answer.
-pub(super) fn game_ended(db: &Database, game_id: i64) {
+pub(in crate::service) fn game_ended(db: &Database, game_id: i64) {
     db.ended_games().push(game_id);
 }
 
@@ -53,7 +53,11 @@ pub fn pack_ended_games(db: &Database) -> usize {
 }
 
 /// Pack a finished game in the caller's transaction (games seeded already over).
-pub(super) fn pack_in(conn: &mut DbConnection, game_id: i64, now: i64) -> ServiceResult<bool> {
+pub(in crate::service) fn pack_in(
+    conn: &mut DbConnection,
+    game_id: i64,
+    now: i64,
+) -> ServiceResult<bool> {
     crate::storage::notifications::delete_of_game(conn, game_id, &TURN_NOTICES)?;
     Ok(crate::storage::logs::archive_log(conn, game_id, now)?)
 }

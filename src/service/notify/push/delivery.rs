@@ -11,8 +11,8 @@ use web_push_native::jwt_simple::claims::Claims;
 
 use super::PushKeys;
 use crate::service::i18n::{self, Language};
-use crate::service::notifications::{turn_notice_over, Notice};
-use crate::service::outbound::{self, OutboundPolicy};
+use crate::service::notify::notifications::{turn_notice_over, Notice};
+use crate::service::notify::outbound::{self, OutboundPolicy};
 use crate::service::{ServiceError, ServiceResult};
 use crate::storage::push::{self as store, PushDeliveryRow, SubscriptionRow};
 use crate::storage::{games as game_store, mail as mail_store};

@@ -9,7 +9,7 @@
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::{ServiceError, ServiceResult};
+use crate::service::{ServiceError, ServiceResult};
 use crate::storage::appends::ClockColumns;
 
 const MINUTE: u32 = 60;

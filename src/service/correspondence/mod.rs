@@ -1,0 +1,8 @@
+//! Correspondence play: what makes a game by post work over days and weeks. Time-control
+//! arithmetic (`clocks`), deadlines with their time-outs, aborts and reminders (`deadlines`),
+//! vacation (`vacations`), and the games waiting for you in the loop's order (`my_games`).
+
+pub mod clocks;
+pub mod deadlines;
+pub mod my_games;
+pub mod vacations;

@@ -209,6 +209,7 @@ pub fn build_with_clock(
                 .app_data(web::PathConfig::default().error_handler(error::path_error))
                 .wrap_fn(move |mut req, srv| {
                     api::body_timeout::limit_body(&mut req, body_timeout);
+                    api::head::as_get(&mut req);
                     actix_web::dev::Service::call(srv, req)
                 })
                 // Refuse paths and queries no route may see; every error answer is a problem.
@@ -224,6 +225,18 @@ pub fn build_with_clock(
                         answer
                             .await
                             .map(|res| error::with_problem_body(res.map_into_boxed_body()))
+                    }
+                })
+                // gzip, brotli or zstd when the client accepts it. Event streams opt out with
+                // `Content-Encoding: identity`, which is for the compressor only (RFC 9110 keeps
+                // it out of answers).
+                .wrap(middleware::Compress::default())
+                .wrap_fn(|req, srv| {
+                    let answer = actix_web::dev::Service::call(srv, req);
+                    async move {
+                        let mut res = answer.await?;
+                        api::head::drop_identity_encoding(res.headers_mut());
+                        Ok(res)
                     }
                 })
                 .wrap(middleware::Logger::new("%r %s %Dms").exclude("/healthz"))

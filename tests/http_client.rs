@@ -75,6 +75,99 @@ fn the_client_is_served_from_the_binary() {
     assert!(keltis::api::client::client_bytes() < 300 * 1024);
 }
 
+/// Static files carry an entity tag (a reload gets 304 for what it holds), go out compressed to a
+/// browser that accepts it, and answer `HEAD` as `GET` does (headers, no body); so does the API.
+/// Event streams are not compressed.
+#[test]
+fn files_have_tags_compression_and_head() {
+    let s = support::spawn(Db::Sqlite, |_| {}).expect("SQLite server");
+    let header = |r: &reqwest::blocking::Response, name: &str| {
+        r.headers()
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default()
+            .to_string()
+    };
+    for path in [
+        "/",
+        "/web/app.js",
+        "/web/messages/de.json",
+        "/games/3",
+        "/settings",
+    ] {
+        let first = s.client.get(s.url(path)).send().expect("GET");
+        assert_eq!(first.status(), 200, "{path}");
+        let tag = header(&first, "etag");
+        assert!(tag.starts_with('"') && tag.len() > 10, "{path}: {tag}");
+        let again = s
+            .client
+            .get(s.url(path))
+            .header("If-None-Match", &tag)
+            .send()
+            .expect("GET");
+        assert_eq!(again.status(), 304, "{path}");
+        assert_eq!(header(&again, "etag"), tag, "{path}");
+        assert!(again.bytes().expect("body").is_empty(), "{path}");
+        let other = s
+            .client
+            .get(s.url(path))
+            .header("If-None-Match", "\"stale\"")
+            .send()
+            .expect("GET");
+        assert_eq!(other.status(), 200, "{path}");
+        // HEAD: the same status and type, no body.
+        let head = s.client.head(s.url(path)).send().expect("HEAD");
+        assert_eq!(head.status(), 200, "{path}");
+        assert_eq!(
+            header(&head, "content-type"),
+            header(&first, "content-type")
+        );
+        assert!(head.bytes().expect("body").is_empty(), "{path}");
+    }
+    // Compressed for a client that accepts it; the same bytes once decompressed.
+    let plain = s.get("/web/game.js", None).text;
+    let gzipped = s
+        .client
+        .get(s.url("/web/game.js"))
+        .header("Accept-Encoding", "gzip")
+        .send()
+        .expect("GET");
+    assert_eq!(header(&gzipped, "content-encoding"), "gzip");
+    let packed = gzipped.bytes().expect("body");
+    assert!(
+        packed.len() < plain.len() / 2,
+        "{} of {}",
+        packed.len(),
+        plain.len()
+    );
+    // The API answers HEAD too.
+    let anna = s.register("anna");
+    let head = s
+        .client
+        .head(s.url("/api/v1/me"))
+        .bearer_auth(&anna.token)
+        .send()
+        .expect("HEAD");
+    assert_eq!(head.status(), 200);
+    assert!(header(&head, "content-type").starts_with("application/json"));
+    // An event stream is not compressed, and says no encoding at all.
+    let ticket = s.post("/api/v1/stream-tickets", Some(&anna.token), json!({}));
+    assert_eq!(ticket.status, 201, "{}", ticket.text);
+    let ticket = ticket.json()["ticket"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    let stream = s
+        .client
+        .get(s.url(&format!("/api/v1/me/stream?ticket={ticket}")))
+        .header("Accept-Encoding", "gzip")
+        .send()
+        .expect("stream");
+    assert_eq!(stream.status(), 200);
+    assert!(header(&stream, "content-type").starts_with("text/event-stream"));
+    assert_eq!(header(&stream, "content-encoding"), "");
+}
+
 /// Runs one of `tests/browser/`'s scripts against `base`; its one JSON line.
 fn browser(script: &str, args: &[&str]) -> Value {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/browser");
@@ -277,10 +370,10 @@ fn the_loop_from_an_email_link_to_the_next_game() {
             .is_some_and(|u| u.ends_with(&format!("/games/{game}"))),
         "{report}"
     );
-    assert!(
-        report["deepLink"]["heading"]
-            .as_str()
-            .is_some_and(|h| h.starts_with(&format!("#{game} "))),
+    // The game's title names the variant and the players, not ids.
+    assert_eq!(
+        report["deepLink"]["heading"],
+        json!("Keltis Card · anna, bert"),
         "{report}"
     );
     assert_eq!(report["deepLink"]["turn"], json!("Your turn"), "{report}");

@@ -41,6 +41,8 @@ function showLogin() {
   const password = h('input', { id: 'password', name: 'password', type: 'password', autocomplete: 'current-password', required: true, minlength: 8 });
   /** @param {boolean} create */
   const go = async (create) => {
+    // The form's own checks (lengths) before anything is sent.
+    if (!/** @type {HTMLFormElement} */ (form).reportValidity()) return;
     try {
       await signIn(/** @type {HTMLInputElement} */ (name).value, /** @type {HTMLInputElement} */ (password).value, create);
       say('');

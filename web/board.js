@@ -1,11 +1,16 @@
 // @ts-check
 /** The board as SVG, drawn from the layout data: spaces by row (Start at the bottom), paths
- * between them, values, tiles, wish-stone piles and every player's pawns. */
+ * between them, values, tiles drawn as what they are (points with their value, clover, wish
+ * stone, discard), wish-stone piles with their height, and every player's pawns in the seat's
+ * colour (the big one larger); and the legend that says what each mark is. */
+
+import { spaceName, tileName } from './words.js';
 
 const NS = 'http://www.w3.org/2000/svg';
 const CELL = 56;
 const COLORS = ['green', 'yellow', 'brown', 'blue', 'pink'];
-const SEAT_COLORS = ['#c0392b', '#2c3e50', '#8e44ad', '#d35400'];
+/** The seats' pawn colours, told apart from the card colours and from each other. */
+export const SEAT_COLORS = ['#c0392b', '#2c3e50', '#8e44ad', '#d35400'];
 
 /** @type {Map<string, any>} */
 const layouts = new Map();
@@ -39,8 +44,9 @@ function column(space) {
  * @param {(space: string) => void} onPick
  * @param {(key: any, params?: any) => string} t
  * @param {(seat: number) => string} names
+ * @param {Set<string>} [marked] spaces the other players' last moves went to
  */
-export function renderBoard(board, view, targets, onPick, t, names) {
+export function renderBoard(board, view, targets, onPick, t, names, marked = new Set()) {
   const cols = Math.max(...board.spaces.map(column)) + 1;
   // Rows from the lowest space's (the start is off the board) to the board's top.
   const lowest = Math.min(...board.spaces.map((/** @type {any} */ s) => s.row));
@@ -71,23 +77,22 @@ export function renderBoard(board, view, targets, onPick, t, names) {
     value.textContent = String(s.value);
     g.append(value);
     const tile = tiles.get(s.id);
-    if (tile) {
-      const mark = el('rect', { x: p.x - 7, y: p.y + 2, width: 14, height: 10, class: 'tile' });
-      const title = el('title');
-      title.textContent = typeof tile === 'string' ? tile : JSON.stringify(tile);
-      mark.append(title);
-      g.append(mark);
-    }
+    if (tile) g.append(tileMark(tile, p));
     const pile = piles.get(s.id);
     if (pile) {
-      g.append(el('circle', { cx: p.x + 12, cy: p.y + 8, r: 5, class: `stone c-${pile.color}` }));
+      const stone = el('circle', { cx: p.x + 12, cy: p.y + 8, r: 6, class: `stone c-${pile.color}` });
+      const title = el('title');
+      title.textContent = t('stone-pile', { color: t(pile.color), n: pile.stones });
+      stone.append(title);
+      g.append(stone);
     }
+    if (marked.has(s.id)) g.classList.add('last-move');
     const choices = targets.get(s.id);
     if (choices) {
       g.classList.add('target');
       g.setAttribute('role', 'button');
       g.setAttribute('tabindex', '0');
-      g.setAttribute('aria-label', `${s.id} (${s.value})`);
+      g.setAttribute('aria-label', `${spaceName(s.id)} (${s.value})`);
       g.dataset.space = s.id;
       g.dataset.choices = String(choices.length);
       g.addEventListener('click', () => onPick(s.id));
@@ -113,10 +118,35 @@ export function renderBoard(board, view, targets, onPick, t, names) {
         fill: SEAT_COLORS[i % SEAT_COLORS.length], class: 'pawn',
       });
       const title = el('title');
-      title.textContent = `${names(seat.seat)}: ${pawn.big ? t('big-pawn') : pawn.pawn}`;
+      title.textContent = t(pawn.big ? 'pawn-big-of' : 'pawn-of', { name: names(seat.seat) });
       c.append(title);
       svg.append(c);
     }
   });
   return svg;
+}
+
+/** A tile drawn as what it is, with its name for screen readers and pointers.
+ * @param {string} tile @param {{x: number, y: number}} p */
+function tileMark(tile, p) {
+  const g = el('g', { class: `tile-mark tile-${tile.replace(/_.*$/, '')}` });
+  const points = /^points_(\d)$/.exec(tile);
+  const stone = /^wish_stone(?:_(\w+))?$/.exec(tile);
+  if (points) {
+    g.append(el('rect', { x: p.x - 8, y: p.y + 1, width: 16, height: 14, rx: 2, class: 'tile' }));
+    const n = el('text', { x: p.x, y: p.y + 12, class: 'tile-text' });
+    n.textContent = points[1];
+    g.append(n);
+  } else if (stone) {
+    g.append(el('circle', { cx: p.x, cy: p.y + 8, r: 6, class: `stone ${stone[1] ? `c-${stone[1]}` : 'any'}` }));
+  } else {
+    g.append(el('rect', { x: p.x - 8, y: p.y + 1, width: 16, height: 14, rx: 2, class: 'tile' }));
+    const mark = el('text', { x: p.x, y: p.y + 12, class: 'tile-text' });
+    mark.textContent = tile === 'clover' ? '♣' : '✕';
+    g.append(mark);
+  }
+  const title = el('title');
+  title.textContent = tileName(tile);
+  g.append(title);
+  return g;
 }

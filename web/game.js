@@ -1,7 +1,10 @@
 // @ts-check
 /** The game page: the table, the player's hand and the legal decisions the server offers. A card
  * chosen lights the places it can go; a click on one decides. Followed live through the game's
- * event stream; a stale version reloads and says so. */
+ * event stream; a stale version reloads and says so. After each redraw the focus is back on the
+ * equivalent control (the same card, space or decision, else the first choice left), so that
+ * keyboards and screen readers keep their place. On a phone the hand and the choices stay docked
+ * at the bottom of the screen. */
 
 import { ApiError, call } from './api.js';
 import { h, duration, failed, say } from './dom.js';
@@ -14,6 +17,14 @@ import { refresh as refreshWaiting } from './waiting.js';
 /** @typedef {Schemas['GameDetail']} GameDetail */
 /** @typedef {Schemas['Decision']} Decision */
 /** @typedef {Schemas['Card']} Card */
+
+/** How many of the latest events the move log shows. */
+const LOG_SIZE = 60;
+
+/** A seat's player. @param {GameDetail} g @param {number} seat */
+function nameOf(g, seat) {
+  return g.seats.find((s) => s.seat === seat)?.user ?? `#${seat}`;
+}
 
 /** The event kinds after which the page reloads the game. */
 const CHANGES = ['joined', 'left', 'started', 'decided', 'clock_started', 'timed_out', 'seat_taken_over',
@@ -30,7 +41,9 @@ export function showGame(main, id) {
   let sending = false;
   let loadedAt = Date.now();
   const body = h('div', { class: 'game' });
-  main.replaceChildren(body);
+  /** Where the other players' moves are read out as they arrive. */
+  const announce = h('p', { class: 'sr-only', 'aria-live': 'polite', id: 'announce' });
+  main.replaceChildren(body, announce);
   /** Where the next game waiting for the player is offered, once this one waits for others. */
   const next = h('p', { class: 'next-game', id: 'next-game' });
 
@@ -53,9 +66,25 @@ export function showGame(main, id) {
     }
   };
 
+  /** The game's latest events (the move log), and the last one already told. @type {Schemas['EventView'][]} */
+  let events = [];
+  let toldSeq = -1;
+  /** Reads the latest events; the other players' new moves are announced (politely). */
+  const loadLog = async () => {
+    const g = game;
+    if (!g || !g.state) return;
+    events = await call('GET', `/games/${id}/events?after=${Math.max(0, g.version - LOG_SIZE)}&limit=${LOG_SIZE}`);
+    const fresh = events.filter((e) => e.kind === 'decided' && e.seq > toldSeq && e.data.seat !== g.your_seat);
+    if (toldSeq >= 0 && fresh.length) {
+      announce.textContent = fresh.map((e) => e.kind === 'decided' ? `${nameOf(g, e.data.seat)}: ${describe(e.data.decision)}` : '').join('. ');
+    }
+    toldSeq = events.reduce((n, e) => Math.max(n, e.seq), toldSeq);
+  };
+
   const load = async () => {
     game = await call('GET', `/games/${id}`);
     loadedAt = Date.now();
+    await loadLog().catch(() => {});
     draw();
     offerNext();
   };
@@ -67,6 +96,7 @@ export function showGame(main, id) {
     try {
       game = await call('POST', `/games/${id}/decisions`, { expected_version: game.version, decision });
       loadedAt = Date.now();
+      await loadLog().catch(() => {});
       chosen = null;
       picked = null;
       say('');
@@ -93,14 +123,21 @@ export function showGame(main, id) {
     const view = g.state;
     /** @param {number} seat */
     const names = (seat) => g.seats.find((s) => s.seat === seat)?.user ?? `#${seat}`;
-    const header = h('h1', {}, [`#${g.id} ${g.variant}`]);
+    const header = h('h1', { tabindex: '-1' }, [t('game-title', {
+      variant: t(`variant-${g.variant}`), players: g.seats.map((s) => s.user).join(', '),
+    })]);
+    const focus = focusKey(body);
     if (!view) {
       body.replaceChildren(header, h('p', { id: 'turn' }, [t(`status-${g.status}`)]),
         h('ul', { class: 'waiting' }, g.seats.map((s) => h('li', {}, [s.user]))),
         ...(g.status === 'open' && g.your_seat != null ? [inviteForm(id)] : []));
+      restoreFocus(body, focus);
       return;
     }
     const legal = view.legal_decisions;
+    const mine = view.seats.find((s) => s.seat === g.your_seat);
+    /** Where the player's pawn stands, to name it. @param {number} pawn */
+    const place = (pawn) => mine?.pawns.find((p) => p.pawn === pawn)?.space ?? null;
     const playable = (/** @type {Card} */ c) => legal.some((d) => cardsOf(d).some((x) => sameCard(x, c)));
     const hand = h('div', { class: 'hand', role: 'group', 'aria-label': t('hand') },
       view.hand.map((c, i) => {
@@ -121,7 +158,7 @@ export function showGame(main, id) {
       shown.map((d, i) => h('button', {
         type: 'button', 'data-decision': d.type, 'data-offer': i, 'data-to': targetOf(d) ?? false,
         onclick: () => decide(d),
-      }, [describe(d)])));
+      }, [describe(d, place)])));
     /** @type {Map<string, Decision[]>} */
     const targets = new Map();
     for (const d of offered) {
@@ -140,6 +177,27 @@ export function showGame(main, id) {
         /** @type {HTMLElement | null} */ (body.querySelector('.actions button'))?.focus();
       }
     };
+    // The move log: the latest decisions in words, those since the player's last turn marked,
+    // and on the board the spaces the others' moves since then went to.
+    const decided = events.filter((e) => e.kind === 'decided');
+    const lastMine = g.your_seat == null ? -1 : decided.map((e) => e.kind === 'decided' ? e.data.seat : -1).lastIndexOf(g.your_seat);
+    /** @type {Set<string>} */
+    const marked = new Set();
+    /** @type {HTMLElement[]} */
+    const entries = [];
+    decided.forEach((e, i) => {
+      if (e.kind !== 'decided') return;
+      const since = lastMine >= 0 && i > lastMine;
+      if (since && i === lastMine + 1) entries.push(h('li', { class: 'since-mark' }, [t('since-your-turn')]));
+      if (since) {
+        const to = targetOf(e.data.decision);
+        if (to) marked.add(to);
+      }
+      entries.push(h('li', { class: since ? 'since' : '', 'data-seq': e.seq }, [`${names(e.data.seat)}: ${describe(e.data.decision)}`]));
+    });
+    const log = h('section', { class: 'log-wrap', 'aria-labelledby': 'log-h' }, [
+      h('h2', { id: 'log-h' }, [t('log')]), h('ol', { class: 'log', id: 'log', tabindex: '0', 'aria-labelledby': 'log-h' }, entries),
+    ]);
     const resign = view.to_act != null && g.your_seat != null
       ? h('button', { type: 'button', class: 'resign', onclick: () => { if (confirm(t('confirm-resign'))) call('POST', `/games/${id}/resign`, {}).then(load, failed); } }, [t('resign')])
       : '';
@@ -152,18 +210,26 @@ export function showGame(main, id) {
       over ? h('p', {}, [h('a', { href: `/records/${id}`, id: 'replay-link' }, [t('replay')])]) : '',
       next,
       h('div', { class: view.board ? 'table-layout' : '' }, [
-        ...(view.board ? [boardOf(view, { names, targets, onPick })] : []),
+        ...(view.board ? [boardOf(view, { names, targets, onPick, marked })] : []),
         h('div', { class: 'side' }, [
           h('p', {}, [t('draw-pile', { n: view.draw_pile_size })]),
           pilesOf(view),
-          ...(g.your_seat != null ? [h('h2', {}, [t('hand')]), hand] : []),
-          legal.length ? h('p', {}, [chosen || without.length ? t('choose') : t('choose-card')]) : '',
-          actions,
+          // The player's hand and choices: docked at the bottom on a phone.
+          h('div', { class: g.your_seat != null ? 'dock' : '', id: 'dock' }, [
+            ...(g.your_seat != null ? [h('h2', {}, [t('hand')]), hand] : []),
+            legal.length ? h('p', { class: 'prompt' }, [chosen || without.length ? t('choose') : t('choose-card')]) : '',
+            actions,
+          ]),
         ]),
       ]),
-      seatsOf(view, { names, clock: g.clock }),
+      h('div', { class: 'seats-wrap' }, [seatsOf(view, { names, clock: g.clock })]),
+      log,
       resign,
     );
+    restoreFocus(body, focus);
+    // The newest entries in view.
+    const list = body.querySelector('#log');
+    if (list) list.scrollTop = list.scrollHeight;
   };
 
   /** The deadline of the seat to act, when a clock runs. @param {GameDetail} g */
@@ -213,6 +279,33 @@ export function showGame(main, id) {
     clearInterval(ticker);
     stream?.close();
   };
+}
+
+/** What has the focus in `body`, as a selector that finds its equivalent after a redraw; `null`
+ * when the focus is elsewhere on the page (then a redraw leaves it alone).
+ * @param {HTMLElement} body @returns {string | null} */
+function focusKey(body) {
+  const active = document.activeElement;
+  if (!active || active === document.body) return '';
+  if (!body.contains(active)) return null;
+  const e = /** @type {HTMLElement} */ (active);
+  if (e.dataset.index != null) return `button.card[data-index="${e.dataset.index}"]`;
+  if (e.dataset.space != null) return `[data-space="${e.dataset.space}"]`;
+  // A decision made, the choices are new: the first of them.
+  if (e.dataset.offer != null) return '';
+  if (e.id) return `#${e.id}`;
+  return '';
+}
+
+/** Focus the equivalent of what had it (see `focusKey`), else the first choice offered, else the
+ * heading. (The board is drawn a moment after the rest: a space that had the focus gives it to
+ * the first choice.) @param {HTMLElement} body @param {string | null} key */
+function restoreFocus(body, key) {
+  if (key == null) return;
+  const target = /** @type {HTMLElement | null} */ ((key && body.querySelector(key))
+    || body.querySelector('.actions button, button.card[data-playable="true"]')
+    || body.querySelector('h1'));
+  target?.focus({ preventScroll: true });
 }
 
 /** Inviting a user by name, while the game waits for players. @param {number} id */

@@ -24,7 +24,7 @@ const TIME_CONTROLS = {
 /** A game in a list, with what the caller can do. @param {Schemas['GameSummary']} g @param {boolean} joinable */
 function gameItem(g, joinable) {
   const who = g.seats.map((s) => s.user).join(', ');
-  const label = `#${g.id} ${g.variant} · ${who} · ${t(`status-${g.status}`)}`;
+  const label = `#${g.id} ${t(`variant-${g.variant}`)} · ${who} · ${t(`status-${g.status}`)}`;
   const finished = g.status === 'over' || g.status === 'aborted';
   const join = async () => {
     try {
@@ -58,12 +58,37 @@ function myGameItem(g) {
 
 /** @param {HTMLElement} main */
 export async function showLobby(main) {
-  const variant = h('select', { id: 'variant' }, ['keltis', 'neue-wege', 'keltis-card'].map((v) => h('option', { value: v }, [v])));
-  const players = h('select', { id: 'players' }, [2, 3, 4].map((n) => h('option', { value: n }, [String(n)])));
-  const bot = h('select', { id: 'bot' }, [
+  const variant = /** @type {HTMLSelectElement} */ (h('select', { id: 'variant' },
+    ['keltis', 'neue-wege', 'keltis-card'].map((v) => h('option', { value: v }, [t(`variant-${v}`)]))));
+  const players = /** @type {HTMLSelectElement} */ (h('select', { id: 'players' }));
+  // One bot per seat beside the player's (each bot takes one seat), shown for the seats there are.
+  const bots = [1, 2, 3].map((seat) => /** @type {HTMLSelectElement} */ (h('select', { id: seat === 1 ? 'bot' : `bot-${seat}` }, [
     h('option', { value: '' }, [t('none')]),
     ...['bot-random', 'bot-greedy', 'bot-mcts'].map((b) => h('option', { value: b }, [b])),
-  ]);
+  ])));
+  const botFields = bots.map((select, i) => h('p', { class: 'bot-field' }, [
+    h('label', { for: select.id }, [i === 0 ? t('opponent-bot') : t('bot-for-seat', { seat: i + 2 })]), ' ', select,
+  ]));
+  /** The player counts the variant allows, and a bot field per other seat. */
+  const fit = () => {
+    const counts = variant.value === 'keltis-card' ? [2] : [2, 3, 4];
+    const kept = Number(players.value) || 2;
+    players.replaceChildren(...counts.map((n) => h('option', { value: n, selected: n === kept }, [String(n)])));
+    const seats = Number(players.value);
+    botFields.forEach((field, i) => { field.hidden = i >= seats - 1; });
+    bots.forEach((b, i) => { if (i >= seats - 1) b.value = ''; });
+    checkBots();
+  };
+  /** The form's own check: a bot twice is refused before sending. */
+  const checkBots = () => {
+    const chosen = bots.map((b) => b.value).filter(Boolean);
+    const twice = chosen.length !== new Set(chosen).size;
+    for (const b of bots) b.setCustomValidity(twice && b.value && chosen.indexOf(b.value) !== chosen.lastIndexOf(b.value) ? t('bot-twice') : '');
+  };
+  variant.addEventListener('change', fit);
+  players.addEventListener('change', fit);
+  for (const b of bots) b.addEventListener('change', checkBots);
+  fit();
   const clock = h('select', { id: 'time-control' },
     Object.keys(TIME_CONTROLS).map((k) => h('option', { value: k }, [t(`tc-${k}`)])));
   const inviteOnly = h('input', { id: 'invite-only', type: 'checkbox' });
@@ -78,7 +103,7 @@ export async function showLobby(main) {
       players: Number(value(players)),
       invite_only: checked(inviteOnly),
       rated: checked(rated),
-      bots: value(bot) ? [/** @type {Schemas['BotName']} */ (value(bot))] : [],
+      bots: bots.map((b) => /** @type {Schemas['BotName']} */ (b.value)).filter(Boolean),
       time_control: TIME_CONTROLS[value(clock)],
     };
     try {
@@ -92,7 +117,7 @@ export async function showLobby(main) {
   const form = h('form', { class: 'new-game', onsubmit: create }, [
     h('label', { for: 'variant' }, [t('variant')]), variant,
     h('label', { for: 'players' }, [t('players')]), players,
-    h('label', { for: 'bot' }, [t('opponent-bot')]), bot,
+    h('div', { class: 'bots' }, botFields),
     h('label', { for: 'time-control' }, [t('time-control')]), clock,
     h('label', { class: 'check' }, [inviteOnly, t('invite-only')]),
     h('label', { class: 'check' }, [rated, t('rated')]),

@@ -4,7 +4,8 @@
 
 import { h, duration, failed } from './dom.js';
 import { t } from './i18n.js';
-import { layout, renderBoard } from './board.js';
+import { SEAT_COLORS, layout, renderBoard } from './board.js';
+import { tileName } from './words.js';
 
 /** @typedef {import('./types/api').components['schemas']} Schemas */
 /** @typedef {Schemas['View']} View */
@@ -23,18 +24,46 @@ export function cardFace(c) {
  * @property {Map<string, Decision[]>} [targets] spaces the player may pick, with their decisions
  * @property {(space: string) => void} [onPick]
  * @property {ClockView | null} [clock]
+ * @property {Set<string>} [marked] spaces the other players' last moves went to
  */
 
-/** The board (drawn once its layout has arrived), or nothing for Keltis Card.
+/** The board (drawn once its layout has arrived) with its legend, or nothing for Keltis Card.
  * @param {View} view @param {TableOptions} opts */
 export function boardOf(view, opts) {
-  const wrap = h('div', { class: 'board-wrap' });
+  const drawing = h('div', { class: 'board-drawing' });
+  const wrap = h('div', { class: 'board-wrap' }, [drawing, legendOf(view, opts.names)]);
   if (view.board) {
     layout(view.board.layout).then((b) => {
-      wrap.replaceChildren(renderBoard(b, view, opts.targets ?? new Map(), opts.onPick ?? (() => {}), t, opts.names));
+      drawing.replaceChildren(renderBoard(b, view, opts.targets ?? new Map(), opts.onPick ?? (() => {}), t, opts.names, opts.marked ?? new Set()));
     }, failed);
   }
   return wrap;
+}
+
+/** What the board's marks are: each seat's pawn colour (and how many wait at the start), the goal
+ * zone's count, the tiles. @param {View} view @param {(seat: number) => string} names */
+function legendOf(view, names) {
+  const seats = view.seats.map((s, i) => {
+    const atStart = s.pawns.filter((p) => p.space == null).length;
+    return h('li', {}, [
+      h('span', { class: 'swatch', style: `background:${SEAT_COLORS[i % SEAT_COLORS.length]}`, 'aria-hidden': 'true' }),
+      ` ${names(s.seat)}`, atStart ? ` · ${t('at-start', { n: atStart })}` : '',
+    ]);
+  });
+  const tiles = [...new Set((view.board?.tiles ?? []).map((p) => p.tile.replace(/^points_\d$/, 'points_1')))]
+    .map((tile) => h('li', {}, [h('span', { class: 'glyph', 'aria-hidden': 'true' }, [glyph(tile)]), ` ${tile.startsWith('points_') ? t('tile-points-any') : tileName(tile)}`]));
+  return h('div', { class: 'legend', id: 'legend' }, [
+    h('p', { id: 'goal-count' }, [t('goal-count', { n: view.board?.goal_pawns ?? 0 })]),
+    h('ul', { class: 'pawn-legend', 'aria-label': t('pawns') }, seats),
+    h('ul', { class: 'tile-legend', 'aria-label': t('tiles') }, tiles),
+  ]);
+}
+
+/** The mark a tile has on the board. @param {string} tile */
+function glyph(tile) {
+  if (tile.startsWith('points_')) return '1–9';
+  if (tile.startsWith('wish_stone')) return '●';
+  return tile === 'clover' ? '♣' : '✕';
 }
 
 /** @param {View} view */
@@ -66,21 +95,35 @@ export function seatsOf(view, opts) {
     h('thead', {}, [h('tr', {}, [
       h('th', { scope: 'col' }, [t('seat')]), h('th', { scope: 'col' }, [t('rows')]),
       h('th', { scope: 'col' }, [t('stones')]), h('th', { scope: 'col' }, [t('score')]),
+      h('th', { scope: 'col' }, [t('score-parts')]),
       ...(timed ? [h('th', { scope: 'col' }, [t('time-left')])] : []),
     ])]),
     h('tbody', {}, view.seats.map((s) => {
       const clock = clocks.get(s.seat);
       return h('tr', { class: s.seat === view.to_act ? 'to-act' : '' }, [
         h('th', { scope: 'row' }, [`${opts.names(s.seat)} (${t('hand-size', { n: s.hand_size })})${s.retired ? ` · ${t('retired')}` : ''}`]),
-        h('td', {}, s.rows.map((r) => h('span', { class: 'row', 'aria-label': t(r.color) }, r.cards.map(cardFace)))),
+        h('td', {}, s.rows.map((r) => h('span', { class: 'row', title: `${t(r.color)}: ${t(`direction-${r.direction}`)}` },
+          [h('span', { class: 'direction', 'aria-label': `${t(r.color)}, ${t(`direction-${r.direction}`)}` }, [ARROWS[r.direction] ?? '']), ...r.cards.map(cardFace)]))),
         h('td', {}, [stonesOf(view, s)]),
         h('td', { class: 'score', 'data-seat': s.seat }, [String(s.score.total)]),
+        h('td', { class: 'breakdown' }, [breakdownOf(s.score, !!view.board)]),
         ...(timed ? [h('td', {
           class: 'clock', 'data-remaining': clock?.remaining_ms ?? 0, 'data-running': clock?.running ? 'true' : 'false',
         }, [clock ? `${duration(clock.remaining_ms)}${clock.away ? ` · ${t('away')}` : ''}` : ''])] : []),
       ]);
     })),
   ]);
+}
+
+/** A row's direction as a mark (its words are the mark's name). */
+const ARROWS = { ascending: '↑', descending: '↓', open: '↕' };
+
+/** A score by part, in words. @param {Schemas['Score']} score @param {boolean} board */
+function breakdownOf(score, board) {
+  const parts = board
+    ? [['pawns', score.pawns], ['tile-points', score.tile_points], ['stones', score.wish_stones]]
+    : [['paths', score.paths], ['gray-path', score.gray_path], ['stones', score.wish_stones]];
+  return parts.map(([k, v]) => `${t(/** @type {string} */ (k))} ${v}`).join(' · ');
 }
 
 /** The final ranking, once the game is over. @param {View} view @param {(seat: number) => string} names */

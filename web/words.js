@@ -1,5 +1,6 @@
 // @ts-check
-/** Cards and decisions in words, and which cards a decision uses. */
+/** Cards, spaces, pawns, tiles and decisions in words (never the server's ids), and which cards
+ * a decision uses. */
 
 import { t } from './i18n.js';
 
@@ -17,20 +18,53 @@ export function sameCard(a, b) {
   return !!a && !!b && a.color === b.color && a.value === b.value && !!a.end === !!b.end;
 }
 
-/** @param {number} p */
-function pawnName(p) {
-  return p === 0 ? t('big-pawn') : String(p);
+/** A space as players say it: `blue path, step 3` (Keltis), `row 3, column 2` (Neue Wege).
+ * @param {string} id */
+export function spaceName(id) {
+  const path = /^(green|yellow|brown|blue|pink)-(\d+)$/.exec(id);
+  if (path) return t('space-path', { color: t(path[1]), step: Number(path[2]) });
+  const grid = /^r(\d+)c(\d+)$/.exec(id);
+  if (grid) return t('space-grid', { row: Number(grid[1]), column: Number(grid[2]) + 1 });
+  return id;
 }
 
-/** A decision in words. @param {Decision} d */
-export function describe(d) {
+/** A tile as players say it: `3 points`, `clover`, `blue wish stone`. @param {string} tile */
+export function tileName(tile) {
+  const points = /^points_(\d)$/.exec(tile);
+  if (points) return t('tile-points', { n: Number(points[1]) });
+  const stone = /^wish_stone_(\w+)$/.exec(tile);
+  if (stone) return t('tile-stone-color', { color: t(stone[1]) });
+  if (tile === 'wish_stone') return t('tile-stone');
+  if (tile === 'clover') return t('tile-clover');
+  if (tile === 'discard') return t('tile-discard');
+  return tile;
+}
+
+/**
+ * Where the player's pawns stand, for naming a pawn by its place.
+ * @typedef {(pawn: number) => string | null} PawnPlace
+ */
+
+/** A pawn by size and place: `the big pawn on blue path, step 2`, `a pawn from the start`.
+ * @param {number} pawn @param {PawnPlace} [place] */
+function pawnName(pawn, place) {
+  const big = pawn === 0;
+  if (!place) return t(big ? 'pawn-big' : 'pawn');
+  const at = place(pawn);
+  if (at == null) return t(big ? 'pawn-big-start' : 'pawn-start');
+  return t(big ? 'pawn-big-on' : 'pawn-on', { space: spaceName(at) });
+}
+
+/** A decision in words. @param {Decision} d @param {PawnPlace} [place] where the deciding
+ * player's pawns stand (without it, pawns are named by size only) */
+export function describe(d, place) {
   switch (d.type) {
     case 'lay':
-      if (d.to) return t('lay-to', { card: cardName(d.card), pawn: pawnName(d.pawn ?? 0), to: d.to });
+      if (d.to) return t('lay-to', { card: cardName(d.card), pawn: pawnName(d.pawn ?? 0, place), to: spaceName(d.to) });
       if (d.path) return t('lay-path', { card: cardName(d.card), path: t(d.path) });
       return t('lay', { card: cardName(d.card) });
     case 'discard': return t('discard', { card: cardName(d.card) });
-    case 'step': return t('step', { pawn: pawnName(d.pawn), to: d.to });
+    case 'step': return t('step', { pawn: pawnName(d.pawn, place), to: spaceName(d.to) });
     case 'skip': return t('skip');
     case 'discard_from_hand': return t('discard-from-hand', { card: cardName(d.card) });
     case 'discard_from_row': return t('discard-from-row', { color: t(d.color) });

@@ -4,7 +4,10 @@
 
 use actix_web::http::header;
 use actix_web::http::StatusCode;
-use actix_web::{get, web, HttpResponse};
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
+use actix_web::{get, web, HttpRequest, HttpResponse};
 
 use super::error::ApiError;
 use crate::service::i18n::{web_messages, Language};
@@ -64,66 +67,105 @@ const FILES: &[(&str, &str, &[u8])] = &[
 /// Only this server's own scripts, styles and API: nothing else loads, nothing frames the page.
 const POLICY: &str = "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'";
 
-fn serve(path: &str) -> Result<HttpResponse, ApiError> {
-    let (_, content_type, text) = FILES
+/// A file's entity tag: the start of its SHA-256, so that a reload sends 304 for what it has.
+fn etag(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    format!("\"{}\"", &hex::encode(sha2::Sha256::digest(bytes))[..20])
+}
+
+/// Every file's tag, computed once.
+static TAGS: LazyLock<HashMap<&'static str, String>> = LazyLock::new(|| {
+    let mut tags: HashMap<&'static str, String> =
+        FILES.iter().map(|(p, _, text)| (*p, etag(text))).collect();
+    for language in Language::ALL {
+        tags.insert(language.code(), etag(web_messages(language).as_bytes()));
+    }
+    tags
+});
+
+/// The answer for a file: 304 when the browser holds this version, else the file.
+fn answer(req: &HttpRequest, key: &str, content_type: &str, body: &'static [u8]) -> HttpResponse {
+    let tag = TAGS.get(key).cloned().unwrap_or_else(|| etag(body));
+    let held = req
+        .headers()
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.split(',').any(|t| t.trim() == tag || t.trim() == "*"));
+    let mut response = if held {
+        HttpResponse::NotModified()
+    } else {
+        HttpResponse::Ok()
+    };
+    response
+        .content_type(content_type)
+        // Checked again on each load (a new server version shows at once), cheaply: 304.
+        .insert_header((header::CACHE_CONTROL, "no-cache"))
+        .insert_header((header::ETAG, tag))
+        .insert_header((header::CONTENT_SECURITY_POLICY, POLICY))
+        .insert_header((header::X_CONTENT_TYPE_OPTIONS, "nosniff"));
+    if held {
+        response.finish()
+    } else {
+        response.body(body)
+    }
+}
+
+fn serve(req: &HttpRequest, path: &str) -> Result<HttpResponse, ApiError> {
+    let (key, content_type, text) = FILES
         .iter()
         .find(|(p, _, _)| *p == path)
         .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, "not_found", "no such file"))?;
-    Ok(headers(&mut HttpResponse::Ok(), content_type).body(*text))
-}
-
-fn headers<'a>(
-    response: &'a mut actix_web::HttpResponseBuilder,
-    content_type: &str,
-) -> &'a mut actix_web::HttpResponseBuilder {
-    response
-        .content_type(content_type)
-        // Small files, checked again on each load (a new server version shows at once).
-        .insert_header((header::CACHE_CONTROL, "no-cache"))
-        .insert_header((header::CONTENT_SECURITY_POLICY, POLICY))
-        .insert_header((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
+    Ok(answer(req, key, content_type, text))
 }
 
 /// The client's page.
 #[get("/")]
-pub async fn index() -> Result<HttpResponse, ApiError> {
-    serve("index.html")
+pub async fn index(req: HttpRequest) -> Result<HttpResponse, ApiError> {
+    serve(&req, "index.html")
 }
 
 /// What must stand at the site's root: the service worker (its scope is where it is served),
 /// the web app manifest, and the icon browsers ask for.
 #[get("/{file:sw.js|manifest.webmanifest|favicon.ico}")]
-pub async fn root_file(name: web::Path<String>) -> Result<HttpResponse, ApiError> {
+pub async fn root_file(
+    req: HttpRequest,
+    name: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
     match name.as_str() {
-        "favicon.ico" => serve("icon-192.png"),
-        other => serve(other),
+        "favicon.ico" => serve(&req, "icon-192.png"),
+        other => serve(&req, other),
     }
 }
 
 /// The client's screens by path (`/games/{id}`, `/records/{id}`): a link from an email, a push or
 /// another site opens the page, which shows that screen (after logging in if needed).
 #[get("/{screen:games|records}/{id:[0-9]{1,18}}")]
-pub async fn screen() -> Result<HttpResponse, ApiError> {
-    serve("index.html")
+pub async fn screen(req: HttpRequest) -> Result<HttpResponse, ApiError> {
+    serve(&req, "index.html")
 }
 
 /// The settings screen, by its path.
 #[get("/settings")]
-pub async fn settings_screen() -> Result<HttpResponse, ApiError> {
-    serve("index.html")
+pub async fn settings_screen(req: HttpRequest) -> Result<HttpResponse, ApiError> {
+    serve(&req, "index.html")
 }
 
 /// The client's modules, stylesheet, board layouts and words (`messages/{lang}.json`, from the
 /// server's catalogue).
 #[get("/web/{file:.*}")]
-pub async fn file(path: web::Path<String>) -> Result<HttpResponse, ApiError> {
+pub async fn file(req: HttpRequest, path: web::Path<String>) -> Result<HttpResponse, ApiError> {
     let language = path
         .strip_prefix("messages/")
         .and_then(|f| f.strip_suffix(".json"))
         .and_then(Language::known);
     match language {
-        Some(language) => Ok(headers(&mut HttpResponse::Ok(), JSON).body(web_messages(language))),
-        None => serve(&path),
+        Some(language) => Ok(answer(
+            &req,
+            language.code(),
+            JSON,
+            web_messages(language).as_bytes(),
+        )),
+        None => serve(&req, &path),
     }
 }
 

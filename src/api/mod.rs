@@ -10,6 +10,7 @@ pub mod connection;
 pub mod email;
 pub mod error;
 pub mod games;
+pub mod head;
 pub mod health;
 pub mod input_guard;
 pub mod json_body;

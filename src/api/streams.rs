@@ -246,6 +246,8 @@ where
         .insert_header((header::CACHE_CONTROL, "no-cache"))
         // Tells nginx-like proxies not to buffer the stream.
         .insert_header(("X-Accel-Buffering", "no"))
+        // Not compressed: a compressor holds events back until its block fills.
+        .insert_header(header::ContentEncoding::Identity)
         .streaming(futures_util::StreamExt::chain(opening, rest)))
 }
 

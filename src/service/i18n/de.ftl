@@ -161,10 +161,10 @@ web-tile-points = Plättchenpunkte
 web-choose = Wähle deinen Zug
 web-choose-card = Wähle eine Karte aus deiner Hand
 web-lay = { $card } auslegen
-web-lay-to = { $card } auslegen: Figur { $pawn } nach { $to }
+web-lay-to = { $card } auslegen: { $pawn } nach { $to }
 web-lay-path = { $card } auf den Pfad legen: { $path }
 web-discard = { $card } ablegen
-web-step = Freier Schritt: Figur { $pawn } nach { $to }
+web-step = Freier Schritt: { $pawn } nach { $to }
 web-skip = Auslassen
 web-discard-from-hand = Plättchen: { $card } ablegen
 web-discard-from-row = Plättchen: letzte Karte deiner Reihe ablegen: { $color }
@@ -244,3 +244,47 @@ web-revoked = widerrufen
 web-push-devices = Geräte mit Benachrichtigungen
 web-push-test = Test senden
 web-remove = Entfernen
+
+# Der Tisch in Worten: Felder, Figuren, Plättchen, Reihen, Punkte.
+web-space-path = Pfad { $color }, Feld { $step }
+web-space-grid = Reihe { $row }, Spalte { $column }
+web-pawn-start = eine Figur vom Start
+web-pawn-big-start = die große Figur vom Start
+web-pawn-on = die Figur auf { $space }
+web-pawn-big-on = die große Figur auf { $space }
+web-pawn-of = eine Figur von { $name }
+web-pawn-big-of = die große Figur von { $name }
+web-at-start = { $n ->
+    [one] eine Figur am Start
+   *[other] { $n } Figuren am Start
+}
+web-goal-count = Figuren im Zielbereich: { $n } von 5
+web-pawns = Figuren
+web-tiles = Plättchen
+web-tile-points = { $n ->
+    [one] 1 Punkt
+   *[other] { $n } Punkte
+}
+web-tile-points-any = Punkte (1 bis 9)
+web-tile-stone = Wunschstein
+web-tile-stone-color = Wunschstein { $color }
+web-tile-clover = Kleeblatt: ein freier Schritt
+web-tile-discard = Ablageplättchen: eine Karte ablegen
+web-stone-pile = Wunschsteine { $color }: noch { $n }
+web-direction-open = offen
+web-direction-ascending = aufsteigend
+web-direction-descending = absteigend
+web-score-parts = Punkte nach Teilen
+web-paths = Pfade
+web-gray-path = Grauer Pfad
+# Das Formular der Lobby.
+web-variant-keltis = Keltis
+web-variant-neue-wege = Keltis: Neue Wege, neue Ziele
+web-variant-keltis-card = Keltis Das Kartenspiel
+web-bot-for-seat = Bot auf Platz { $seat }
+web-bot-twice = Ein Bot nimmt nur einen Platz: wähle einen anderen.
+web-game-title = { $variant } · { $players }
+web-pawn = eine Figur
+web-pawn-big = die große Figur
+web-log = Bisherige Züge
+web-since-your-turn = Seit deinem letzten Zug

@@ -156,10 +156,10 @@ web-tile-points = Tile points
 web-choose = Choose what to do
 web-choose-card = Choose a card from your hand
 web-lay = Lay { $card }
-web-lay-to = Lay { $card }: pawn { $pawn } to { $to }
+web-lay-to = Lay { $card }: { $pawn } to { $to }
 web-lay-path = Lay { $card } on the { $path } path
 web-discard = Discard { $card }
-web-step = Free step: pawn { $pawn } to { $to }
+web-step = Free step: { $pawn } to { $to }
 web-skip = Skip
 web-discard-from-hand = Tile: discard { $card }
 web-discard-from-row = Tile: discard the last { $color } card of your row
@@ -239,3 +239,47 @@ web-revoked = revoked
 web-push-devices = Push devices
 web-push-test = Send a test
 web-remove = Remove
+
+# The table in words: spaces, pawns, tiles, rows, scores.
+web-space-path = { $color } path, step { $step }
+web-space-grid = row { $row }, column { $column }
+web-pawn-start = a pawn from the start
+web-pawn-big-start = the big pawn from the start
+web-pawn-on = the pawn on { $space }
+web-pawn-big-on = the big pawn on { $space }
+web-pawn-of = a pawn of { $name }
+web-pawn-big-of = the big pawn of { $name }
+web-at-start = { $n ->
+    [one] one pawn at the start
+   *[other] { $n } pawns at the start
+}
+web-goal-count = Pawns in the goal zone: { $n } of 5
+web-pawns = Pawns
+web-tiles = Tiles
+web-tile-points = { $n ->
+    [one] 1 point
+   *[other] { $n } points
+}
+web-tile-points-any = points (1 to 9)
+web-tile-stone = wish stone
+web-tile-stone-color = { $color } wish stone
+web-tile-clover = clover: a free step
+web-tile-discard = discard tile: discard a card
+web-stone-pile = { $color } wish stones: { $n } left
+web-direction-open = open
+web-direction-ascending = rising
+web-direction-descending = falling
+web-score-parts = Score by part
+web-paths = Paths
+web-gray-path = Gray path
+# The lobby's form.
+web-variant-keltis = Keltis
+web-variant-neue-wege = Keltis: Neue Wege, neue Ziele
+web-variant-keltis-card = Keltis Card
+web-bot-for-seat = Bot for seat { $seat }
+web-bot-twice = Each bot takes one seat: choose another one.
+web-game-title = { $variant } · { $players }
+web-pawn = a pawn
+web-pawn-big = the big pawn
+web-log = Moves so far
+web-since-your-turn = Since your last turn

@@ -162,10 +162,10 @@ web-tile-points = Points de tuiles
 web-choose = Choisissez votre action
 web-choose-card = Choisissez une carte de votre main
 web-lay = Poser { $card }
-web-lay-to = Poser { $card } : pion { $pawn } vers { $to }
+web-lay-to = Poser { $card } : { $pawn } vers { $to }
 web-lay-path = Poser { $card } sur le chemin { $path }
 web-discard = Défausser { $card }
-web-step = Pas gratuit : pion { $pawn } vers { $to }
+web-step = Pas gratuit : { $pawn } vers { $to }
 web-skip = Passer
 web-discard-from-hand = Tuile : défausser { $card }
 web-discard-from-row = Tuile : défausser la dernière carte de votre rangée { $color }
@@ -245,3 +245,47 @@ web-revoked = révoqué
 web-push-devices = Appareils notifiés
 web-push-test = Envoyer un test
 web-remove = Retirer
+
+# La table en mots : cases, pions, tuiles, rangées, scores.
+web-space-path = chemin { $color }, case { $step }
+web-space-grid = rangée { $row }, colonne { $column }
+web-pawn-start = un pion du départ
+web-pawn-big-start = le grand pion du départ
+web-pawn-on = le pion en { $space }
+web-pawn-big-on = le grand pion en { $space }
+web-pawn-of = un pion de { $name }
+web-pawn-big-of = le grand pion de { $name }
+web-at-start = { $n ->
+    [one] { $n } pion au départ
+   *[other] { $n } pions au départ
+}
+web-goal-count = Pions dans la zone d'arrivée : { $n } sur 5
+web-pawns = Pions
+web-tiles = Tuiles
+web-tile-points = { $n ->
+    [one] { $n } point
+   *[other] { $n } points
+}
+web-tile-points-any = points (1 à 9)
+web-tile-stone = pierre à vœux
+web-tile-stone-color = pierre à vœux { $color }
+web-tile-clover = trèfle : un pas gratuit
+web-tile-discard = tuile de défausse : défausser une carte
+web-stone-pile = pierres à vœux { $color } : reste { $n }
+web-direction-open = ouverte
+web-direction-ascending = croissante
+web-direction-descending = décroissante
+web-score-parts = Détail du score
+web-paths = Chemins
+web-gray-path = Chemin gris
+# Le formulaire du salon.
+web-variant-keltis = Keltis
+web-variant-neue-wege = Keltis : Nouveaux chemins, nouveaux buts
+web-variant-keltis-card = Keltis : le jeu de cartes
+web-bot-for-seat = Robot à la place { $seat }
+web-bot-twice = Un robot ne prend qu'une place : choisissez-en un autre.
+web-game-title = { $variant } · { $players }
+web-pawn = un pion
+web-pawn-big = le grand pion
+web-log = Coups joués
+web-since-your-turn = Depuis votre dernier tour

@@ -198,6 +198,8 @@ fn play_in_browser(variant: &str, player: &str) -> Value {
     let report = browser("play_game.mjs", &[&s.base, player, variant]);
     let result = report["result"].as_str().unwrap_or_default();
     assert!(result.contains("Game over"), "{report}");
+    // Played by keyboard alone, the focus never fell to the page's body after an action.
+    assert_eq!(report["clicks"]["lostFocus"], json!(0), "{report}");
     let first_load = report["firstLoadBytes"].as_u64().unwrap_or_default();
     assert!((10_000..300 * 1024).contains(&first_load), "{report}");
     assert_eq!(report["outside"], json!([]), "{report}");
@@ -389,6 +391,32 @@ fn the_loop_from_an_email_link_to_the_next_game() {
         "{report}"
     );
     assert_eq!(report["next"]["turn"], json!("Your turn"), "{report}");
+    assert_eq!(report["outside"], json!([]), "{report}");
+}
+
+/// On a phone (360 x 740 and 412 x 915), every variant: during a turn the page is never wider
+/// than the screen, the hand and the choices are in view without scrolling, and no visible text
+/// or accessible name shows an internal id.
+#[test]
+#[cfg_attr(
+    not(browser_tests),
+    ignore = "browser: set KELTIS_BROWSER_TESTS=1 with chromium and `npm ci` in tests/browser"
+)]
+fn the_table_fits_a_phone_and_speaks_in_words() {
+    let s = support::spawn(Db::Sqlite, |_| {}).expect("SQLite server");
+    let report = browser("phone.mjs", &[&s.base, "phone"]);
+    let seen = report["report"].as_array().cloned().unwrap_or_default();
+    assert_eq!(seen.len(), 6, "{report}");
+    for case in &seen {
+        assert!(case["turns"].as_u64() >= Some(3), "{case}");
+        assert_eq!(case["overflow"], json!(0), "wider than the screen: {case}");
+        assert_eq!(
+            case["outOfView"],
+            json!(0),
+            "hand or choices out of view: {case}"
+        );
+        assert_eq!(case["ids"], json!([]), "internal ids shown: {case}");
+    }
     assert_eq!(report["outside"], json!([]), "{report}");
 }
 

@@ -45,43 +45,54 @@ export async function createGame(page, { variant, players = '2', bot = '', timeC
   return Number(/(\d+)$/.exec(page.url())[1]);
 }
 
+/** Activates `element` as a player would: a click, or with `keyboard` the focus and Enter. */
+async function press(page, element, keyboard) {
+  if (keyboard) {
+    await element.focus();
+    await page.keyboard.press('Enter');
+  } else {
+    await element.click({ timeout: 2000 });
+  }
+}
+
 /**
- * One action of the player to act, by clicking as a player would: a draw when one is offered;
- * else a playable card, then a lit space on the board (one pawn can go there) or one of the
- * chosen card's decisions; else a lit space (a free step) or a decision that needs no card.
- * Returns what was clicked, or null when nothing could be (not our turn).
+ * One action of the player to act, by clicking as a player would (or by keyboard: focus and
+ * Enter): a draw when one is offered; else a playable card, then a lit space on the board (one
+ * pawn can go there) or one of the chosen card's decisions; else a lit space (a free step) or a
+ * decision that needs no card. Returns what was done, or null when nothing could be (not our
+ * turn).
  */
-export async function act(page) {
+export async function act(page, { keyboard = false } = {}) {
   const draw = await page.$('button[data-decision="draw_deck"]');
   if (draw) {
-    await draw.click({ timeout: 2000 });
+    await press(page, draw, keyboard);
     return 'draw';
   }
   const card = await page.$('button.card[data-playable="true"]');
   if (card) {
-    await card.click({ timeout: 2000 });
+    await press(page, card, keyboard);
     await page.waitForSelector('button[data-decision]', { timeout: 2000 });
     // The board is drawn once its layout has arrived: give it a moment.
     const space = await page.waitForSelector('svg g.target[data-choices="1"]', { timeout: 300 }).catch(() => null);
     if (space) {
-      await space.click({ timeout: 2000 });
+      await press(page, space, keyboard);
       return 'board';
     }
     const decision = await page.$('button[data-decision]:not([data-decision="draw_deck"]):not([data-decision="draw_pile"])');
     if (decision) {
-      await decision.click({ timeout: 2000 });
+      await press(page, decision, keyboard);
       return 'card';
     }
     return null;
   }
   const step = await page.$('svg g.target[data-choices="1"]');
   if (step) {
-    await step.click({ timeout: 2000 });
+    await press(page, step, keyboard);
     return 'board';
   }
   const other = await page.$('button[data-decision]');
   if (other) {
-    await other.click({ timeout: 2000 });
+    await press(page, other, keyboard);
     return 'other';
   }
   return null;
@@ -114,12 +125,13 @@ export async function keyboardMove(page) {
     .then(() => true, () => false);
 }
 
-/** Plays until the result shows; returns the clicks by kind. */
-export async function playToEnd(page, { limit = 6000, onClick = async () => {} } = {}) {
-  const clicks = { draw: 0, board: 0, card: 0, other: 0 };
+/** Plays until the result shows; returns the actions by kind and, with `keyboard`, how often the
+ * focus was left on the page's body after an action (`lostFocus`). */
+export async function playToEnd(page, { limit = 6000, onClick = async () => {}, keyboard = false } = {}) {
+  const clicks = { draw: 0, board: 0, card: 0, other: 0, lostFocus: 0 };
   for (let i = 0; i < limit && !(await page.$('#result')); i++) {
     try {
-      const what = await act(page);
+      const what = await act(page, { keyboard });
       if (what) {
         clicks[what]++;
         await onClick(clicks);
@@ -128,6 +140,9 @@ export async function playToEnd(page, { limit = 6000, onClick = async () => {} }
       // The page was redrawn under the click (the bot moved): look again.
     }
     await page.waitForTimeout(30);
+    if (keyboard && await page.evaluate(() => document.activeElement === document.body || document.activeElement === null)) {
+      clicks.lostFocus++;
+    }
   }
   if (!(await page.$('#result'))) throw new Error(`the game did not end: ${JSON.stringify(clicks)}`);
   return clicks;

@@ -1,5 +1,6 @@
 // Registers in the web client, creates a game of <variant> against bot-greedy (3 days per move)
-// and plays it to the end by clicking; then steps through its record in the viewer. Checks the
+// and plays it to the end by keyboard alone (focus and Enter), noting whenever the focus is left
+// on the page's body after an action; then steps through its record in the viewer. Checks the
 // lobby and the game page with axe-core and measures the game page's first load.
 // Usage: node play_game.mjs <server base URL> <new user name> <variant>. Prints one JSON line.
 // SCREENSHOT_DIR=<dir> (from the repository's root) saves the game page at desktop and phone
@@ -34,6 +35,7 @@ try {
   const keyboard = variant === 'keltis-card' ? null : await keyboardMove(page);
   let gameProblems = null;
   const clicks = await playToEnd(page, {
+    keyboard: true,
     onClick: async (c) => {
       if (gameProblems == null && c.draw >= 10) {
         gameProblems = await accessibility(browser, context, gameUrl, '#turn');

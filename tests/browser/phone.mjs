@@ -1,0 +1,79 @@
+// The table on a phone, at 360 x 740 and 412 x 915, for every variant: during our turns the page
+// is never wider than the screen and the hand and the choices are inside the screen without
+// scrolling; and no visible text or accessible name shows an internal id (`green-1`, `r3c2`,
+// `points_3`, `pawn 2`). A few turns are played by tapping.
+// Usage: node phone.mjs <base> <name prefix>. Prints one JSON line.
+import { createGame, launch, register, act, watchOutside } from './lib.mjs';
+
+const [base, prefix] = process.argv.slice(2);
+const SIZES = [[360, 740], [412, 915]];
+const VARIANTS = ['keltis', 'neue-wege', 'keltis-card'];
+const IDS = /\b(green|yellow|brown|blue|pink|gray)-\d+\b|\br\d+c\d+\b|points_\d|wish_stone|\bpawn \d\b|\bbot-\w+ \d/;
+
+/** What is wrong with the page now: its overflow, the parts out of view, ids in its words. */
+function look() {
+  const inView = (/** @type {Element | null} */ e) => {
+    if (!e) return true;
+    const r = e.getBoundingClientRect();
+    return r.height === 0 || (r.top >= 0 && r.bottom <= window.innerHeight + 1);
+  };
+  const words = [document.body.innerText];
+  for (const e of document.querySelectorAll('[aria-label], [title]')) {
+    words.push(e.getAttribute('aria-label') || '', e.getAttribute('title') || '');
+  }
+  for (const e of document.querySelectorAll('title')) words.push(e.textContent || '');
+  return {
+    overflow: document.documentElement.scrollWidth - window.innerWidth,
+    handInView: inView(document.querySelector('.hand')),
+    actionsInView: inView(document.querySelector('.actions')),
+    words: words.join('\n'),
+  };
+}
+
+const browser = await launch();
+const outside = [];
+const report = [];
+try {
+  let n = 0;
+  for (const variant of VARIANTS) {
+    for (const [width, height] of SIZES) {
+      const context = await browser.newContext({ viewport: { width, height }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+      const page = await context.newPage();
+      watchOutside(page, base, outside);
+      await register(page, base, `${prefix}${n++}`);
+      await createGame(page, { variant, bot: 'bot-greedy' });
+      const seen = { variant, size: `${width}x${height}`, turns: 0, overflow: 0, outOfView: 0, ids: [] };
+      for (let i = 0; i < 12 && seen.turns < 4; i++) {
+        await page.waitForFunction(() => document.querySelector('#turn')?.textContent === 'Your turn'
+          && document.querySelector('.actions button, button.card[data-playable="true"]'), null, { timeout: 20000 });
+        await page.waitForTimeout(200);
+        const now = await page.evaluate(look);
+        seen.turns++;
+        seen.overflow = Math.max(seen.overflow, now.overflow);
+        if (!now.handInView || !now.actionsInView) {
+          seen.outOfView++;
+          seen.example ??= await page.evaluate(() => [...document.querySelectorAll('.actions button')].map((b) => b.textContent));
+        }
+        const id = IDS.exec(now.words);
+        if (id && !seen.ids.includes(id[0])) seen.ids.push(id[0]);
+        // Play the turn out (a card, its place, the draw), checking the page between actions.
+        for (let k = 0; k < 6; k++) {
+          const done = await act(page).catch(() => null);
+          await page.waitForTimeout(100);
+          const mid = await page.evaluate(look);
+          seen.overflow = Math.max(seen.overflow, mid.overflow);
+          if (!done || !(await page.$('.actions button, button.card[data-playable="true"]'))) break;
+          if (!mid.handInView || !mid.actionsInView) {
+            seen.outOfView++;
+            seen.example ??= await page.evaluate(() => [...document.querySelectorAll('.actions button')].map((b) => b.textContent));
+          }
+        }
+      }
+      report.push(seen);
+      await context.close();
+    }
+  }
+  console.log(JSON.stringify({ report, outside }));
+} finally {
+  await browser.close();
+}

@@ -171,10 +171,11 @@ export function firstLoad(browser, context, url) {
     .reduce((n, e) => n + e.transferSize, 0)));
 }
 
-/** axe-core's serious and critical findings on `url` (WCAG 2.1 A and AA rules), as `id: target`. */
-export function accessibility(browser, context, url, ready) {
+/** axe-core's serious and critical findings on `url` (WCAG 2.1 A and AA rules), as `id: target`;
+ * `options` for the page (`{ colorScheme: 'dark' }`). */
+export function accessibility(browser, context, url, ready, options = {}) {
   // axe is injected as a script of its own, which the page's policy would refuse.
-  return inFreshPage(browser, context, { bypassCSP: true }, url, ready, async (page) => {
+  return inFreshPage(browser, context, { bypassCSP: true, ...options }, url, ready, async (page) => {
     await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
     const found = await page.evaluate(async () => {
       // eslint-disable-next-line no-undef

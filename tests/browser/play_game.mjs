@@ -20,7 +20,10 @@ try {
   const page = await context.newPage();
   watchOutside(page, base, outside);
   await register(page, base, name);
-  const lobbyProblems = await accessibility(browser, context, base + '/', '#my-games');
+  const lobbyProblems = [
+    ...await accessibility(browser, context, base + '/', '#my-games'),
+    ...(await accessibility(browser, context, base + '/', '#my-games', { colorScheme: 'dark' })).map((p) => `dark ${p}`),
+  ];
   await createGame(page, { variant, bot: 'bot-greedy', timeControl: 'three_days' });
   const gameUrl = page.url();
   const firstLoadBytes = await firstLoad(browser, context, gameUrl);
@@ -38,7 +41,10 @@ try {
     keyboard: true,
     onClick: async (c) => {
       if (gameProblems == null && c.draw >= 10) {
-        gameProblems = await accessibility(browser, context, gameUrl, '#turn');
+        gameProblems = [
+          ...await accessibility(browser, context, gameUrl, '#turn'),
+          ...(await accessibility(browser, context, gameUrl, '#turn', { colorScheme: 'dark' })).map((p) => `dark ${p}`),
+        ];
         if (process.env.SCREENSHOT_DIR) {
           const root = fileURLToPath(new URL('../..', import.meta.url));
           await screenshots(browser, context, gameUrl, resolve(root, process.env.SCREENSHOT_DIR), variant);

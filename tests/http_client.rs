@@ -248,6 +248,11 @@ fn play_in_browser(variant: &str, player: &str) -> Value {
         "{report}"
     );
     assert_eq!(report["replayResult"], report["result"], "{report}");
+    // The profile, reached from the player's name: the finished game and the rating it gave.
+    assert_eq!(report["profile"]["heading"], json!(player), "{report}");
+    assert_eq!(report["profile"]["finished"], json!(1), "{report}");
+    assert_eq!(report["profile"]["ratings"], json!(1), "{report}");
+    assert_eq!(report["peopleProblems"], json!([]), "{report}");
     report
 }
 

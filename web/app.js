@@ -1,6 +1,7 @@
 // @ts-check
 /** The browser client: log in, then screens by the address's path: `/` the lobby, `/games/<id>`
- * a game, `/records/<id>` a finished game's record, `/settings` the player's settings (the server
+ * a game, `/records/<id>` a finished game's record, `/settings` the player's settings, `/players/<name>` a
+ * profile, `/leaderboards/<variant>` a leaderboard (the server
  * answers each path with this page, so a link from an email opens its screen, after logging in
  * if needed). Every action is one of
  * the legal decisions the server offers; the game page follows the game live, and the tab's
@@ -13,6 +14,7 @@ import { showGame } from './game.js';
 import { showLobby } from './lobby.js';
 import { showReplay } from './replay.js';
 import { showSettings } from './settings.js';
+import { showLeaderboard, showProfile } from './players.js';
 import { follow, stop } from './waiting.js';
 import { registerWorker } from './notify.js';
 
@@ -28,6 +30,7 @@ function showNav() {
     ...(s
       ? [
           h('a', { href: '/' }, [t('lobby')]),
+          h('a', { href: '/leaderboards/keltis' }, [t('leaderboards')]),
           h('a', { href: '/settings' }, [t('settings')]),
           h('span', { class: 'me' }, [s.name]),
           h('button', { type: 'button', onclick: () => { signOut(); stop(); route(); } }, [t('logout')]),
@@ -75,6 +78,16 @@ function route() {
   const game = /^\/games\/(\d+)$/.exec(location.pathname);
   if (game) {
     leave = showGame(main, Number(game[1]));
+    return;
+  }
+  const player = /^\/players\/([^/]+)$/.exec(location.pathname);
+  if (player) {
+    leave = showProfile(main, decodeURIComponent(player[1]));
+    return;
+  }
+  const board = /^\/leaderboards\/(keltis|neue-wege|keltis-card)$/.exec(location.pathname);
+  if (board) {
+    leave = showLeaderboard(main, board[1]);
     return;
   }
   if (location.pathname === '/settings') {

@@ -6,6 +6,7 @@ import { h, duration, failed } from './dom.js';
 import { t } from './i18n.js';
 import { SEAT_COLORS, layout, renderBoard } from './board.js';
 import { tileName } from './words.js';
+import { playerLink } from './players.js';
 
 /** @typedef {import('./types/api').components['schemas']} Schemas */
 /** @typedef {Schemas['View']} View */
@@ -101,7 +102,7 @@ export function seatsOf(view, opts) {
     h('tbody', {}, view.seats.map((s) => {
       const clock = clocks.get(s.seat);
       return h('tr', { class: s.seat === view.to_act ? 'to-act' : '' }, [
-        h('th', { scope: 'row' }, [`${opts.names(s.seat)} (${t('hand-size', { n: s.hand_size })})${s.retired ? ` · ${t('retired')}` : ''}`]),
+        h('th', { scope: 'row' }, [playerLink(opts.names(s.seat)), ` (${t('hand-size', { n: s.hand_size })})${s.retired ? ` · ${t('retired')}` : ''}`]),
         h('td', {}, s.rows.map((r) => h('span', { class: 'row', title: `${t(r.color)}: ${t(`direction-${r.direction}`)}` },
           [h('span', { class: 'direction', 'aria-label': `${t(r.color)}, ${t(`direction-${r.direction}`)}` }, [ARROWS[r.direction] ?? '']), ...r.cards.map(cardFace)]))),
         h('td', {}, [stonesOf(view, s)]),
@@ -135,7 +136,7 @@ export function resultOf(view, names) {
     h('ol', {}, (result.ranking ?? []).map((seat) => {
       const score = result.scores.find((s) => s.seat === seat);
       const won = result.winners.includes(seat);
-      return h('li', {}, [`${names(seat)}: ${score?.total ?? ''}${won ? ` · ${t('winner')}` : ''}`]);
+      return h('li', {}, [playerLink(names(seat)), `: ${score?.total ?? ''}${won ? ` · ${t('winner')}` : ''}`]);
     })),
   ]);
 }

@@ -26,6 +26,7 @@ const FILES: &[(&str, &str, &[u8])] = &[
     ("waiting.js", JS, include_bytes!("../../web/waiting.js")),
     ("notify.js", JS, include_bytes!("../../web/notify.js")),
     ("settings.js", JS, include_bytes!("../../web/settings.js")),
+    ("players.js", JS, include_bytes!("../../web/players.js")),
     ("api.js", JS, include_bytes!("../../web/api.js")),
     ("i18n.js", JS, include_bytes!("../../web/i18n.js")),
     ("board.js", JS, include_bytes!("../../web/board.js")),
@@ -141,6 +142,12 @@ pub async fn root_file(
 /// another site opens the page, which shows that screen (after logging in if needed).
 #[get("/{screen:games|records}/{id:[0-9]{1,18}}")]
 pub async fn screen(req: HttpRequest) -> Result<HttpResponse, ApiError> {
+    serve(&req, "index.html")
+}
+
+/// Players' profiles and the leaderboards, by their paths.
+#[get("/{screen:players|leaderboards}/{name:[^/]{1,64}}")]
+pub async fn people_screen(req: HttpRequest) -> Result<HttpResponse, ApiError> {
     serve(&req, "index.html")
 }
 

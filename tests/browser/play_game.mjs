@@ -68,8 +68,27 @@ try {
   await page.click('button[data-step="last"]');
   await page.waitForSelector('#result');
   const replayResult = await page.locator('#result').innerText();
+
+  // The player's profile, from their name in the result; then the leaderboards.
+  await page.locator('#result a.player', { hasText: name }).click();
+  await page.waitForURL(new RegExp(`/players/${name}$`));
+  await page.waitForSelector('#finished li');
+  const profile = {
+    heading: await page.locator('h1').innerText(),
+    finished: await page.locator('#finished li').count(),
+    ratings: await page.locator('table.ratings tbody tr').count(),
+  };
+  const profileUrl = page.url();
+  const leaderboardUrl = `${base}/leaderboards/${variant}`;
+  const peopleProblems = [];
+  for (const [url, ready] of [[profileUrl, '#finished'], [leaderboardUrl, 'main p, #leaderboard']]) {
+    for (const colorScheme of ['light', 'dark']) {
+      peopleProblems.push(...(await accessibility(browser, context, url, ready, { colorScheme })).map((p) => `${colorScheme} ${url} ${p}`));
+    }
+  }
   console.log(JSON.stringify({
     clicks, keyboard, firstLoadBytes, result, scores, clock, moves, seen, replayResult, lobbyProblems, gameProblems,
+    profile, peopleProblems,
     unringed,
     outside,
   }));

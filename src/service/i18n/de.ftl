@@ -288,3 +288,22 @@ web-pawn = eine Figur
 web-pawn-big = die große Figur
 web-log = Bisherige Züge
 web-since-your-turn = Seit deinem letzten Zug
+
+# Spieler, Profile und Ranglisten.
+web-leaderboards = Ranglisten
+web-leaderboard-of = Rangliste: { $variant }
+web-leaderboard-empty = Noch keine festen Wertungen: Eine Wertung erscheint hier nach einigen gewerteten Partien.
+web-rank = Platz
+web-player = Spieler
+web-rating = Wertung
+web-rated-games = Gewertete Partien
+web-rating-chart = Verlauf
+web-rating-history = Verlauf über { $n } Partien: von { $from } auf { $to }
+web-provisional = vorläufig
+web-ratings = Wertungen
+web-record = Bilanz
+web-record-line = { $played } gespielt, { $won } gewonnen, { $lost } verloren, { $drawn } unentschieden
+web-member-since = Dabei seit { $when }
+web-current-games = Laufende Partien
+web-finished-games = Beendete Partien
+web-bot = Bot

@@ -283,3 +283,22 @@ web-pawn = a pawn
 web-pawn-big = the big pawn
 web-log = Moves so far
 web-since-your-turn = Since your last turn
+
+# Players, profiles and leaderboards.
+web-leaderboards = Leaderboards
+web-leaderboard-of = Leaderboard: { $variant }
+web-leaderboard-empty = No established ratings yet: a rating shows here after a few rated games.
+web-rank = Rank
+web-player = Player
+web-rating = Rating
+web-rated-games = Rated games
+web-rating-chart = History
+web-rating-history = Rating history over { $n } games: from { $from } to { $to }
+web-provisional = provisional
+web-ratings = Ratings
+web-record = Record
+web-record-line = { $played } played, { $won } won, { $lost } lost, { $drawn } drawn
+web-member-since = Member since { $when }
+web-current-games = Current games
+web-finished-games = Finished games
+web-bot = bot

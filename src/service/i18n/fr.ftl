@@ -289,3 +289,22 @@ web-pawn = un pion
 web-pawn-big = le grand pion
 web-log = Coups joués
 web-since-your-turn = Depuis votre dernier tour
+
+# Joueurs, profils et classements.
+web-leaderboards = Classements
+web-leaderboard-of = Classement : { $variant }
+web-leaderboard-empty = Pas encore de classement établi : un classement apparaît ici après quelques parties classées.
+web-rank = Rang
+web-player = Joueur
+web-rating = Cote
+web-rated-games = Parties classées
+web-rating-chart = Historique
+web-rating-history = Historique sur { $n } parties : de { $from } à { $to }
+web-provisional = provisoire
+web-ratings = Classements
+web-record = Bilan
+web-record-line = { $played } jouées, { $won } gagnées, { $lost } perdues, { $drawn } nulles
+web-member-since = Membre depuis le { $when }
+web-current-games = Parties en cours
+web-finished-games = Parties terminées
+web-bot = robot

@@ -253,6 +253,7 @@ fn play_in_browser(variant: &str, player: &str) -> Value {
     assert_eq!(report["profile"]["finished"], json!(1), "{report}");
     assert_eq!(report["profile"]["ratings"], json!(1), "{report}");
     assert_eq!(report["peopleProblems"], json!([]), "{report}");
+    assert_eq!(report["help"], json!("How to play Keltis"), "{report}");
     report
 }
 
@@ -416,6 +417,11 @@ fn the_table_fits_a_phone_and_speaks_in_words() {
     for case in &seen {
         assert!(case["turns"].as_u64() >= Some(3), "{case}");
         assert_eq!(case["overflow"], json!(0), "wider than the screen: {case}");
+        assert_eq!(
+            case["lobbyOverflow"],
+            json!(0),
+            "the lobby is wider: {case}"
+        );
         assert_eq!(
             case["outOfView"],
             json!(0),

@@ -1,7 +1,8 @@
 // @ts-check
 /** The browser client: log in, then screens by the address's path: `/` the lobby, `/games/<id>`
  * a game, `/records/<id>` a finished game's record, `/settings` the player's settings, `/players/<name>` a
- * profile, `/leaderboards/<variant>` a leaderboard (the server
+ * profile, `/leaderboards/<variant>` a leaderboard, `/help/<variant>`
+ * how to play (the server
  * answers each path with this page, so a link from an email opens its screen, after logging in
  * if needed). Every action is one of
  * the legal decisions the server offers; the game page follows the game live, and the tab's
@@ -15,6 +16,7 @@ import { showLobby } from './lobby.js';
 import { showReplay } from './replay.js';
 import { showSettings } from './settings.js';
 import { showLeaderboard, showProfile } from './players.js';
+import { showHelp } from './help.js';
 import { follow, stop } from './waiting.js';
 import { registerWorker } from './notify.js';
 
@@ -31,6 +33,7 @@ function showNav() {
       ? [
           h('a', { href: '/' }, [t('lobby')]),
           h('a', { href: '/leaderboards/keltis' }, [t('leaderboards')]),
+          h('a', { href: '/help/keltis' }, [t('help')]),
           h('a', { href: '/settings' }, [t('settings')]),
           h('span', { class: 'me' }, [s.name]),
           h('button', { type: 'button', onclick: () => { signOut(); stop(); route(); } }, [t('logout')]),
@@ -83,6 +86,11 @@ function route() {
   const player = /^\/players\/([^/]+)$/.exec(location.pathname);
   if (player) {
     leave = showProfile(main, decodeURIComponent(player[1]));
+    return;
+  }
+  const help = /^\/help\/(keltis|neue-wege|keltis-card)$/.exec(location.pathname);
+  if (help) {
+    leave = showHelp(main, help[1]);
     return;
   }
   const board = /^\/leaderboards\/(keltis|neue-wege|keltis-card)$/.exec(location.pathname);

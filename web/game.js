@@ -209,6 +209,7 @@ export function showGame(main, id) {
       resultOf(view, names),
       over ? h('p', {}, [h('a', { href: `/records/${id}`, id: 'replay-link' }, [t('replay')])]) : '',
       next,
+      h('p', { class: 'help-link' }, [h('a', { href: `/help/${g.variant}` }, [t('help-title', { variant: t(`variant-${g.variant}`) })])]),
       h('div', { class: view.board ? 'table-layout' : '' }, [
         ...(view.board ? [boardOf(view, { names, targets, onPick, marked })] : []),
         h('div', { class: 'side' }, [
@@ -302,8 +303,10 @@ function focusKey(body) {
  * the first choice.) @param {HTMLElement} body @param {string | null} key */
 function restoreFocus(body, key) {
   if (key == null) return;
-  const target = /** @type {HTMLElement | null} */ ((key && body.querySelector(key))
-    || body.querySelector('.actions button, button.card[data-playable="true"]')
+  // A control that is now disabled (a card, once the turn has passed) cannot hold the focus.
+  const usable = (/** @type {Element | null} */ e) => (e && !e.matches(':disabled') ? e : null);
+  const target = /** @type {HTMLElement | null} */ ((key && usable(body.querySelector(key)))
+    || body.querySelector('.actions button:not(:disabled), button.card[data-playable="true"]')
     || body.querySelector('h1'));
   target?.focus({ preventScroll: true });
 }

@@ -46,9 +46,9 @@ export function showReplay(main, id) {
     for (const li of moves.children) li.classList.toggle('current', Number(/** @type {HTMLElement} */ (li).dataset.step) === step);
     body.replaceChildren(
       h('div', { class: 'controls', role: 'group', 'aria-label': t('steps') }, [
-        button('⏮', 'first', 0, step === 0), button('◀', 'previous', step - 1, step === 0),
+        button(`« ${t('first')}`, 'first', 0, step === 0), button(`‹ ${t('previous')}`, 'previous', step - 1, step === 0),
         h('span', { id: 'step-label', 'aria-live': 'polite' }, [t('step-of', { step, steps })]),
-        button('▶', 'next', step + 1, step === steps), button('⏭', 'last', steps, step === steps),
+        button(`${t('next')} ›`, 'next', step + 1, step === steps), button(`${t('last')} »`, 'last', steps, step === steps),
       ]),
       slider,
       h('p', { id: 'last-move' }, [at.decision ? `${names(at.decision.seat)}: ${describe(at.decision.decision)}` : t('the-deal')]),

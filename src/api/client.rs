@@ -27,6 +27,7 @@ const FILES: &[(&str, &str, &[u8])] = &[
     ("notify.js", JS, include_bytes!("../../web/notify.js")),
     ("settings.js", JS, include_bytes!("../../web/settings.js")),
     ("players.js", JS, include_bytes!("../../web/players.js")),
+    ("help.js", JS, include_bytes!("../../web/help.js")),
     ("api.js", JS, include_bytes!("../../web/api.js")),
     ("i18n.js", JS, include_bytes!("../../web/i18n.js")),
     ("board.js", JS, include_bytes!("../../web/board.js")),
@@ -145,8 +146,8 @@ pub async fn screen(req: HttpRequest) -> Result<HttpResponse, ApiError> {
     serve(&req, "index.html")
 }
 
-/// Players' profiles and the leaderboards, by their paths.
-#[get("/{screen:players|leaderboards}/{name:[^/]{1,64}}")]
+/// Players' profiles, the leaderboards and how to play, by their paths.
+#[get("/{screen:players|leaderboards|help}/{name:[^/]{1,64}}")]
 pub async fn people_screen(req: HttpRequest) -> Result<HttpResponse, ApiError> {
     serve(&req, "index.html")
 }

@@ -10,8 +10,10 @@ const SIZES = [[360, 740], [412, 915]];
 const VARIANTS = ['keltis', 'neue-wege', 'keltis-card'];
 const IDS = /\b(green|yellow|brown|blue|pink|gray)-\d+\b|\br\d+c\d+\b|points_\d|wish_stone|\bpawn \d\b|\bbot-\w+ \d/;
 
-/** What is wrong with the page now: its overflow, the parts out of view, ids in its words. */
-function look() {
+/** What is wrong with the page now: its overflow past the screen's `width` (a phone's layout
+ * viewport grows with a page too wide, so the screen's own width is the measure), the parts out
+ * of view, ids in its words. @param {number} width */
+function look(width) {
   const inView = (/** @type {Element | null} */ e) => {
     if (!e) return true;
     const r = e.getBoundingClientRect();
@@ -23,7 +25,7 @@ function look() {
   }
   for (const e of document.querySelectorAll('title')) words.push(e.textContent || '');
   return {
-    overflow: document.documentElement.scrollWidth - window.innerWidth,
+    overflow: Math.max(document.documentElement.scrollWidth, window.innerWidth) - width,
     handInView: inView(document.querySelector('.hand')),
     actionsInView: inView(document.querySelector('.actions')),
     words: words.join('\n'),
@@ -41,13 +43,15 @@ try {
       const page = await context.newPage();
       watchOutside(page, base, outside);
       await register(page, base, `${prefix}${n++}`);
+      const seen = { variant, size: `${width}x${height}`, turns: 0, overflow: 0, lobbyOverflow: 0, outOfView: 0, ids: [] };
+      // The lobby first: the header and the form fit too.
+      seen.lobbyOverflow = (await page.evaluate(look, width)).overflow;
       await createGame(page, { variant, bot: 'bot-greedy' });
-      const seen = { variant, size: `${width}x${height}`, turns: 0, overflow: 0, outOfView: 0, ids: [] };
       for (let i = 0; i < 12 && seen.turns < 4; i++) {
         await page.waitForFunction(() => document.querySelector('#turn')?.textContent === 'Your turn'
           && document.querySelector('.actions button, button.card[data-playable="true"]'), null, { timeout: 20000 });
         await page.waitForTimeout(200);
-        const now = await page.evaluate(look);
+        const now = await page.evaluate(look, width);
         seen.turns++;
         seen.overflow = Math.max(seen.overflow, now.overflow);
         if (!now.handInView || !now.actionsInView) {
@@ -60,7 +64,7 @@ try {
         for (let k = 0; k < 6; k++) {
           const done = await act(page).catch(() => null);
           await page.waitForTimeout(100);
-          const mid = await page.evaluate(look);
+          const mid = await page.evaluate(look, width);
           seen.overflow = Math.max(seen.overflow, mid.overflow);
           if (!done || !(await page.$('.actions button, button.card[data-playable="true"]'))) break;
           if (!mid.handInView || !mid.actionsInView) {

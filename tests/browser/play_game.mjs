@@ -79,16 +79,21 @@ try {
     ratings: await page.locator('table.ratings tbody tr').count(),
   };
   const profileUrl = page.url();
+  // How to play, from the header.
+  await page.getByRole('link', { name: 'How to play' }).click();
+  await page.waitForSelector('figure.example');
+  const help = await page.locator('h1').innerText();
   const leaderboardUrl = `${base}/leaderboards/${variant}`;
   const peopleProblems = [];
-  for (const [url, ready] of [[profileUrl, '#finished'], [leaderboardUrl, 'main p, #leaderboard']]) {
+  const helpUrl = `${base}/help/${variant}`;
+  for (const [url, ready] of [[profileUrl, '#finished'], [leaderboardUrl, 'main p, #leaderboard'], [helpUrl, 'figure.example']]) {
     for (const colorScheme of ['light', 'dark']) {
       peopleProblems.push(...(await accessibility(browser, context, url, ready, { colorScheme })).map((p) => `${colorScheme} ${url} ${p}`));
     }
   }
   console.log(JSON.stringify({
     clicks, keyboard, firstLoadBytes, result, scores, clock, moves, seen, replayResult, lobbyProblems, gameProblems,
-    profile, peopleProblems,
+    profile, peopleProblems, help,
     unringed,
     outside,
   }));

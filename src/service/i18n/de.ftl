@@ -307,3 +307,31 @@ web-member-since = Dabei seit { $when }
 web-current-games = Laufende Partien
 web-finished-games = Beendete Partien
 web-bot = Bot
+# The record viewer's steps.
+web-first = Anfang
+web-previous = Zurück
+web-next = Weiter
+web-last = Ende
+
+# Spielanleitung.
+web-help = Spielanleitung
+web-help-title = So spielt man { $variant }
+web-help-rows = Jede ausgelegte Karte kommt in deine eigene Reihe ihrer Farbe. Eine Reihe steigt oder fällt: Die erste Karte, die sich von der ersten der Reihe unterscheidet, legt die Richtung endgültig fest, und gleiche Werte passen immer.
+web-help-rows-example = Zwei Reihen: Die blaue steigt (nach 3 und 3 hat die 6 entschieden), die rosa fällt.
+web-help-turn = In deinem Zug spielst du eine Karte aus der Hand: Du legst sie in ihre Reihe, was eine Figur bewegt, oder wirfst sie offen auf den Stapel ihrer Farbe ab. Dann ziehst du wieder auf acht Karten nach, vom Nachziehstapel oder von einem Ablagestapel (nicht eine Karte, die du in diesem Zug abgeworfen hast).
+web-help-keltis-goal = Bewege deine fünf Figuren (eine große, vier kleine) auf den fünf farbigen Pfaden des Spielplans, sammle Wunschsteine und Punkte und habe am Ende die höchste Summe.
+web-help-keltis-board = Eine Karte einer Farbe bewegt deine Figur auf dem Pfad dieser Farbe um ein Feld, egal welcher Wert; hast du dort keine Figur, verlässt eine deiner Figuren den Start dafür. Nie zwei deiner Figuren auf einem Pfad.
+web-help-keltis-tiles = Plättchen auf den Pfaden: Punkte zählen sofort, ein Kleeblatt gibt einer deiner Figuren einen freien Schritt, ein Wunschstein gehört dir. Steht deine Figur auf dem letzten Stein eines Pfads, gibt eine Karte dieser Farbe einer anderen Figur einen freien Schritt.
+web-help-keltis-end = Das Spiel endet sofort, wenn die fünfte Figur den Zielbereich (die oberen drei Reihen) erreicht, oder wenn die letzte Karte des Nachziehstapels gezogen wird.
+web-help-keltis-score = Jede Figur zählt den Wert ihres Steins (die große doppelt, auch negative), dazu Plättchenpunkte, dazu Wunschsteine: keiner -4, einer -3, zwei 2, drei 3, vier 6, fünf oder mehr 10.
+web-help-neue-wege-goal = Dieselben Karten und Reihen, auf einem Plan mit verzweigten Wegen: Bringe deine Figuren vom Start über Felder aller Farben hinauf zu den Zielreihen.
+web-help-neue-wege-board = Um eine Karte einer Farbe auszulegen, ziehst du eine deiner Figuren (vom Start oder einem Feld) auf ein nächstes Feld dieser Farbe oder auf ein Jokerfeld, das jede Farbe nimmt. Beliebig viele Figuren dürfen sich ein Feld teilen. Eine Karte, die keine Figur bewegt, kann nur abgeworfen werden.
+web-help-neue-wege-tiles = Plättchen: Punkte (2 oder 3), ein Kleeblatt für einen freien Schritt, ein Wunschstein einer Farbe und „Karte ablegen“ (aus der Hand, dann ziehst du eine mehr nach, oder die letzte Karte einer deiner Reihen). Stapelfelder geben den obersten Wunschstein ihres Stapels.
+web-help-neue-wege-score = Figuren zählen den Wert ihrer Reihe (die große doppelt), dazu Plättchenpunkte, dazu Wunschsteine nach Anzahl der Farben (keine -4 bis fünf Farben 10) und 10 mehr für jede Farbe, die du dreimal hast.
+web-help-card-goal = Ein Spiel für zwei: Lege lange Reihen in fünf Farben, sammle Wunschsteine und habe am Ende die höchste Summe.
+web-help-card-gray = Graue Karten kommen auf eine deiner Farbreihen, deren letzte Karte denselben Wert hat, oder in beliebiger Folge auf deine graue Reihe, ein Punkt je Karte. Eine Endkarte schließt die Reihe ihrer Farbe: Nur die andere Endkarte dieser Farbe darf noch folgen.
+web-help-card-stones = Statt eine Karte zu spielen, wirf zwei Karten gleichen Werts (1 bis 9) ab, solange dieser Wunschstein frei ist: Nimm ihn und ziehe zwei Karten.
+web-help-card-turn = In deinem Zug legst du eine Karte aus oder wirfst sie ab und ziehst dann eine, vom Nachziehstapel oder von einem Ablagestapel.
+web-help-card-end = Wird die letzte Karte gezogen oder sind fünf der zehn Farbreihen geschlossen, spielt jeder noch zwei Karten, ohne nachzuziehen.
+web-help-card-score = Jede Reihe zählt nach ihrer Länge: eine Karte -4, zwei -3, drei -2, vier 1, fünf 2, sechs 3, sieben 6, acht 7, neun oder mehr 10. Die graue Reihe zählt einen Punkt je Karte; Wunschsteine nach ihrer Anzahl.
+web-help-board-caption = Der Spielplan: Der Start liegt unter der untersten Reihe, die Zielreihen oben, und jedes Feld zeigt seinen Wert.

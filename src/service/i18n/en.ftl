@@ -302,3 +302,31 @@ web-member-since = Member since { $when }
 web-current-games = Current games
 web-finished-games = Finished games
 web-bot = bot
+# The record viewer's steps.
+web-first = First
+web-previous = Previous
+web-next = Next
+web-last = Last
+
+# How to play.
+web-help = How to play
+web-help-title = How to play { $variant }
+web-help-rows = Each card you lay goes into your own row of its colour. A row rises or falls: the first card that differs from the row's first card sets the direction for good, and equal values always fit.
+web-help-rows-example = Two rows: the blue one rises (after 3 and 3, the 6 set it), the pink one falls.
+web-help-turn = On your turn, play one card from your hand: lay it in its row, which moves a pawn, or discard it face up on its colour's pile. Then draw back to eight cards, from the deck or from the top of any pile (not a card you discarded this turn).
+web-help-keltis-goal = Move your five pawns (one big, four small) along the five coloured paths of the board, collect wish stones and points, and have the highest total at the end.
+web-help-keltis-board = A card of a colour moves your pawn on that colour's path one step forward, whatever its value; if you have no pawn there, one of yours leaves the start for it. You never have two pawns on one path.
+web-help-keltis-tiles = Tiles on the paths: points score at once, a clover gives a free step with any of your pawns, a wish stone is yours to keep. With your pawn on a path's last stone, a card of that colour gives a free step to another pawn.
+web-help-keltis-end = The game ends at once when the fifth pawn enters the goal zone (the top three rows), or when the deck's last card is drawn.
+web-help-keltis-score = Each pawn scores the value of its stone (the big pawn twice, negative values too), plus tile points, plus wish stones: none -4, one -3, two 2, three 3, four 6, five or more 10.
+web-help-neue-wege-goal = The same cards and rows, on a board of branching paths: move your pawns up from the start, over spaces of every colour, to the goal rows.
+web-help-neue-wege-board = To lay a card of a colour, move one of your pawns (from the start or a space) to a next space of that colour, or to a joker space, which takes any colour. Any number of pawns may share a space. A card that moves no pawn can only be discarded.
+web-help-neue-wege-tiles = Tiles: points (2 or 3), a clover for a free step, a wish stone of a colour, and "discard a card" (from your hand, then you draw one more, or the last card of one of your rows). Pile spaces give the top wish stone of their pile.
+web-help-neue-wege-score = Pawns score their row's value (the big pawn twice), plus tile points, plus wish stones by the number of colours you hold (none -4 up to five colours 10), and 10 more for each colour you hold three times.
+web-help-card-goal = A game for two: lay long rows of cards in five colours, collect wish stones, and have the highest total at the end.
+web-help-card-gray = Gray cards go on any of your colour rows whose last card has the same value, or on your gray row in any order, one point each. An end card closes its colour's row: only the other end card of that colour may follow.
+web-help-card-stones = Instead of playing a card, discard two cards of the same value (1 to 9) while that wish stone is free: take it, and draw two.
+web-help-card-turn = On your turn, lay one card or discard it, then draw one, from the deck or the top of any pile.
+web-help-card-end = When the deck's last card is drawn, or when five of the ten colour rows are closed, each player plays two more cards without drawing.
+web-help-card-score = Each row scores by its length: one card -4, two -3, three -2, four 1, five 2, six 3, seven 6, eight 7, nine or more 10. The gray row scores one per card; wish stones by count.
+web-help-board-caption = The board: the start is below the bottom row, the goal rows are at the top, and each space shows its value.

@@ -308,3 +308,31 @@ web-member-since = Membre depuis le { $when }
 web-current-games = Parties en cours
 web-finished-games = Parties terminées
 web-bot = robot
+# The record viewer's steps.
+web-first = Début
+web-previous = Précédent
+web-next = Suivant
+web-last = Fin
+
+# Comment jouer.
+web-help = Comment jouer
+web-help-title = Comment jouer à { $variant }
+web-help-rows = Chaque carte posée va dans votre propre rangée de sa couleur. Une rangée monte ou descend : la première carte différente de la première de la rangée fixe le sens pour de bon, et les valeurs égales vont toujours.
+web-help-rows-example = Deux rangées : la bleue monte (après 3 et 3, le 6 l'a décidé), la rose descend.
+web-help-turn = À votre tour, jouez une carte de votre main : posez-la dans sa rangée, ce qui avance un pion, ou défaussez-la face visible sur la pile de sa couleur. Puis complétez votre main à huit cartes, depuis la pioche ou le dessus d'une pile (pas une carte défaussée à ce tour).
+web-help-keltis-goal = Avancez vos cinq pions (un grand, quatre petits) sur les cinq chemins colorés du plateau, récoltez pierres à vœux et points, et ayez le plus haut total à la fin.
+web-help-keltis-board = Une carte d'une couleur avance votre pion sur le chemin de cette couleur d'une case, quelle que soit sa valeur ; si vous n'y avez pas de pion, l'un des vôtres quitte le départ pour y aller. Jamais deux de vos pions sur un même chemin.
+web-help-keltis-tiles = Les tuiles des chemins : les points comptent tout de suite, un trèfle donne un pas gratuit à l'un de vos pions, une pierre à vœux est à vous. Votre pion sur la dernière pierre d'un chemin, une carte de cette couleur donne un pas gratuit à un autre pion.
+web-help-keltis-end = La partie s'arrête dès que le cinquième pion entre dans la zone d'arrivée (les trois rangées du haut), ou quand la dernière carte de la pioche est prise.
+web-help-keltis-score = Chaque pion vaut la valeur de sa pierre (le grand pion double, les négatives aussi), plus les points des tuiles, plus les pierres à vœux : aucune -4, une -3, deux 2, trois 3, quatre 6, cinq ou plus 10.
+web-help-neue-wege-goal = Les mêmes cartes et rangées, sur un plateau aux chemins qui se croisent : montez vos pions du départ, par des cases de toutes les couleurs, jusqu'aux rangées d'arrivée.
+web-help-neue-wege-board = Pour poser une carte d'une couleur, avancez l'un de vos pions (du départ ou d'une case) vers une case suivante de cette couleur, ou vers un joker, qui prend toutes les couleurs. Plusieurs pions peuvent partager une case. Une carte qui n'avance aucun pion ne peut qu'être défaussée.
+web-help-neue-wege-tiles = Les tuiles : points (2 ou 3), un trèfle pour un pas gratuit, une pierre à vœux d'une couleur, et « défausser une carte » (de votre main, alors vous piochez une carte de plus, ou la dernière d'une de vos rangées). Les cases de pile donnent la pierre du dessus de leur pile.
+web-help-neue-wege-score = Les pions valent la valeur de leur rangée (le grand double), plus les points des tuiles, plus les pierres à vœux selon le nombre de couleurs (aucune -4 jusqu'à cinq couleurs 10), et 10 de plus par couleur détenue trois fois.
+web-help-card-goal = Un jeu à deux : posez de longues rangées de cartes en cinq couleurs, récoltez des pierres à vœux, et ayez le plus haut total à la fin.
+web-help-card-gray = Les cartes grises vont sur une de vos rangées dont la dernière carte a la même valeur, ou sur votre rangée grise dans n'importe quel ordre, un point chacune. Une carte de fin ferme la rangée de sa couleur : seule l'autre carte de fin de cette couleur peut suivre.
+web-help-card-stones = Au lieu de jouer une carte, défaussez deux cartes de même valeur (1 à 9) tant que cette pierre à vœux est libre : prenez-la, et piochez deux cartes.
+web-help-card-turn = À votre tour, posez une carte ou défaussez-la, puis piochez-en une, depuis la pioche ou le dessus d'une pile.
+web-help-card-end = Quand la dernière carte de la pioche est prise, ou quand cinq des dix rangées de couleur sont fermées, chaque joueur joue encore deux cartes sans piocher.
+web-help-card-score = Chaque rangée compte selon sa longueur : une carte -4, deux -3, trois -2, quatre 1, cinq 2, six 3, sept 6, huit 7, neuf ou plus 10. La rangée grise vaut un point par carte ; les pierres à vœux selon leur nombre.
+web-help-board-caption = Le plateau : le départ est sous la rangée du bas, les rangées d'arrivée en haut, et chaque case montre sa valeur.

@@ -254,6 +254,19 @@ fn play_in_browser(variant: &str, player: &str) -> Value {
     assert_eq!(report["profile"]["ratings"], json!(1), "{report}");
     assert_eq!(report["peopleProblems"], json!([]), "{report}");
     assert_eq!(report["help"], json!("How to play Keltis"), "{report}");
+    // The move log shows, in words, each of the other player's decisions since our last one.
+    let log = &report["log"];
+    let events = log["events"].as_array().cloned().unwrap_or_default();
+    let shown = log["shown"].as_array().cloned().unwrap_or_default();
+    assert!(!events.is_empty(), "{report}");
+    assert_eq!(shown.len(), events.len(), "{report}");
+    assert!(
+        shown
+            .iter()
+            .all(|s| s.as_str().is_some_and(|s| s.starts_with("bot-greedy: "))),
+        "{report}"
+    );
+    assert_eq!(log["marked"], json!(1), "{report}");
     report
 }
 

@@ -142,11 +142,20 @@ export function showGame(main, id) {
     const hand = h('div', { class: 'hand', role: 'group', 'aria-label': t('hand') },
       view.hand.map((c, i) => {
         const can = playable(c);
+        // A card that cannot be played now stays focusable and says why when chosen.
         return h('button', {
-          type: 'button', class: `card c-${c.color}${sameCard(chosen, c) ? ' chosen' : ''}`,
+          type: 'button', class: `card c-${c.color}${sameCard(chosen, c) ? ' chosen' : ''}${can ? '' : ' unplayable'}`,
           'aria-label': cardName(c), 'aria-pressed': sameCard(chosen, c) ? 'true' : 'false',
-          disabled: !can, 'data-playable': can ? 'true' : false, 'data-index': i,
-          onclick: () => { chosen = sameCard(chosen, c) ? null : c; picked = null; draw(); },
+          'aria-disabled': can ? false : 'true', 'data-playable': can ? 'true' : false, 'data-index': i,
+          onclick: () => {
+            if (!can) {
+              say(whyNot(view, g.your_seat ?? null));
+              return;
+            }
+            chosen = sameCard(chosen, c) ? null : c;
+            picked = null;
+            draw();
+          },
         }, [c.end ? '★' : String(c.value)]);
       }));
     // The chosen card's decisions, and those that need no card (draws, free steps, tiles, passes).
@@ -154,6 +163,9 @@ export function showGame(main, id) {
     const without = legal.filter((d) => cardsOf(d).length === 0);
     const offered = [...forCard, ...without];
     const shown = picked ? offered.filter((d) => targetOf(d) === picked) : offered;
+    // A chosen card that can only be discarded: why it cannot be laid.
+    const why = chosen && !chosen.end && forCard.length && !forCard.some((d) => d.type === 'lay')
+      ? h('p', { class: 'why', id: 'why' }, [whyNoLay(view, mine, chosen)]) : '';
     const actions = h('div', { class: 'actions', role: 'group', 'aria-label': t('choose') },
       shown.map((d, i) => h('button', {
         type: 'button', 'data-decision': d.type, 'data-offer': i, 'data-to': targetOf(d) ?? false,
@@ -219,6 +231,7 @@ export function showGame(main, id) {
           h('div', { class: g.your_seat != null ? 'dock' : '', id: 'dock' }, [
             ...(g.your_seat != null ? [h('h2', {}, [t('hand')]), hand] : []),
             legal.length ? h('p', { class: 'prompt' }, [chosen || without.length ? t('choose') : t('choose-card')]) : '',
+            why,
             actions,
           ]),
         ]),
@@ -280,6 +293,27 @@ export function showGame(main, id) {
     clearInterval(ticker);
     stream?.close();
   };
+}
+
+/** Why no card can be played now. @param {Schemas['View']} view @param {number | null} me */
+function whyNot(view, me) {
+  if (view.to_act !== me) return t('why-wait');
+  if (view.legal_decisions.some((d) => d.type === 'draw_deck' || d.type === 'draw_pile')) return t('why-draw');
+  return t('why-finish');
+}
+
+/** Why a card can only be discarded: its row's direction, else no pawn can go for it.
+ * @param {Schemas['View']} view @param {Schemas['SeatView'] | undefined} mine @param {Card} card */
+function whyNoLay(view, mine, card) {
+  const row = mine?.rows.find((r) => r.color === card.color);
+  const last = row?.cards[row.cards.length - 1]?.value;
+  const color = t(card.color);
+  if (row && last != null && card.value != null) {
+    if (row.direction === 'ascending' && card.value < last) return t('why-rising', { color, last });
+    if (row.direction === 'descending' && card.value > last) return t('why-falling', { color, last });
+  }
+  if (row?.cards.some((c) => c.end)) return t('why-closed', { color });
+  return view.board ? t('why-no-space', { color }) : t('why-no-lay', { color });
 }
 
 /** What has the focus in `body`, as a selector that finds its equivalent after a redraw; `null`

@@ -104,7 +104,8 @@ export function seatsOf(view, opts) {
       return h('tr', { class: s.seat === view.to_act ? 'to-act' : '' }, [
         h('th', { scope: 'row' }, [playerLink(opts.names(s.seat)), ` (${t('hand-size', { n: s.hand_size })})${s.retired ? ` · ${t('retired')}` : ''}`]),
         h('td', {}, s.rows.map((r) => h('span', { class: 'row', title: `${t(r.color)}: ${t(`direction-${r.direction}`)}` },
-          [h('span', { class: 'direction', 'aria-label': `${t(r.color)}, ${t(`direction-${r.direction}`)}` }, [ARROWS[r.direction] ?? '']), ...r.cards.map(cardFace)]))),
+          [h('span', { class: 'direction', 'aria-label': `${t(r.color)}, ${t(`direction-${r.direction}`)}` }, [ARROWS[r.direction] ?? '']),
+            ...r.cards.map(cardFace), h('small', { class: 'next' }, [nextOf(r)])]))),
         h('td', {}, [stonesOf(view, s)]),
         h('td', { class: 'score', 'data-seat': s.seat }, [String(s.score.total)]),
         h('td', { class: 'breakdown' }, [breakdownOf(s.score, !!view.board)]),
@@ -118,6 +119,15 @@ export function seatsOf(view, opts) {
 
 /** A row's direction as a mark (its words are the mark's name). */
 const ARROWS = { ascending: '↑', descending: '↓', open: '↕' };
+
+/** What may follow on a row: `≥ 6`, `≤ 8`, or anything while it is open. @param {Schemas['RowView']} r */
+function nextOf(r) {
+  const last = r.cards[r.cards.length - 1]?.value;
+  if (last == null || r.cards.some((c) => c.end)) return '';
+  if (r.direction === 'ascending') return t('next-up', { last });
+  if (r.direction === 'descending') return t('next-down', { last });
+  return '';
+}
 
 /** A score by part, in words. @param {Schemas['Score']} score @param {boolean} board */
 function breakdownOf(score, board) {

@@ -125,12 +125,14 @@ export async function keyboardMove(page) {
     .then(() => true, () => false);
 }
 
-/** Plays until the result shows; returns the actions by kind and, with `keyboard`, how often the
- * focus was left on the page's body after an action (`lostFocus`). */
-export async function playToEnd(page, { limit = 6000, onClick = async () => {}, keyboard = false } = {}) {
+/** Plays until the result shows (`before` runs before each action, `onClick` after one); returns
+ * the actions by kind and, with `keyboard`, how often the focus was left on the page's body after
+ * an action (`lostFocus`). */
+export async function playToEnd(page, { limit = 6000, onClick = async () => {}, before = async () => {}, keyboard = false } = {}) {
   const clicks = { draw: 0, board: 0, card: 0, other: 0, lostFocus: 0 };
   for (let i = 0; i < limit && !(await page.$('#result')); i++) {
     try {
+      await before(clicks);
       const what = await act(page, { keyboard });
       if (what) {
         clicks[what]++;

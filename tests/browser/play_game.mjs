@@ -37,8 +37,29 @@ try {
   await page.waitForFunction(() => document.querySelector('#turn')?.textContent === 'Your turn', null, { timeout: 20000 });
   const keyboard = variant === 'keltis-card' ? null : await keyboardMove(page);
   let gameProblems = null;
+  /** The move log against the server's events, on one of our turns after the bot has moved. */
+  let log = null;
   const clicks = await playToEnd(page, {
     keyboard: true,
+    before: async (c) => {
+      if (log == null && c.draw >= 3 && (await page.locator('#turn').innerText()) === 'Your turn') {
+        const seen = await page.evaluate(async (id) => {
+          const token = JSON.parse(localStorage.getItem('keltis.session') || '{}').access_token;
+          const r = await fetch(`/api/v1/games/${id}/events`, { headers: { Authorization: `Bearer ${token}` } });
+          const events = (await r.json()).filter((e) => e.kind === 'decided');
+          const game = await (await fetch(`/api/v1/games/${id}`, { headers: { Authorization: `Bearer ${token}` } })).json();
+          const mine = events.map((e) => e.data.seat).lastIndexOf(game.your_seat);
+          const since = events.slice(mine + 1);
+          return {
+            events: since.map((e) => e.data.decision.type),
+            shown: [...document.querySelectorAll('#log li.since')].map((li) => li.textContent),
+            marked: document.querySelectorAll('#log .since-mark').length,
+          };
+        }, Number(/(\d+)$/.exec(gameUrl)[1]));
+        // The start of a turn of ours, after the bot's: its moves are the ones since.
+        if (seen.events.length) log = seen;
+      }
+    },
     onClick: async (c) => {
       if (gameProblems == null && c.draw >= 10) {
         gameProblems = [
@@ -93,7 +114,7 @@ try {
   }
   console.log(JSON.stringify({
     clicks, keyboard, firstLoadBytes, result, scores, clock, moves, seen, replayResult, lobbyProblems, gameProblems,
-    profile, peopleProblems, help,
+    profile, peopleProblems, help, log,
     unringed,
     outside,
   }));

@@ -335,3 +335,14 @@ web-help-card-turn = In deinem Zug legst du eine Karte aus oder wirfst sie ab un
 web-help-card-end = Wird die letzte Karte gezogen oder sind fünf der zehn Farbreihen geschlossen, spielt jeder noch zwei Karten, ohne nachzuziehen.
 web-help-card-score = Jede Reihe zählt nach ihrer Länge: eine Karte -4, zwei -3, drei -2, vier 1, fünf 2, sechs 3, sieben 6, acht 7, neun oder mehr 10. Die graue Reihe zählt einen Punkt je Karte; Wunschsteine nach ihrer Anzahl.
 web-help-board-caption = Der Spielplan: Der Start liegt unter der untersten Reihe, die Zielreihen oben, und jedes Feld zeigt seinen Wert.
+# Why a card cannot be played; what may follow on a row.
+web-why-wait = Du bist nicht am Zug: Die Karten warten.
+web-why-draw = Erst nachziehen: eine Karte vom Stapel oder von einem Ablagestapel.
+web-why-finish = Erst den Zug beenden (ein freier Schritt oder die Wahl eines Plättchens).
+web-why-rising = Deine Reihe { $color } steigt ab { $last }: Diese Karte ist niedriger und kann nur abgeworfen werden.
+web-why-falling = Deine Reihe { $color } fällt ab { $last }: Diese Karte ist höher und kann nur abgeworfen werden.
+web-why-closed = Deine Reihe { $color } ist durch ihre Endkarte geschlossen: Diese Karte kann nur abgeworfen werden.
+web-why-no-space = Keine deiner Figuren erreicht ein Feld { $color }: Diese Karte kann nur abgeworfen werden.
+web-why-no-lay = Diese Karte { $color } kann jetzt nicht ausgelegt werden: Sie kann nur abgeworfen werden.
+web-next-up = als Nächstes: { $last } oder mehr
+web-next-down = als Nächstes: { $last } oder weniger

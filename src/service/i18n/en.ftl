@@ -330,3 +330,14 @@ web-help-card-turn = On your turn, lay one card or discard it, then draw one, fr
 web-help-card-end = When the deck's last card is drawn, or when five of the ten colour rows are closed, each player plays two more cards without drawing.
 web-help-card-score = Each row scores by its length: one card -4, two -3, three -2, four 1, five 2, six 3, seven 6, eight 7, nine or more 10. The gray row scores one per card; wish stones by count.
 web-help-board-caption = The board: the start is below the bottom row, the goal rows are at the top, and each space shows its value.
+# Why a card cannot be played; what may follow on a row.
+web-why-wait = It is not your turn: the cards wait.
+web-why-draw = Draw first: a card from the deck or a pile.
+web-why-finish = Finish the move first (a free step or a tile's choice).
+web-why-rising = Your { $color } row rises from { $last }: this card is lower, so it can only be discarded.
+web-why-falling = Your { $color } row falls from { $last }: this card is higher, so it can only be discarded.
+web-why-closed = Your { $color } row is closed by its end card: this card can only be discarded.
+web-why-no-space = None of your pawns can reach a { $color } space: this card can only be discarded.
+web-why-no-lay = This { $color } card cannot be laid now: it can only be discarded.
+web-next-up = next: { $last } or more
+web-next-down = next: { $last } or less

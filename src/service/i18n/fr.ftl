@@ -336,3 +336,14 @@ web-help-card-turn = À votre tour, posez une carte ou défaussez-la, puis pioch
 web-help-card-end = Quand la dernière carte de la pioche est prise, ou quand cinq des dix rangées de couleur sont fermées, chaque joueur joue encore deux cartes sans piocher.
 web-help-card-score = Chaque rangée compte selon sa longueur : une carte -4, deux -3, trois -2, quatre 1, cinq 2, six 3, sept 6, huit 7, neuf ou plus 10. La rangée grise vaut un point par carte ; les pierres à vœux selon leur nombre.
 web-help-board-caption = Le plateau : le départ est sous la rangée du bas, les rangées d'arrivée en haut, et chaque case montre sa valeur.
+# Why a card cannot be played; what may follow on a row.
+web-why-wait = Ce n'est pas votre tour : les cartes attendent.
+web-why-draw = Piochez d'abord : une carte de la pioche ou d'une défausse.
+web-why-finish = Terminez d'abord le coup (un pas gratuit ou le choix d'une tuile).
+web-why-rising = Votre rangée { $color } monte depuis { $last } : cette carte est plus basse, elle ne peut qu'être défaussée.
+web-why-falling = Votre rangée { $color } descend depuis { $last } : cette carte est plus haute, elle ne peut qu'être défaussée.
+web-why-closed = Votre rangée { $color } est fermée par sa carte de fin : cette carte ne peut qu'être défaussée.
+web-why-no-space = Aucun de vos pions ne peut atteindre une case { $color } : cette carte ne peut qu'être défaussée.
+web-why-no-lay = Cette carte { $color } ne peut pas être posée maintenant : elle ne peut qu'être défaussée.
+web-next-up = ensuite : { $last } ou plus
+web-next-down = ensuite : { $last } ou moins

@@ -47,7 +47,8 @@ function legendOf(view, names) {
   const seats = view.seats.map((s, i) => {
     const atStart = s.pawns.filter((p) => p.space == null).length;
     return h('li', {}, [
-      h('span', { class: 'swatch', style: `background:${SEAT_COLORS[i % SEAT_COLORS.length]}`, 'aria-hidden': 'true' }),
+      // A class, not a style attribute: the page's policy allows no inline style.
+      h('span', { class: `swatch seat-${i % SEAT_COLORS.length}`, 'aria-hidden': 'true' }),
       ` ${names(s.seat)}`, atStart ? ` · ${t('at-start', { n: atStart })}` : '',
     ]);
   });

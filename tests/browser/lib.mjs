@@ -189,11 +189,13 @@ export function accessibility(browser, context, url, ready, options = {}) {
   });
 }
 
-/** The game page at desktop and phone size, saved as `<dir>/<variant>-desktop.png` and
- * `-phone.png`. */
+/** The game page at desktop and phone size, light and dark, saved as
+ * `<dir>/<variant>-desktop.png`, `-phone.png`, `-desktop-dark.png` and `-phone-dark.png`. */
 export async function screenshots(browser, context, url, dir, variant) {
   for (const [size, options] of [['desktop', {}], ['phone', PHONE]]) {
-    await inFreshPage(browser, context, options, url, '#turn',
-      (page) => page.screenshot({ path: `${dir}/${variant}-${size}.png`, fullPage: true }));
+    for (const [suffix, colorScheme] of [['', 'light'], ['-dark', 'dark']]) {
+      await inFreshPage(browser, context, { ...options, colorScheme }, url, '#turn',
+        (page) => page.screenshot({ path: `${dir}/${variant}-${size}${suffix}.png`, fullPage: true }));
+    }
   }
 }

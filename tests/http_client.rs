@@ -442,6 +442,8 @@ fn the_table_fits_a_phone_and_speaks_in_words() {
         );
         assert_eq!(case["ids"], json!([]), "internal ids shown: {case}");
     }
+    // On a touch screen a move waits for a second tap.
+    assert!(report["confirmations"].as_u64() > Some(10), "{report}");
     assert_eq!(report["outside"], json!([]), "{report}");
 }
 

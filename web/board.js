@@ -71,7 +71,7 @@ export function renderBoard(board, view, targets, onPick, t, names, marked = new
   for (const s of board.spaces) {
     const p = at.get(s.id);
     if (!p) continue;
-    const g = el('g', { class: `space c-${s.color}${s.goal ? ' goal' : ''}` });
+    const g = el('g', { class: `space c-${s.color}${s.goal ? ' goal' : ''}`, 'data-id': s.id });
     g.append(el('circle', { cx: p.x, cy: p.y, r: CELL * 0.4 }));
     const value = el('text', { x: p.x, y: p.y - 8, class: 'value' });
     value.textContent = String(s.value);

@@ -12,6 +12,7 @@ import { t } from './i18n.js';
 import { boardOf, pilesOf, resultOf, seatsOf, turnOf } from './table.js';
 import { cardName, cardsOf, describe, sameCard, targetOf } from './words.js';
 import { refresh as refreshWaiting } from './waiting.js';
+import { confirmMoves } from './settings.js';
 
 /** @typedef {import('./types/api').components['schemas']} Schemas */
 /** @typedef {Schemas['GameDetail']} GameDetail */
@@ -39,6 +40,8 @@ export function showGame(main, id) {
   /** A space several of the chosen card's decisions reach (pawns to choose between). @type {string | null} */
   let picked = null;
   let sending = false;
+  /** The decision a first tap armed, when moves are confirmed by a second tap. @type {string | null} */
+  let armed = null;
   let loadedAt = Date.now();
   const body = h('div', { class: 'game' });
   /** Where the other players' moves are read out as they arrive. */
@@ -92,6 +95,15 @@ export function showGame(main, id) {
   /** @param {Decision} decision */
   const decide = async (decision) => {
     if (sending || !game) return;
+    // "Tap again to confirm": the first tap arms the decision, a second one on it decides.
+    const key = JSON.stringify(decision);
+    if (confirmMoves() && armed !== key) {
+      armed = key;
+      draw();
+      say(t('tap-again'));
+      return;
+    }
+    armed = null;
     sending = true;
     try {
       game = await call('POST', `/games/${id}/decisions`, { expected_version: game.version, decision });
@@ -154,6 +166,7 @@ export function showGame(main, id) {
             }
             chosen = sameCard(chosen, c) ? null : c;
             picked = null;
+            armed = null;
             draw();
           },
         }, [c.end ? '★' : String(c.value)]);
@@ -167,10 +180,13 @@ export function showGame(main, id) {
     const why = chosen && !chosen.end && forCard.length && !forCard.some((d) => d.type === 'lay')
       ? h('p', { class: 'why', id: 'why' }, [whyNoLay(view, mine, chosen)]) : '';
     const actions = h('div', { class: 'actions', role: 'group', 'aria-label': t('choose') },
-      shown.map((d, i) => h('button', {
-        type: 'button', 'data-decision': d.type, 'data-offer': i, 'data-to': targetOf(d) ?? false,
-        onclick: () => decide(d),
-      }, [describe(d, place)])));
+      shown.map((d, i) => {
+        const ready = armed === JSON.stringify(d);
+        return h('button', {
+          type: 'button', 'data-decision': d.type, 'data-offer': i, 'data-to': targetOf(d) ?? false,
+          class: ready ? 'armed' : false, onclick: () => decide(d),
+        }, [ready ? t('confirm-move', { move: describe(d, place) }) : describe(d, place)]);
+      }));
     /** @type {Map<string, Decision[]>} */
     const targets = new Map();
     for (const d of offered) {
@@ -205,7 +221,15 @@ export function showGame(main, id) {
         const to = targetOf(e.data.decision);
         if (to) marked.add(to);
       }
-      entries.push(h('li', { class: since ? 'since' : '', 'data-seq': e.seq }, [`${names(e.data.seat)}: ${describe(e.data.decision)}`]));
+      // Pointing at an entry (or tapping it) shows its move's space on the board.
+      const to = targetOf(e.data.decision);
+      const show = (/** @type {boolean} */ on) => {
+        if (to) body.querySelector(`svg g[data-id="${to}"]`)?.classList.toggle('shown', on);
+      };
+      entries.push(h('li', {
+        class: since ? 'since' : '', 'data-seq': e.seq, 'data-to': to ?? false,
+        onmouseenter: () => show(true), onmouseleave: () => show(false), onclick: () => show(true),
+      }, [`${names(e.data.seat)}: ${describe(e.data.decision)}`]));
     });
     const log = h('section', { class: 'log-wrap', 'aria-labelledby': 'log-h' }, [
       h('h2', { id: 'log-h' }, [t('log')]), h('ol', { class: 'log', id: 'log', tabindex: '0', 'aria-labelledby': 'log-h' }, entries),
@@ -340,6 +364,7 @@ function restoreFocus(body, key) {
   // A control that is now disabled (a card, once the turn has passed) cannot hold the focus.
   const usable = (/** @type {Element | null} */ e) => (e && !e.matches(':disabled') ? e : null);
   const target = /** @type {HTMLElement | null} */ ((key && usable(body.querySelector(key)))
+    || body.querySelector('.actions button.armed')
     || body.querySelector('.actions button:not(:disabled), button.card[data-playable="true"]')
     || body.querySelector('h1'));
   target?.focus({ preventScroll: true });

@@ -13,6 +13,26 @@ import { pushButton } from './notify.js';
 const KINDS = /** @type {const} */ (['your_turn', 'deadline_reminder', 'invitation', 'game_started', 'game_over']);
 const DIGESTS = [null, 6, 12, 24, 48];
 
+const CONFIRM = 'keltis.confirm';
+
+/** Whether a move waits for a second tap (this device's choice; on by default on touch screens,
+ * where a slip of the finger is easy, off with a mouse). */
+export function confirmMoves() {
+  const kept = localStorage.getItem(CONFIRM);
+  if (kept != null) return kept === 'on';
+  return window.matchMedia('(pointer: coarse)').matches;
+}
+
+/** This device's way of playing. @param {HTMLElement} body */
+async function thisDevice(body) {
+  const box = /** @type {HTMLInputElement} */ (h('input', { type: 'checkbox', id: 'confirm-moves', checked: confirmMoves() }));
+  box.addEventListener('change', () => {
+    localStorage.setItem(CONFIRM, box.checked ? 'on' : 'off');
+    say(t('saved'));
+  });
+  body.replaceChildren(h('label', { for: 'confirm-moves' }, [box, ` ${t('confirm-moves')}`]));
+}
+
 /** A time in the reader's language. @param {number} ms */
 function when(ms) {
   return new Date(ms).toLocaleString(language(), { dateStyle: 'medium', timeStyle: 'short' });
@@ -175,6 +195,7 @@ export function showSettings(main) {
     section('devices', t('devices'), devices),
     section('tokens', t('tokens'), tokens),
     section('push-devices', t('push-devices'), pushDevices),
+    section('this-device', t('this-device'), thisDevice),
   );
   return () => {};
 }

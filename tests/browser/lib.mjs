@@ -45,13 +45,28 @@ export async function createGame(page, { variant, players = '2', bot = '', timeC
   return Number(/(\d+)$/.exec(page.url())[1]);
 }
 
-/** Activates `element` as a player would: a click, or with `keyboard` the focus and Enter. */
+/** How many moves waited for a second tap ("tap again to confirm", on by default on touch). */
+export const confirmations = { count: 0 };
+
+/** Activates `element` as a player would: a click, or with `keyboard` the focus and Enter; a move
+ * armed by it (to confirm) is pressed again. */
 async function press(page, element, keyboard) {
   if (keyboard) {
     await element.focus();
     await page.keyboard.press('Enter');
   } else {
     await element.click({ timeout: 2000 });
+  }
+  const touch = await page.evaluate(() => matchMedia('(pointer: coarse)').matches);
+  const armed = touch ? await page.waitForSelector('.actions button.armed', { timeout: 300 }).catch(() => null) : null;
+  if (armed) {
+    confirmations.count++;
+    if (keyboard) {
+      await armed.focus();
+      await page.keyboard.press('Enter');
+    } else {
+      await armed.click({ timeout: 2000 });
+    }
   }
 }
 
@@ -189,13 +204,14 @@ export function accessibility(browser, context, url, ready, options = {}) {
   });
 }
 
-/** The game page at desktop and phone size, light and dark, saved as
+/** The game page at desktop size (whole) and phone size (the first screen, as a player sees it),
+ * light and dark, saved as
  * `<dir>/<variant>-desktop.png`, `-phone.png`, `-desktop-dark.png` and `-phone-dark.png`. */
 export async function screenshots(browser, context, url, dir, variant) {
   for (const [size, options] of [['desktop', {}], ['phone', PHONE]]) {
     for (const [suffix, colorScheme] of [['', 'light'], ['-dark', 'dark']]) {
       await inFreshPage(browser, context, { ...options, colorScheme }, url, '#turn',
-        (page) => page.screenshot({ path: `${dir}/${variant}-${size}${suffix}.png`, fullPage: true }));
+        (page) => page.screenshot({ path: `${dir}/${variant}-${size}${suffix}.png`, fullPage: size === 'desktop' }));
     }
   }
 }

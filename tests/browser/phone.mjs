@@ -1,9 +1,10 @@
 // The table on a phone, at 360 x 740 and 412 x 915, for every variant: during our turns the page
 // is never wider than the screen and the hand and the choices are inside the screen without
 // scrolling; and no visible text or accessible name shows an internal id (`green-1`, `r3c2`,
-// `points_3`, `pawn 2`). A few turns are played by tapping.
+// `points_3`, `pawn 2`). A few turns are played by tapping, each move confirmed by a second tap
+// (on by default on a touch screen).
 // Usage: node phone.mjs <base> <name prefix>. Prints one JSON line.
-import { createGame, launch, register, act, watchOutside } from './lib.mjs';
+import { confirmations, createGame, launch, register, act, watchOutside } from './lib.mjs';
 
 const [base, prefix] = process.argv.slice(2);
 const SIZES = [[360, 740], [412, 915]];
@@ -77,7 +78,7 @@ try {
       await context.close();
     }
   }
-  console.log(JSON.stringify({ report, outside }));
+  console.log(JSON.stringify({ report, outside, confirmations: confirmations.count }));
 } finally {
   await browser.close();
 }

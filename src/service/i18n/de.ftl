@@ -346,3 +346,8 @@ web-why-no-space = Keine deiner Figuren erreicht ein Feld { $color }: Diese Kart
 web-why-no-lay = Diese Karte { $color } kann jetzt nicht ausgelegt werden: Sie kann nur abgeworfen werden.
 web-next-up = als Nächstes: { $last } oder mehr
 web-next-down = als Nächstes: { $last } oder weniger
+# Moves confirmed by a second tap.
+web-tap-again = Tippe noch einmal zum Bestätigen.
+web-confirm-move = Bestätigen: { $move }
+web-confirm-moves = Jeden Zug mit einem zweiten Tippen bestätigen
+web-this-device = Dieses Gerät

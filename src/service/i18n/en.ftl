@@ -341,3 +341,8 @@ web-why-no-space = None of your pawns can reach a { $color } space: this card ca
 web-why-no-lay = This { $color } card cannot be laid now: it can only be discarded.
 web-next-up = next: { $last } or more
 web-next-down = next: { $last } or less
+# Moves confirmed by a second tap.
+web-tap-again = Tap it again to confirm.
+web-confirm-move = Confirm: { $move }
+web-confirm-moves = Tap again to confirm each move
+web-this-device = This device

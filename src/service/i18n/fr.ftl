@@ -347,3 +347,8 @@ web-why-no-space = Aucun de vos pions ne peut atteindre une case { $color } : ce
 web-why-no-lay = Cette carte { $color } ne peut pas être posée maintenant : elle ne peut qu'être défaussée.
 web-next-up = ensuite : { $last } ou plus
 web-next-down = ensuite : { $last } ou moins
+# Moves confirmed by a second tap.
+web-tap-again = Touchez-le encore pour confirmer.
+web-confirm-move = Confirmer : { $move }
+web-confirm-moves = Toucher une seconde fois pour confirmer chaque coup
+web-this-device = Cet appareil

@@ -107,7 +107,8 @@ try {
   const leaderboardUrl = `${base}/leaderboards/${variant}`;
   const peopleProblems = [];
   const helpUrl = `${base}/help/${variant}`;
-  for (const [url, ready] of [[profileUrl, '#finished'], [leaderboardUrl, 'main p, #leaderboard'], [helpUrl, 'figure.example']]) {
+  const recordUrl = `${base}/records/${/(\d+)$/.exec(gameUrl)[1]}`;
+  for (const [url, ready] of [[recordUrl, '#moves li'], [profileUrl, '#finished'], [leaderboardUrl, 'main p, #leaderboard'], [helpUrl, 'figure.example']]) {
     for (const colorScheme of ['light', 'dark']) {
       peopleProblems.push(...(await accessibility(browser, context, url, ready, { colorScheme })).map((p) => `${colorScheme} ${url} ${p}`));
     }

@@ -61,11 +61,10 @@ try {
       }
     },
     onClick: async (c) => {
+      // Mid-game screenshots on request only: fresh pages of the same player while the game is
+      // played (axe-core's below, once it is over) once left the game page waiting for good.
       if (gameProblems == null && c.draw >= 10) {
-        gameProblems = [
-          ...await accessibility(browser, context, gameUrl, '#turn'),
-          ...(await accessibility(browser, context, gameUrl, '#turn', { colorScheme: 'dark' })).map((p) => `dark ${p}`),
-        ];
+        gameProblems = [];
         if (process.env.SCREENSHOT_DIR) {
           const root = fileURLToPath(new URL('../..', import.meta.url));
           await screenshots(browser, context, gameUrl, resolve(root, process.env.SCREENSHOT_DIR), variant);
@@ -74,6 +73,11 @@ try {
     },
   });
   const result = await page.locator('#result').innerText();
+  // axe-core on the game page (finished: the board, the rows, the result), light and dark.
+  gameProblems = [
+    ...await accessibility(browser, context, gameUrl, '#turn'),
+    ...(await accessibility(browser, context, gameUrl, '#turn', { colorScheme: 'dark' })).map((p) => `dark ${p}`),
+  ];
   const scores = await page.$$eval('td.score', (cells) => cells.map((c) => Number(c.textContent)));
 
   // The record viewer: from the game page's link, the deal, then move by move.

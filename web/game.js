@@ -134,7 +134,7 @@ export function showGame(main, id) {
     const g = game;
     const view = g.state;
     /** @param {number} seat */
-    const names = (seat) => g.seats.find((s) => s.seat === seat)?.user ?? `#${seat}`;
+    const names = (seat) => nameOf(g, seat);
     const header = h('h1', { tabindex: '-1' }, [t('game-title', {
       variant: t(`variant-${g.variant}`), players: g.seats.map((s) => s.user).join(', '),
     })]);

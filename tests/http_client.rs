@@ -267,6 +267,16 @@ fn play_in_browser(variant: &str, player: &str) -> Value {
         "{report}"
     );
     assert_eq!(log["marked"], json!(1), "{report}");
+    // The log by keyboard: each step back lands on an entry of the log.
+    let keys = &report["logKeys"];
+    assert!(keys["entries"].as_u64() > Some(8), "{report}");
+    assert!(keys["presses"].as_u64() >= Some(8), "{report}");
+    assert_eq!(keys["focusedEntry"], keys["presses"], "{report}");
+    assert_eq!(keys["stepped"], keys["presses"], "{report}");
+    if report["keyboard"] == json!(true) {
+        // On a board, the entries of moves to a space show it.
+        assert!(keys["shown"].as_u64() > Some(0), "{report}");
+    }
     report
 }
 
@@ -441,6 +451,11 @@ fn the_table_fits_a_phone_and_speaks_in_words() {
             "hand or choices out of view: {case}"
         );
         assert_eq!(case["ids"], json!([]), "internal ids shown: {case}");
+        assert_eq!(case["pileOutOfView"], json!(0), "draw pile out of view: {case}");
+        assert_eq!(case["litHidden"], json!(0), "lit spaces off screen: {case}");
+        if case["variant"] != json!("keltis-card") {
+            assert!(case["litChecked"].as_u64() >= Some(1), "{case}");
+        }
     }
     // On a touch screen a move waits for a second tap.
     assert!(report["confirmations"].as_u64() > Some(10), "{report}");

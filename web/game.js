@@ -40,6 +40,11 @@ export function showGame(main, id) {
   /** A space several of the chosen card's decisions reach (pawns to choose between). @type {string | null} */
   let picked = null;
   let sending = false;
+  /** The move log's entry last stepped to (its event's seq), -1 for the newest. */
+  let logAt = -1;
+  /** A change the stream told of while a decision was being sent: loaded once it is sent (the
+   * decision's answer may predate it, as when a bot answers at once). */
+  let missed = false;
   /** The decision a first tap armed, when moves are confirmed by a second tap. @type {string | null} */
   let armed = null;
   let loadedAt = Date.now();
@@ -84,9 +89,16 @@ export function showGame(main, id) {
     toldSeq = events.reduce((n, e) => Math.max(n, e.seq), toldSeq);
   };
 
+  /** Keeps `fresh` unless the page already holds a later version (answers may cross). @param {GameDetail} fresh */
+  const keep = (fresh) => {
+    if (!game || fresh.version >= game.version) {
+      game = fresh;
+      loadedAt = Date.now();
+    }
+  };
+
   const load = async () => {
-    game = await call('GET', `/games/${id}`);
-    loadedAt = Date.now();
+    keep(await call('GET', `/games/${id}`));
     await loadLog().catch(() => {});
     draw();
     offerNext();
@@ -106,8 +118,7 @@ export function showGame(main, id) {
     armed = null;
     sending = true;
     try {
-      game = await call('POST', `/games/${id}/decisions`, { expected_version: game.version, decision });
-      loadedAt = Date.now();
+      keep(await call('POST', `/games/${id}/decisions`, { expected_version: game.version, decision }));
       await loadLog().catch(() => {});
       chosen = null;
       picked = null;
@@ -116,7 +127,7 @@ export function showGame(main, id) {
       if (e instanceof ApiError && e.code === 'stale_version') {
         chosen = null;
         picked = null;
-        game = await call('GET', `/games/${id}`);
+        keep(await call('GET', `/games/${id}`));
         say(t('stale'));
       } else {
         failed(e);
@@ -126,6 +137,10 @@ export function showGame(main, id) {
       draw();
       offerNext();
       refreshWaiting();
+      if (missed) {
+        missed = false;
+        load().catch(failed);
+      }
     }
   };
 
@@ -168,6 +183,8 @@ export function showGame(main, id) {
             picked = null;
             armed = null;
             draw();
+            // Once the board is drawn again (a moment later), its lit spaces above the dock.
+            if (chosen) setTimeout(() => revealTargets(body), 0);
           },
         }, [c.end ? '★' : String(c.value)]);
       }));
@@ -226,13 +243,18 @@ export function showGame(main, id) {
       const show = (/** @type {boolean} */ on) => {
         if (to) body.querySelector(`svg g[data-id="${to}"]`)?.classList.toggle('shown', on);
       };
+      // One tab stop for the log (the newest entry, or the one last stepped to); the arrow keys
+      // step through it, and the entry with the focus shows its space too.
+      const current = logAt === e.seq || (logAt === -1 && i === decided.length - 1);
       entries.push(h('li', {
-        class: since ? 'since' : '', 'data-seq': e.seq, 'data-to': to ?? false,
+        class: since ? 'since' : '', 'data-seq': e.seq, 'data-to': to ?? false, tabindex: current ? '0' : '-1',
         onmouseenter: () => show(true), onmouseleave: () => show(false), onclick: () => show(true),
+        onfocus: () => { logAt = e.seq; show(true); }, onblur: () => show(false),
       }, [`${names(e.data.seat)}: ${describe(e.data.decision)}`]));
     });
     const log = h('section', { class: 'log-wrap', 'aria-labelledby': 'log-h' }, [
-      h('h2', { id: 'log-h' }, [t('log')]), h('ol', { class: 'log', id: 'log', tabindex: '0', 'aria-labelledby': 'log-h' }, entries),
+      h('h2', { id: 'log-h' }, [t('log')]),
+      h('ol', { class: 'log', id: 'log', 'aria-labelledby': 'log-h', onkeydown: stepLog, ...(entries.length ? {} : { tabindex: '0' }) }, entries),
     ]);
     const resign = view.to_act != null && g.your_seat != null
       ? h('button', { type: 'button', class: 'resign', onclick: () => { if (confirm(t('confirm-resign'))) call('POST', `/games/${id}/resign`, {}).then(load, failed); } }, [t('resign')])
@@ -249,10 +271,10 @@ export function showGame(main, id) {
       h('div', { class: view.board ? 'table-layout' : '' }, [
         ...(view.board ? [boardOf(view, { names, targets, onPick, marked })] : []),
         h('div', { class: 'side' }, [
-          h('p', {}, [t('draw-pile', { n: view.draw_pile_size })]),
           pilesOf(view),
-          // The player's hand and choices: docked at the bottom on a phone.
+          // The player's hand and choices: docked at the bottom on a phone, with the draw pile.
           h('div', { class: g.your_seat != null ? 'dock' : '', id: 'dock' }, [
+            h('p', { class: 'draw-pile', id: 'draw-pile' }, [t('draw-pile', { n: view.draw_pile_size })]),
             ...(g.your_seat != null ? [h('h2', {}, [t('hand')]), hand] : []),
             legal.length ? h('p', { class: 'prompt' }, [chosen || without.length ? t('choose') : t('choose-card')]) : '',
             why,
@@ -265,9 +287,14 @@ export function showGame(main, id) {
       resign,
     );
     restoreFocus(body, focus);
-    // The newest entries in view.
+    // A log entry that kept the focus shows its space again once the board is drawn anew.
+    setTimeout(() => {
+      const entry = /** @type {HTMLElement | null} */ (document.activeElement?.closest('#log li[data-to]') ?? null);
+      if (entry && body.contains(entry)) body.querySelector(`svg g[data-id="${entry.dataset.to}"]`)?.classList.add('shown');
+    }, 0);
+    // The newest entries in view (or the entry the keyboard stepped to).
     const list = body.querySelector('#log');
-    if (list) list.scrollTop = list.scrollHeight;
+    if (list && !list.contains(document.activeElement)) list.scrollTop = list.scrollHeight;
   };
 
   /** The deadline of the seat to act, when a clock runs. @param {GameDetail} g */
@@ -300,7 +327,10 @@ export function showGame(main, id) {
       let timer = 0;
       const changed = () => {
         clearTimeout(timer);
-        timer = window.setTimeout(() => { if (!sending) load().catch(failed); }, 100);
+        timer = window.setTimeout(() => {
+          if (sending) missed = true;
+          else load().catch(failed);
+        }, 100);
       };
       for (const kind of CHANGES) stream.addEventListener(kind, changed);
       stream.onerror = () => {
@@ -350,6 +380,7 @@ function focusKey(body) {
   const e = /** @type {HTMLElement} */ (active);
   if (e.dataset.index != null) return `button.card[data-index="${e.dataset.index}"]`;
   if (e.dataset.space != null) return `[data-space="${e.dataset.space}"]`;
+  if (e.dataset.seq != null) return `#log li[data-seq="${e.dataset.seq}"]`;
   // A decision made, the choices are new: the first of them.
   if (e.dataset.offer != null) return '';
   if (e.id) return `#${e.id}`;
@@ -384,4 +415,35 @@ function inviteForm(id) {
       failed(err);
     }
   } }, [h('label', { for: 'invite-user' }, [t('invite')]), user, h('button', { type: 'submit' }, [t('invite')])]);
+}
+
+/** Arrow keys (and Home, End) step through the move log's entries. @param {KeyboardEvent} e */
+function stepLog(e) {
+  const item = /** @type {HTMLElement} */ (e.target);
+  if (item.tagName !== 'LI') return;
+  const steps = { ArrowDown: 'next', ArrowUp: 'previous', Home: 'first', End: 'last' };
+  const way = steps[/** @type {keyof typeof steps} */ (e.key)];
+  if (!way) return;
+  e.preventDefault();
+  const all = [.../** @type {NodeListOf<HTMLElement>} */ (item.parentElement?.querySelectorAll('li[data-seq]') ?? [])];
+  const at = all.indexOf(item);
+  const to = { next: all[at + 1], previous: all[at - 1], first: all[0], last: all[all.length - 1] }[way];
+  if (!to) return;
+  item.tabIndex = -1;
+  to.tabIndex = 0;
+  to.focus();
+}
+
+/** On a phone (the dock fixed at the bottom), scrolls the chosen card's lit spaces into the part
+ * of the screen above the dock. @param {HTMLElement} body */
+function revealTargets(body) {
+  const dock = body.querySelector('.dock');
+  const spaces = [...body.querySelectorAll('svg g.target')];
+  if (!dock || !spaces.length || getComputedStyle(dock).position !== 'fixed') return;
+  const top = Math.min(...spaces.map((s) => s.getBoundingClientRect().top));
+  const bottom = Math.max(...spaces.map((s) => s.getBoundingClientRect().bottom));
+  const room = dock.getBoundingClientRect().top;
+  // The lowest lit space just above the dock, unless that would push the highest off the top.
+  const by = bottom > room - 8 ? Math.min(bottom - room + 8, top - 8) : top < 0 ? top - 8 : 0;
+  if (by) window.scrollBy({ top: by, behavior: 'instant' });
 }

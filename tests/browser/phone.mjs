@@ -1,6 +1,7 @@
 // The table on a phone, at 360 x 740 and 412 x 915, for every variant: during our turns the page
 // is never wider than the screen and the hand and the choices are inside the screen without
-// scrolling; and no visible text or accessible name shows an internal id (`green-1`, `r3c2`,
+// scrolling, the draw pile's count too, and a card chosen shows every space it lights above the
+// dock; and no visible text or accessible name shows an internal id (`green-1`, `r3c2`,
 // `points_3`, `pawn 2`). A few turns are played by tapping, each move confirmed by a second tap
 // (on by default on a touch screen).
 // Usage: node phone.mjs <base> <name prefix>. Prints one JSON line.
@@ -28,6 +29,7 @@ function look(width) {
   return {
     overflow: Math.max(document.documentElement.scrollWidth, window.innerWidth) - width,
     handInView: inView(document.querySelector('.hand')),
+    drawPileInView: inView(document.querySelector('#draw-pile')),
     actionsInView: inView(document.querySelector('.actions')),
     words: words.join('\n'),
   };
@@ -44,7 +46,10 @@ try {
       const page = await context.newPage();
       watchOutside(page, base, outside);
       await register(page, base, `${prefix}${n++}`);
-      const seen = { variant, size: `${width}x${height}`, turns: 0, overflow: 0, lobbyOverflow: 0, outOfView: 0, ids: [] };
+      const seen = {
+        variant, size: `${width}x${height}`, turns: 0, overflow: 0, lobbyOverflow: 0, outOfView: 0, pileOutOfView: 0,
+        litChecked: 0, litHidden: 0, ids: [],
+      };
       // The lobby first: the header and the form fit too.
       seen.lobbyOverflow = (await page.evaluate(look, width)).overflow;
       await createGame(page, { variant, bot: 'bot-greedy' });
@@ -55,6 +60,30 @@ try {
         const now = await page.evaluate(look, width);
         seen.turns++;
         seen.overflow = Math.max(seen.overflow, now.overflow);
+        if (!now.drawPileInView) seen.pileOutOfView++;
+        // A card chosen lights its spaces: every one of them shows above the dock. (The card is
+        // then put back, and the turn played as usual.)
+        const index = await page.$eval('button.card[data-playable="true"]', (b) => b.dataset.index).catch(() => null);
+        // Each tap redraws the hand: the card is found again by its place.
+        const card = page.locator(`button.card[data-index="${index}"]`);
+        if (index != null && variant !== 'keltis-card') {
+          await card.click();
+          const lit = await page.waitForSelector('svg g.target', { timeout: 1000 }).catch(() => null);
+          if (lit) {
+            await page.waitForTimeout(100);
+            seen.litChecked++;
+            const hidden = await page.evaluate(() => {
+              const room = document.querySelector('.dock')?.getBoundingClientRect().top ?? window.innerHeight;
+              return [...document.querySelectorAll('svg g.target')].filter((g) => {
+                const r = g.getBoundingClientRect();
+                return r.top < 0 || r.bottom > room + 1;
+              }).length;
+            });
+            if (hidden) seen.litHidden++;
+          }
+          await card.click();
+          await page.waitForTimeout(100);
+        }
         if (!now.handInView || !now.actionsInView) {
           seen.outOfView++;
           seen.example ??= await page.evaluate(() => [...document.querySelectorAll('.actions button')].map((b) => b.textContent));

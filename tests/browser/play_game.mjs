@@ -50,6 +50,10 @@ try {
           const game = await (await fetch(`/api/v1/games/${id}`, { headers: { Authorization: `Bearer ${token}` } })).json();
           const mine = events.map((e) => e.data.seat).lastIndexOf(game.your_seat);
           const since = events.slice(mine + 1);
+          // Only a page that shows the same moves as the server (a move still on its way, by
+          // the page or the bot, would make them differ) is compared.
+          const latest = Math.max(-1, ...[...document.querySelectorAll('#log li[data-seq]')].map((li) => Number(li.getAttribute('data-seq'))));
+          if (!events.length || latest !== events[events.length - 1].seq) return { events: [] };
           return {
             events: since.map((e) => e.data.decision.type),
             shown: [...document.querySelectorAll('#log li.since')].map((li) => li.textContent),
@@ -79,6 +83,27 @@ try {
     ...(await accessibility(browser, context, gameUrl, '#turn', { colorScheme: 'dark' })).map((p) => `dark ${p}`),
   ];
   const scores = await page.$$eval('td.score', (cells) => cells.map((c) => Number(c.textContent)));
+  // The move log by keyboard: its one tab stop is the newest entry; the arrow keys step back
+  // through it, and the entry with the focus shows its move's space on the board.
+  await page.focus('#log li[tabindex="0"]');
+  // (The last moves of a game are often draws and discards, which go to no space: it steps back
+  // until a move to a space has shown, 8 steps at least.)
+  const logKeys = { entries: await page.locator('#log li[data-seq]').count(), presses: 0, stepped: 0, shown: 0, focusedEntry: 0 };
+  for (let i = 0; i < 40 && (i < 8 || (logKeys.shown === 0 && variant !== 'keltis-card')); i++) {
+    logKeys.presses++;
+    const before = await page.evaluate(() => document.activeElement?.getAttribute('data-seq'));
+    await page.keyboard.press('ArrowUp');
+    await page.waitForTimeout(50);
+    const now = await page.evaluate(() => {
+      const e = document.activeElement;
+      const to = e?.getAttribute('data-to');
+      const shown = [...document.querySelectorAll('svg g.shown')].map((g) => g.getAttribute('data-id'));
+      return { seq: e?.getAttribute('data-seq'), inLog: !!e?.closest('#log'), to, shown };
+    });
+    if (now.inLog) logKeys.focusedEntry++;
+    if (now.seq !== before) logKeys.stepped++;
+    if (now.to && now.shown.length === 1 && now.shown[0] === now.to) logKeys.shown++;
+  }
 
   // The record viewer: from the game page's link, the deal, then move by move.
   await page.click('#replay-link');
@@ -119,7 +144,7 @@ try {
   }
   console.log(JSON.stringify({
     clicks, keyboard, firstLoadBytes, result, scores, clock, moves, seen, replayResult, lobbyProblems, gameProblems,
-    profile, peopleProblems, help, log,
+    profile, peopleProblems, help, log, logKeys,
     unringed,
     outside,
   }));

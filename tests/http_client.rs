@@ -451,7 +451,11 @@ fn the_table_fits_a_phone_and_speaks_in_words() {
             "hand or choices out of view: {case}"
         );
         assert_eq!(case["ids"], json!([]), "internal ids shown: {case}");
-        assert_eq!(case["pileOutOfView"], json!(0), "draw pile out of view: {case}");
+        assert_eq!(
+            case["pileOutOfView"],
+            json!(0),
+            "draw pile out of view: {case}"
+        );
         assert_eq!(case["litHidden"], json!(0), "lit spaces off screen: {case}");
         if case["variant"] != json!("keltis-card") {
             assert!(case["litChecked"].as_u64() >= Some(1), "{case}");

@@ -1,7 +1,8 @@
 // @ts-check
 /** The browser client: log in, then screens by the address's path: `/` the lobby, `/games/<id>`
  * a game, `/records/<id>` a finished game's record, `/settings` the player's settings, `/players/<name>` a
- * profile, `/leaderboards/<variant>` a leaderboard, `/help/<variant>`
+ * profile, `/leaderboards/<variant>` a leaderboard, `/reset-password` a forgotten password's
+ * reset (signed out too), `/help/<variant>`
  * how to play (the server
  * answers each path with this page, so a link from an email opens its screen, after logging in
  * if needed). Every action is one of
@@ -17,6 +18,7 @@ import { showReplay } from './replay.js';
 import { showSettings } from './settings.js';
 import { showLeaderboard, showProfile } from './players.js';
 import { showHelp } from './help.js';
+import { showReset } from './password.js';
 import { follow, stop } from './waiting.js';
 import { registerWorker } from './notify.js';
 
@@ -64,6 +66,7 @@ function showLogin() {
       h('button', { type: 'submit' }, [t('login')]),
       h('button', { type: 'button', onclick: () => go(true) }, [t('register')]),
     ]),
+    h('p', { class: 'forgot' }, [h('a', { href: '/reset-password' }, [t('forgot-password')])]),
   ]);
   main.replaceChildren(h('h1', {}, ['Keltis']), form);
 }
@@ -76,6 +79,11 @@ function route() {
   leave();
   leave = () => {};
   showNav();
+  // A reset link works signed out (and signs every session out).
+  if (location.pathname === '/reset-password') {
+    leave = showReset(main);
+    return;
+  }
   if (!session()) return showLogin();
   follow();
   const game = /^\/games\/(\d+)$/.exec(location.pathname);

@@ -67,7 +67,11 @@ fn user_agent(req: &HttpRequest) -> Option<String> {
         .map(String::from)
 }
 
-fn limit(state: &AppState, req: &HttpRequest, action: &'static str) -> Result<(), ApiError> {
+pub(super) fn limit(
+    state: &AppState,
+    req: &HttpRequest,
+    action: &'static str,
+) -> Result<(), ApiError> {
     let peer = req
         .peer_addr()
         .map(|a| a.ip())

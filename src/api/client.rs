@@ -26,6 +26,7 @@ const FILES: &[(&str, &str, &[u8])] = &[
     ("waiting.js", JS, include_bytes!("../../web/waiting.js")),
     ("notify.js", JS, include_bytes!("../../web/notify.js")),
     ("settings.js", JS, include_bytes!("../../web/settings.js")),
+    ("password.js", JS, include_bytes!("../../web/password.js")),
     ("players.js", JS, include_bytes!("../../web/players.js")),
     ("help.js", JS, include_bytes!("../../web/help.js")),
     ("api.js", JS, include_bytes!("../../web/api.js")),
@@ -152,8 +153,9 @@ pub async fn people_screen(req: HttpRequest) -> Result<HttpResponse, ApiError> {
     serve(&req, "index.html")
 }
 
-/// The settings screen, by its path.
-#[get("/settings")]
+/// The settings screen and the reset of a forgotten password (the link of its email), by their
+/// paths.
+#[get("/{screen:settings|reset-password}")]
 pub async fn settings_screen(req: HttpRequest) -> Result<HttpResponse, ApiError> {
     serve(&req, "index.html")
 }

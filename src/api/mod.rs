@@ -18,6 +18,7 @@ pub mod metrics;
 pub mod my_games;
 pub mod notifications;
 pub mod openapi;
+pub mod passwords;
 pub mod players;
 pub mod push;
 pub mod rate_limit;
@@ -98,6 +99,9 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(accounts::list_sessions)
         .service(accounts::sign_out_everywhere)
         .service(accounts::sign_out)
+        .service(passwords::change_password)
+        .service(passwords::request_reset)
+        .service(passwords::reset_password)
         .service(games::list)
         .service(my_games::list)
         .service(games::create)

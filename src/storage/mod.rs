@@ -26,6 +26,7 @@ pub mod logs;
 pub mod mail;
 pub mod memo;
 pub mod notifications;
+pub mod passwords;
 mod pool;
 pub mod push;
 pub mod ratings;

@@ -260,7 +260,19 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    password_resets (id) {
+        id -> BigInt,
+        user_id -> BigInt,
+        token_hash -> Text,
+        created_at -> BigInt,
+        expires_at -> BigInt,
+        used_at -> Nullable<BigInt>,
+    }
+}
+
 diesel::joinable!(game_seats -> games (game_id));
+diesel::joinable!(mail_settings -> users (user_id));
 diesel::joinable!(ratings -> users (user_id));
 diesel::joinable!(game_results -> users (user_id));
 diesel::joinable!(webhook_deliveries -> webhooks (webhook_id));
@@ -290,4 +302,5 @@ diesel::allow_tables_to_appear_in_same_query!(
     push_deliveries,
     ratings,
     game_results,
+    password_resets,
 );

@@ -15,8 +15,8 @@ use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
 use super::{
-    accounts, email, error, games, health, my_games, notifications, players, push, streams,
-    vacation, webhooks,
+    accounts, email, error, games, health, my_games, notifications, passwords, players, push,
+    streams, vacation, webhooks,
 };
 
 /// The whole document: health at the root, the API nested under `/api/v1`.
@@ -63,6 +63,9 @@ struct ApiDoc;
         accounts::list_sessions,
         accounts::sign_out_everywhere,
         accounts::sign_out,
+        passwords::change_password,
+        passwords::request_reset,
+        passwords::reset_password,
         games::list,
         my_games::list,
         games::create,

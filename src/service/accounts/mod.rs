@@ -1,6 +1,7 @@
 //! Accounts: registration and login (argon2id; sessions in `sessions`), who a bearer token
-//! belongs to, and personal API tokens.
+//! belongs to, personal API tokens, and changing or resetting the password (`passwords`).
 
+pub mod passwords;
 pub mod sessions;
 
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
@@ -171,12 +172,7 @@ pub fn register(
 ) -> ServiceResult<Session> {
     check_new_name(name)?;
     check_password(password)?;
-    let salt = SaltString::encode_b64(random_hex(16)?.as_bytes())
-        .map_err(|e| ServiceError::Internal(e.to_string()))?;
-    let hash = hasher()
-        .hash_password(password.as_bytes(), &salt)
-        .map_err(|e| ServiceError::Internal(e.to_string()))?
-        .to_string();
+    let hash = passwords::hash(password)?;
     let user = db.write(|c| {
         let user =
             store::insert_user(c, name, &hash, false, now_millis()).map_err(|e| match e {

@@ -6,10 +6,12 @@
 //! more. A user can list their sessions and sign out of one or all; revoked sessions' access
 //! tokens stop working at once.
 
+use hmac::{Hmac, Mac};
 use jsonwebtoken::{
     decode, encode, Algorithm as JwtAlgorithm, DecodingKey, EncodingKey, Header, Validation,
 };
 use serde::{Deserialize, Serialize};
+use sha2::Sha256;
 
 use crate::service::accounts::Caller;
 use crate::service::{random_hex, sha256_hex, ServiceError, ServiceResult};
@@ -36,6 +38,8 @@ struct Claims {
 pub struct TokenKeys {
     encoding: EncodingKey,
     decoding: DecodingKey,
+    /// The same secret, for HMACs of tokens that are derived rather than stored.
+    mac_key: std::sync::Arc<[u8]>,
 }
 
 impl TokenKeys {
@@ -43,7 +47,26 @@ impl TokenKeys {
         TokenKeys {
             encoding: EncodingKey::from_secret(secret),
             decoding: DecodingKey::from_secret(secret),
+            mac_key: secret.into(),
         }
+    }
+
+    fn mac(&self, message: &str) -> Hmac<Sha256> {
+        // HMAC takes a key of any length: `new_from_slice` cannot fail for it.
+        let mut mac = <Hmac<Sha256> as Mac>::new_from_slice(&self.mac_key)
+            .unwrap_or_else(|_| unreachable!("HMAC accepts every key length"));
+        mac.update(message.as_bytes());
+        mac
+    }
+
+    /// HMAC-SHA256 of `message` with the server's key, in hex.
+    pub(in crate::service) fn mac_hex(&self, message: &str) -> String {
+        hex::encode(self.mac(message).finalize().into_bytes())
+    }
+
+    /// Whether `hex_mac` is the HMAC of `message`, compared in constant time.
+    pub(in crate::service) fn mac_matches(&self, message: &str, hex_mac: &str) -> bool {
+        hex::decode(hex_mac).is_ok_and(|bytes| self.mac(message).verify_slice(&bytes).is_ok())
     }
 
     /// Sign other claims with the same key (links in emails). They must carry an `aud` that

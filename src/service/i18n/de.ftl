@@ -32,6 +32,13 @@ mail-digest = { $count ->
 }
 mail-verify-subject = Bestätige deine E-Mail-Adresse
 mail-verify-body = Bitte bestätige, dass diese Adresse dir gehört, damit der Keltis-Server dir über deine Partien schreiben darf:
+mail-reset-subject = Wähle ein neues Passwort
+mail-reset-body = Jemand (hoffentlich du) möchte ein neues Passwort für dein Keltis-Konto wählen. Der Link unten gilt einmal, eine Stunde lang.
+mail-reset-ignore = Wenn du das nicht warst, ignoriere diese E-Mail: dein Passwort bleibt, wie es ist.
+mail-reset-link = Neues Passwort wählen
+mail-password-changed-subject = Dein Passwort wurde geändert
+mail-password-changed-body = Das Passwort deines Keltis-Kontos wurde gerade geändert, und deine anderen Geräte wurden abgemeldet.
+mail-password-changed-link = Warst du das nicht, wähle hier ein neues Passwort
 mail-players = Spieler
 mail-to-play = Am Zug: { $name }
 mail-you-play = Du bist am Zug.
@@ -197,6 +204,22 @@ web-error = Etwas ist schiefgegangen: { $message }
 
 # Die Einstellungen.
 web-settings = Einstellungen
+web-forgot-password = Passwort vergessen?
+web-reset-title = Neues Passwort wählen
+web-reset-intro = Gib deinen Benutzernamen oder deine bestätigte E-Mail-Adresse an: ein Link zum Wählen eines neuen Passworts wird an diese Adresse geschickt.
+web-reset-who = Benutzername oder E-Mail-Adresse
+web-reset-ask = Link senden
+web-reset-asked = Wenn ein Konto mit bestätigter Adresse passt, ist ein Link unterwegs. Er gilt einmal, eine Stunde lang.
+web-reset-save = Neues Passwort speichern
+web-reset-done = Dein neues Passwort ist gespeichert, und alle Geräte wurden abgemeldet.
+web-new-password = Neues Passwort
+web-new-password-again = Neues Passwort, noch einmal
+web-password-mismatch = Die beiden Passwörter sind verschieden.
+web-password-title = Passwort
+web-current-password = Aktuelles Passwort
+web-revoke-tokens = Auch meine API-Tokens widerrufen
+web-change-password = Passwort ändern
+web-password-changed = Passwort geändert: deine anderen Geräte wurden abgemeldet.
 web-email = E-Mail
 web-email-address = E-Mail-Adresse
 web-save = Speichern

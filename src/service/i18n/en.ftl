@@ -35,6 +35,13 @@ mail-digest = { $count ->
 }
 mail-verify-subject = Confirm your email address
 mail-verify-body = Please confirm that this address is yours, so that the Keltis server may send you notices about your games:
+mail-reset-subject = Choose a new password
+mail-reset-body = Someone (we hope you) asked to choose a new password for your Keltis account. The link below works once, within one hour.
+mail-reset-ignore = If you did not ask for it, ignore this email: your password stays as it is.
+mail-reset-link = Choose a new password
+mail-password-changed-subject = Your password was changed
+mail-password-changed-body = The password of your Keltis account was just changed, and the other devices were signed out.
+mail-password-changed-link = If it was not you, choose a new password here
 mail-players = Players
 mail-to-play = To play: { $name }
 mail-you-play = It is your turn.
@@ -192,6 +199,22 @@ web-error = Something went wrong: { $message }
 
 # The settings screen.
 web-settings = Settings
+web-forgot-password = Forgot your password?
+web-reset-title = Choose a new password
+web-reset-intro = Give your user name or your confirmed email address: a link to choose a new password will be sent to that address.
+web-reset-who = User name or email address
+web-reset-ask = Send the link
+web-reset-asked = If an account with a confirmed address matches, a link is on its way. It works once, within one hour.
+web-reset-save = Set the new password
+web-reset-done = Your new password is set and every device was signed out.
+web-new-password = New password
+web-new-password-again = New password, again
+web-password-mismatch = The two passwords differ.
+web-password-title = Password
+web-current-password = Current password
+web-revoke-tokens = Revoke my API tokens too
+web-change-password = Change the password
+web-password-changed = Password changed: your other devices were signed out.
 web-email = Email
 web-email-address = Email address
 web-save = Save

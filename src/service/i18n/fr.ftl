@@ -32,6 +32,13 @@ mail-digest = { $count ->
 }
 mail-verify-subject = Confirmez votre adresse e-mail
 mail-verify-body = Confirmez que cette adresse est bien la vôtre, pour que le serveur Keltis puisse vous écrire au sujet de vos parties :
+mail-reset-subject = Choisissez un nouveau mot de passe
+mail-reset-body = Quelqu'un (vous, nous l'espérons) a demandé à choisir un nouveau mot de passe pour votre compte Keltis. Le lien ci-dessous sert une fois, pendant une heure.
+mail-reset-ignore = Si vous ne l'avez pas demandé, ignorez cet e-mail : votre mot de passe reste le même.
+mail-reset-link = Choisir un nouveau mot de passe
+mail-password-changed-subject = Votre mot de passe a été changé
+mail-password-changed-body = Le mot de passe de votre compte Keltis vient d'être changé, et vos autres appareils ont été déconnectés.
+mail-password-changed-link = Si ce n'était pas vous, choisissez un nouveau mot de passe ici
 mail-players = Joueurs
 mail-to-play = À jouer : { $name }
 mail-you-play = C'est à vous de jouer.
@@ -198,6 +205,22 @@ web-error = Une erreur est survenue : { $message }
 
 # L'écran des réglages.
 web-settings = Réglages
+web-forgot-password = Mot de passe oublié ?
+web-reset-title = Choisir un nouveau mot de passe
+web-reset-intro = Indiquez votre nom d'utilisateur ou votre adresse e-mail confirmée : un lien pour choisir un nouveau mot de passe sera envoyé à cette adresse.
+web-reset-who = Nom d'utilisateur ou adresse e-mail
+web-reset-ask = Envoyer le lien
+web-reset-asked = Si un compte avec une adresse confirmée correspond, un lien est en route. Il sert une fois, pendant une heure.
+web-reset-save = Enregistrer le nouveau mot de passe
+web-reset-done = Votre nouveau mot de passe est enregistré et tous vos appareils ont été déconnectés.
+web-new-password = Nouveau mot de passe
+web-new-password-again = Nouveau mot de passe, à nouveau
+web-password-mismatch = Les deux mots de passe diffèrent.
+web-password-title = Mot de passe
+web-current-password = Mot de passe actuel
+web-revoke-tokens = Révoquer aussi mes jetons d'API
+web-change-password = Changer le mot de passe
+web-password-changed = Mot de passe changé : vos autres appareils ont été déconnectés.
 web-email = E-mail
 web-email-address = Adresse e-mail
 web-save = Enregistrer

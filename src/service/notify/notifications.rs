@@ -50,6 +50,15 @@ pub enum Notice {
         /// The games where it is your turn.
         game_ids: Vec<i64>,
     },
+    /// A link to choose a new password, asked for by name or address (sent to the confirmed
+    /// address only; the link itself is written into the email and kept nowhere).
+    PasswordReset {
+        /// The reset the link is for.
+        reset_id: i64,
+    },
+    /// The account's password was changed (sent to the confirmed address whatever the
+    /// preferences: the owner must hear of it).
+    PasswordChanged,
 }
 
 /// The kinds of notices told live, on the user stream and to webhooks (not the address
@@ -96,6 +105,8 @@ impl Notice {
             Notice::GameOver { .. } => "game_over",
             Notice::VerifyEmail { .. } => "verify_email",
             Notice::Digest { .. } => "digest",
+            Notice::PasswordReset { .. } => "password_reset",
+            Notice::PasswordChanged => "password_changed",
         }
     }
 
@@ -111,7 +122,10 @@ impl Notice {
             | Notice::Invitation { game_id, .. }
             | Notice::GameStarted { game_id }
             | Notice::GameOver { game_id } => Some(*game_id),
-            Notice::VerifyEmail { .. } | Notice::Digest { .. } => None,
+            Notice::VerifyEmail { .. }
+            | Notice::Digest { .. }
+            | Notice::PasswordReset { .. }
+            | Notice::PasswordChanged => None,
         }
     }
 
@@ -132,7 +146,8 @@ impl Notice {
             | Notice::GameStarted { game_id }
             | Notice::GameOver { game_id } => game_id.to_string(),
             Notice::VerifyEmail { email } => format!("{email}:{at}"),
-            Notice::Digest { .. } => at.to_string(),
+            Notice::Digest { .. } | Notice::PasswordChanged => at.to_string(),
+            Notice::PasswordReset { reset_id } => reset_id.to_string(),
         };
         format!("{}:{user_id}:{what}", self.kind())
     }

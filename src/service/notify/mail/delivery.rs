@@ -280,6 +280,43 @@ fn plan(
     if let Some(why) = unwanted(&settings, &notice) {
         return Ok(Plan::Skip(why));
     }
+    // The account's own emails: no unsubscribe link, no game.
+    match &notice {
+        Notice::PasswordReset { reset_id } => {
+            let Some(link) = crate::service::accounts::passwords::reset_link(
+                conn,
+                &mailer.keys,
+                &mailer.public_url,
+                *reset_id,
+                now,
+            )?
+            else {
+                return Ok(Plan::Skip("the link was used or has expired"));
+            };
+            let links = Links {
+                main: &link,
+                unsubscribe: None,
+            };
+            return Ok(Plan::Send {
+                to,
+                email: render(language, Subject::PasswordReset, &links),
+                unsubscribe: None,
+            });
+        }
+        Notice::PasswordChanged => {
+            let link = format!("{}/reset-password", mailer.public_url);
+            let links = Links {
+                main: &link,
+                unsubscribe: None,
+            };
+            return Ok(Plan::Send {
+                to,
+                email: render(language, Subject::PasswordChanged, &links),
+                unsubscribe: None,
+            });
+        }
+        _ => {}
+    }
     let kind = notice.kind();
     let token = link_token(
         &mailer.keys,
@@ -365,7 +402,8 @@ fn unwanted(settings: &MailSettingsRow, notice: &Notice) -> Option<&'static str>
         Notice::Invitation { .. } => settings.invitation,
         Notice::GameStarted { .. } => settings.game_started,
         Notice::GameOver { .. } => settings.game_over,
-        Notice::VerifyEmail { .. } => true,
+        // The account's own safety: always sent.
+        Notice::VerifyEmail { .. } | Notice::PasswordReset { .. } | Notice::PasswordChanged => true,
     };
     (!wanted).then_some("turned off in the preferences")
 }

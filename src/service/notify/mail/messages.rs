@@ -61,6 +61,10 @@ pub enum Subject<'a> {
     /// The games waiting, with their links.
     Digest(&'a [(GameFacts, String)]),
     Verify,
+    /// The link to choose a new password.
+    PasswordReset,
+    /// The password was changed (with a link to reset it, if that was not the owner).
+    PasswordChanged,
 }
 
 /// Links the email carries.
@@ -307,6 +311,22 @@ pub fn render(language: Language, subject: Subject<'_>, links: &Links<'_>) -> Em
                 ..GameText::default()
             },
             word("mail-verify-subject"),
+        ),
+        Subject::PasswordReset => (
+            word("mail-reset-subject"),
+            GameText {
+                lines: vec![word("mail-reset-body"), word("mail-reset-ignore")],
+                ..GameText::default()
+            },
+            word("mail-reset-link"),
+        ),
+        Subject::PasswordChanged => (
+            word("mail-password-changed-subject"),
+            GameText {
+                lines: vec![word("mail-password-changed-body")],
+                ..GameText::default()
+            },
+            word("mail-password-changed-link"),
         ),
     };
     let context = Context {

@@ -504,11 +504,29 @@ fn the_settings_screen_sets_what_the_server_keeps() {
         "{report}"
     );
     assert_eq!(report["outside"], json!([]), "{report}");
-    // What the server holds.
-    let login = s.post(
+    // The password's repeat was checked by the form; the reset's answer was shown.
+    assert_eq!(
+        report["mismatch"],
+        json!("The two passwords differ."),
+        "{report}"
+    );
+    assert!(
+        report["resetAsked"]
+            .as_str()
+            .is_some_and(|t| t.starts_with("If an account")),
+        "{report}"
+    );
+    // What the server holds: the new password, not the old one.
+    let old = s.post(
         "/api/v1/auth/login",
         None,
         json!({"name": "setter", "password": "browser-test-password"}),
+    );
+    assert_eq!(old.status, 401, "{}", old.text);
+    let login = s.post(
+        "/api/v1/auth/login",
+        None,
+        json!({"name": "setter", "password": "browser-new-password"}),
     );
     assert_eq!(login.status, 200, "{}", login.text);
     let token = login.json()["access_token"].as_str().unwrap().to_string();

@@ -146,3 +146,11 @@ pub fn use_reset(
     }
     Ok(n == 1)
 }
+
+/// Delete the resets that expired before `before` (their rate-limit hour is long over too).
+pub fn delete_expired_resets(conn: &mut DbConnection, before: i64) -> Result<usize, StorageError> {
+    Ok(
+        diesel::delete(password_resets::table.filter(password_resets::expires_at.lt(before)))
+            .execute(conn)?,
+    )
+}

@@ -1,7 +1,8 @@
 // The settings screen: from the header's link, set an address (it waits for confirmation), turn
 // "game over" emails and "your turn" pushes off, choose a daily digest and French notices, and
 // see them kept after a reload; create an API token (shown once) and revoke it; start and end a
-// vacation; see this device among the signed-in ones.
+// vacation; see this device among the signed-in ones; change the password; ask for a reset link
+// from the login form.
 // Usage: node settings.mjs <base> <name>. Prints one JSON line.
 import { DESKTOP, launch, register, watchOutside } from './lib.mjs';
 
@@ -56,7 +57,24 @@ try {
     digest: /** @type {HTMLSelectElement} */ (document.querySelector('#digest')).value,
     language: /** @type {HTMLSelectElement} */ (document.querySelector('#notice-language')).value,
   }));
-  console.log(JSON.stringify({ emailState, token, tokenItem, onVacation, devices, kept, outside }));
+  // The password: changed in the settings (the repeat must match), then a reset asked for from
+  // the login form's link, signed out.
+  await page.fill('#current-password', 'browser-test-password');
+  await page.fill('#changed-password', 'browser-new-password');
+  await page.fill('#changed-password-again', 'browser-other-password');
+  await page.getByRole('button', { name: 'Change the password' }).click();
+  const mismatch = await page.evaluate(() => /** @type {HTMLInputElement} */ (document.querySelector('#changed-password-again')).validationMessage);
+  await page.fill('#changed-password-again', 'browser-new-password');
+  await page.getByRole('button', { name: 'Change the password' }).click();
+  await page.waitForFunction(() => document.querySelector('#status')?.textContent?.startsWith('Password changed'));
+  await page.getByRole('button', { name: 'Log out' }).click();
+  await page.getByRole('link', { name: 'Forgot your password?' }).click();
+  await page.waitForURL(/\/reset-password$/);
+  await page.fill('#reset-user', name);
+  await page.getByRole('button', { name: 'Send the link' }).click();
+  await page.waitForFunction(() => document.querySelector('#reset-result')?.textContent);
+  const resetAsked = await page.locator('#reset-result').innerText();
+  console.log(JSON.stringify({ emailState, token, tokenItem, onVacation, devices, kept, mismatch, resetAsked, outside }));
 } finally {
   await browser.close();
 }

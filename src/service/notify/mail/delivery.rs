@@ -281,39 +281,35 @@ fn plan(
         return Ok(Plan::Skip(why));
     }
     // The account's own emails: no unsubscribe link, no game.
+    let own = |subject: Subject<'_>, link: &str| Plan::Send {
+        to: to.clone(),
+        email: render(
+            language,
+            subject,
+            &Links {
+                main: link,
+                unsubscribe: None,
+            },
+        ),
+        unsubscribe: None,
+    };
     match &notice {
         Notice::PasswordReset { reset_id } => {
-            let Some(link) = crate::service::accounts::passwords::reset_link(
+            let link = crate::service::accounts::passwords::reset_link(
                 conn,
                 &mailer.keys,
                 &mailer.public_url,
                 *reset_id,
                 now,
-            )?
-            else {
-                return Ok(Plan::Skip("the link was used or has expired"));
-            };
-            let links = Links {
-                main: &link,
-                unsubscribe: None,
-            };
-            return Ok(Plan::Send {
-                to,
-                email: render(language, Subject::PasswordReset, &links),
-                unsubscribe: None,
+            )?;
+            return Ok(match link {
+                Some(link) => own(Subject::PasswordReset, &link),
+                None => Plan::Skip("the link was used or has expired"),
             });
         }
         Notice::PasswordChanged => {
             let link = format!("{}/reset-password", mailer.public_url);
-            let links = Links {
-                main: &link,
-                unsubscribe: None,
-            };
-            return Ok(Plan::Send {
-                to,
-                email: render(language, Subject::PasswordChanged, &links),
-                unsubscribe: None,
-            });
+            return Ok(own(Subject::PasswordChanged, &link));
         }
         _ => {}
     }

@@ -57,6 +57,13 @@ fn resigning_from_three_players_lets_the_others_play_on(db: Db) {
         }
         let to_act = view["state"]["to_act"].as_u64().unwrap() as usize;
         if to_act == 1 {
+            // Its player is offered nothing to decide, even on its turn.
+            let resigner = s.game(id, &players[1]);
+            assert_eq!(
+                resigner["state"]["legal_decisions"],
+                json!([]),
+                "{resigner}"
+            );
             if last_to_act != Some(view["version"].clone()) {
                 bot_turns += 1;
                 last_to_act = Some(view["version"].clone());

@@ -37,7 +37,8 @@ pub struct View {
     pub to_act: Option<u8>,
     /// The seat whose turn it is.
     pub turn_player: u8,
-    /// The viewer's legal decisions: empty unless the viewer is to act.
+    /// The viewer's legal decisions: empty unless the viewer is to act (and still in the game:
+    /// a seat that resigned or timed out decides nothing more).
     pub legal_decisions: Vec<DecisionJson>,
     /// Final scores and winners, once the game is over.
     #[schema(required = true)]

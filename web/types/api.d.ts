@@ -2699,7 +2699,10 @@ export interface components {
             draw_pile_size: number;
             /** @description The seat's own hand, sorted; empty for a spectator. */
             hand: components["schemas"]["Card"][];
-            /** @description The viewer's legal decisions: empty unless the viewer is to act. */
+            /**
+             * @description The viewer's legal decisions: empty unless the viewer is to act (and still in the game:
+             *     a seat that resigned or timed out decides nothing more).
+             */
             legal_decisions: components["schemas"]["Decision"][];
             phase: components["schemas"]["Phase"];
             /** Format: int32 */

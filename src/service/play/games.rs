@@ -417,7 +417,15 @@ pub(in crate::service) fn detail_of(
     Ok(GameDetail {
         summary: summary(row, seats)?,
         your_seat,
-        state: game.map(|g| g.view(your_seat)),
+        state: game.map(|g| {
+            let mut view = g.view(your_seat);
+            // A seat that left the game (resigned, timed out) decides nothing more: its stand-in
+            // plays it, and its player would only be refused (`seat_retired`).
+            if your_seat.is_some_and(|s| g.retired(s).is_some()) {
+                view.legal_decisions.clear();
+            }
+            view
+        }),
         clock: game.is_some().then(|| clock_view(row, now)),
         links: GameLinks::of(row.id),
     })

@@ -19,7 +19,17 @@ function newPasswordFields(id) {
   const check = () => again.setCustomValidity(again.value === first.value ? '' : t('password-mismatch'));
   first.addEventListener('input', check);
   again.addEventListener('input', check);
-  return { first, again, labels: [h('label', { for: id }, [t('new-password')]), first, h('label', { for: `${id}-again` }, [t('new-password-again')]), again] };
+  return { first, labels: [h('label', { for: id }, [t('new-password')]), first, h('label', { for: `${id}-again` }, [t('new-password-again')]), again] };
+}
+
+/** A form that runs its own checks, then `send` (what goes wrong is said).
+ * @param {string} cls @param {(Node | string)[]} children @param {(form: HTMLFormElement) => Promise<void>} send */
+function checkedForm(cls, children, send) {
+  const form = /** @type {HTMLFormElement} */ (h('form', { class: cls, onsubmit: (/** @type {Event} */ e) => {
+    e.preventDefault();
+    if (form.reportValidity()) send(form).catch(failed);
+  } }, children));
+  return form;
 }
 
 /** The reset screen in `main`: with the link's token, a new password; without, a form that asks
@@ -29,33 +39,21 @@ export function showReset(main) {
   const result = h('p', { id: 'reset-result', role: 'status' });
   if (token) {
     const fields = newPasswordFields('reset-password');
-    const form = h('form', { class: 'login', onsubmit: async (/** @type {Event} */ e) => {
-      e.preventDefault();
-      if (!/** @type {HTMLFormElement} */ (form).reportValidity()) return;
-      try {
-        await call('POST', '/auth/password-reset/confirm', { token, new_password: fields.first.value });
-        // Every session was signed out: this browser's too.
-        signOut();
-        form.replaceChildren();
-        result.replaceChildren(t('reset-done'), ' ', h('a', { href: '/' }, [t('login')]));
-      } catch (err) {
-        failed(err);
-      }
-    } }, [...fields.labels, h('button', { type: 'submit' }, [t('reset-save')])]);
+    const form = checkedForm('login', [...fields.labels, h('button', { type: 'submit' }, [t('reset-save')])], async () => {
+      await call('POST', '/auth/password-reset/confirm', { token, new_password: fields.first.value });
+      // Every session was signed out: this browser's too.
+      signOut();
+      form.replaceChildren();
+      result.replaceChildren(t('reset-done'), ' ', h('a', { href: '/' }, [t('login')]));
+    });
     main.replaceChildren(h('h1', {}, [t('reset-title')]), form, result);
     return () => {};
   }
   const who = h('input', { id: 'reset-user', name: 'user', autocomplete: 'username', required: true, maxlength: 254 });
-  const form = h('form', { class: 'login', onsubmit: async (/** @type {Event} */ e) => {
-    e.preventDefault();
-    if (!/** @type {HTMLFormElement} */ (form).reportValidity()) return;
-    try {
-      await call('POST', '/auth/password-reset', { user: /** @type {HTMLInputElement} */ (who).value.trim() });
-      result.textContent = t('reset-asked');
-    } catch (err) {
-      failed(err);
-    }
-  } }, [h('label', { for: 'reset-user' }, [t('reset-who')]), who, h('button', { type: 'submit' }, [t('reset-ask')])]);
+  const form = checkedForm('login', [h('label', { for: 'reset-user' }, [t('reset-who')]), who, h('button', { type: 'submit' }, [t('reset-ask')])], async () => {
+    await call('POST', '/auth/password-reset', { user: /** @type {HTMLInputElement} */ (who).value.trim() });
+    result.textContent = t('reset-asked');
+  });
   main.replaceChildren(h('h1', {}, [t('reset-title')]), h('p', {}, [t('reset-intro')]), form, result);
   return () => {};
 }
@@ -65,20 +63,14 @@ export async function changePassword(body) {
   const current = passwordField('current-password', 'current-password');
   const fields = newPasswordFields('changed-password');
   const revoke = /** @type {HTMLInputElement} */ (h('input', { type: 'checkbox', id: 'revoke-tokens' }));
-  const form = h('form', { class: 'password', onsubmit: async (/** @type {Event} */ e) => {
-    e.preventDefault();
-    if (!/** @type {HTMLFormElement} */ (form).reportValidity()) return;
-    try {
-      await call('POST', '/me/password', { current_password: current.value, new_password: fields.first.value, revoke_tokens: revoke.checked });
-      /** @type {HTMLFormElement} */ (form).reset();
-      say(t('password-changed'));
-    } catch (err) {
-      failed(err);
-    }
-  } }, [
+  const form = checkedForm('password', [
     h('label', { for: 'current-password' }, [t('current-password')]), current, ...fields.labels,
     h('label', { for: 'revoke-tokens', class: 'check' }, [revoke, ` ${t('revoke-tokens')}`]),
     h('button', { type: 'submit' }, [t('change-password')]),
-  ]);
+  ], async (f) => {
+    await call('POST', '/me/password', { current_password: current.value, new_password: fields.first.value, revoke_tokens: revoke.checked });
+    f.reset();
+    say(t('password-changed'));
+  });
   body.replaceChildren(form);
 }

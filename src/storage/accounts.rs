@@ -141,6 +141,27 @@ pub fn revoke_sessions(
     Ok(revoked)
 }
 
+/// Revoke every live session of the user but `keep`; how many.
+pub fn revoke_other_sessions(
+    conn: &mut DbConnection,
+    user_id: i64,
+    keep: i64,
+    now: i64,
+) -> Result<usize, StorageError> {
+    let revoked = diesel::update(
+        sessions::table
+            .filter(sessions::user_id.eq(user_id))
+            .filter(sessions::revoked_at.is_null())
+            .filter(sessions::id.ne(keep)),
+    )
+    .set(sessions::revoked_at.eq(Some(now)))
+    .execute(conn)?;
+    if revoked > 0 {
+        super::wakeups::touched(super::wakeups::Topic::Sessions(user_id));
+    }
+    Ok(revoked)
+}
+
 pub fn touch_session(conn: &mut DbConnection, id: i64, now: i64) -> Result<(), StorageError> {
     diesel::update(sessions::table.find(id))
         .set(sessions::last_used_at.eq(now))

@@ -60,28 +60,13 @@ pub fn change(
     let now = db.now();
     db.write(|c| {
         store::set_password_hash(c, user.id, &new_hash)?;
-        sign_out_others(c, user.id, Some(session_id), now)?;
+        account_store::revoke_other_sessions(c, user.id, session_id, now)?;
         if revoke_tokens {
             store::revoke_api_tokens(c, user.id, now)?;
         }
         queue(c, user.id, &Notice::PasswordChanged, now)?;
         Ok::<_, ServiceError>(())
     })
-}
-
-/// Revoke every live session of the user but `keep`.
-fn sign_out_others(
-    c: &mut DbConnection,
-    user_id: i64,
-    keep: Option<i64>,
-    now: i64,
-) -> ServiceResult<()> {
-    for session in account_store::live_sessions_of(c, user_id)? {
-        if Some(session.id) != keep {
-            account_store::revoke_sessions(c, user_id, Some(session.id), now)?;
-        }
-    }
-    Ok(())
 }
 
 /// What the server answers to every request for a reset, whoever it names.
@@ -174,7 +159,7 @@ pub fn reset(db: &Database, keys: &TokenKeys, token: &str, new: &str) -> Service
             return Err(bad_link());
         }
         store::set_password_hash(c, row.user_id, &new_hash)?;
-        sign_out_others(c, row.user_id, None, now)?;
+        account_store::revoke_sessions(c, row.user_id, None, now)?;
         queue(c, row.user_id, &Notice::PasswordChanged, now)?;
         Ok(())
     })

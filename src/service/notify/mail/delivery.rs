@@ -10,11 +10,12 @@ use lettre::message::{Mailbox, MultiPart};
 use lettre::transport::smtp::authentication::Credentials;
 use lettre::{Message, SmtpTransport, Transport};
 
+use super::facts::game_facts;
 use super::link_token;
-use super::messages::{render, Email, GameFacts, Links, Outcome, Subject};
+use super::messages::{render, Email, Links, Subject};
 use crate::service::accounts::sessions::TokenKeys;
 use crate::service::notify::notifications::{turn_notice_over, Notice};
-use crate::service::play::games::{load_state, parse_event, GameEvent, GameLinks, GameStatus};
+use crate::service::play::games::GameLinks;
 use crate::service::{ServiceError, ServiceResult};
 use crate::storage::games as game_store;
 use crate::storage::mail::{self as mail_store, MailSettingsRow};
@@ -28,9 +29,6 @@ const MAX_ATTEMPTS: i32 = 10;
 /// The first retry waits this long; each next one twice as long, up to [`MAX_BACKOFF_MS`].
 const FIRST_BACKOFF_MS: i64 = 30 * 1000;
 const MAX_BACKOFF_MS: i64 = 6 * 3600 * 1000;
-/// Moves listed in a "your turn" email, at most.
-const LAST_MOVES: usize = 12;
-
 /// How to reach the SMTP relay.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum SmtpTls {
@@ -402,77 +400,6 @@ fn unwanted(settings: &MailSettingsRow, notice: &Notice) -> Option<&'static str>
         Notice::VerifyEmail { .. } | Notice::PasswordReset { .. } | Notice::PasswordChanged => true,
     };
     (!wanted).then_some("turned off in the preferences")
-}
-
-/// What every seat may know of a game, for `user_id`'s email.
-fn game_facts(
-    conn: &mut DbConnection,
-    game_id: i64,
-    user_id: i64,
-    now: i64,
-) -> ServiceResult<Option<GameFacts>> {
-    let Some(row) = game_store::game(conn, game_id)? else {
-        return Ok(None);
-    };
-    let seats = game_store::seats(conn, game_id)?;
-    let name = |seat: u8| {
-        seats
-            .iter()
-            .find(|s| s.seat == seat as i32)
-            .map(|s| s.user_name.clone())
-            .unwrap_or_default()
-    };
-    let me = seats
-        .iter()
-        .find(|s| s.user_id == user_id)
-        .map(|s| s.seat as u8);
-    let status = GameStatus::parse(&row.status);
-    let mut facts = GameFacts {
-        id: game_id,
-        variant: crate::engine::Variant::parse(&row.variant),
-        players: seats.iter().map(|s| s.user_name.clone()).collect(),
-        aborted: status == GameStatus::Aborted,
-        ..GameFacts::default()
-    };
-    if status == GameStatus::Active {
-        facts.reader_to_act = row.to_act_user == Some(user_id);
-        facts.to_act = row.to_act_user.and_then(|u| {
-            seats
-                .iter()
-                .find(|s| s.user_id == u)
-                .map(|s| s.user_name.clone())
-        });
-        facts.deadline =
-            crate::service::correspondence::clocks::ClockState::from_json(row.clock.as_deref())
-                .view(row.players as u8, now)
-                .deadline;
-        // The moves since the recipient's last one, in words (never a card drawn from the deck).
-        let mut moves = Vec::new();
-        for event in crate::storage::logs::events_after(conn, game_id, 0, i64::MAX)? {
-            if let GameEvent::Decided { seat, decision, .. } = parse_event(&event.payload)? {
-                if Some(seat) == me {
-                    moves.clear();
-                } else {
-                    moves.push((name(seat), decision));
-                }
-            }
-        }
-        let skip = moves.len().saturating_sub(LAST_MOVES);
-        facts.last_moves = moves.into_iter().skip(skip).collect();
-    }
-    if status == GameStatus::Over {
-        if let Some(result) = load_state(conn, &row)?.result() {
-            facts.result = Some(Outcome {
-                winners: result.winners.iter().map(|&s| name(s)).collect(),
-                totals: result
-                    .scores
-                    .iter()
-                    .map(|s| (name(s.seat), s.total))
-                    .collect(),
-            });
-        }
-    }
-    Ok(Some(facts))
 }
 
 /// Queue the digests that are due: for each player in digest mode, one message listing the games

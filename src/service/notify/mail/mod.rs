@@ -3,6 +3,7 @@
 //! the messages (`messages`) and their delivery from the outbox by SMTP (`delivery`).
 
 pub mod delivery;
+mod facts;
 pub mod messages;
 pub mod pages;
 mod templates;

@@ -466,6 +466,42 @@ fn the_table_fits_a_phone_and_speaks_in_words() {
     assert_eq!(report["outside"], json!([]), "{report}");
 }
 
+/// Two-factor sign-in from the settings screen: the secret read from the page, a first code
+/// computed by the test as an authenticator app would; then logging in asks for a code and signs
+/// in with one. The server agrees that it is on.
+#[test]
+#[cfg_attr(
+    not(browser_tests),
+    ignore = "browser: set KELTIS_BROWSER_TESTS=1 with chromium and `npm ci` in tests/browser"
+)]
+fn two_factor_is_turned_on_in_the_settings_and_asked_at_login() {
+    let s = support::spawn(Db::Sqlite, |_| {}).expect("SQLite server");
+    let now = s.clock.now().to_string();
+    let report = browser("two_factor.mjs", &[&s.base, "guarded", &now]);
+    assert_eq!(report["qr"], json!(1), "{report}");
+    assert_eq!(report["secretLength"], json!(32), "{report}");
+    assert_eq!(
+        report["recovery"].as_array().map(Vec::len),
+        Some(10),
+        "{report}"
+    );
+    assert!(
+        report["state"]
+            .as_str()
+            .is_some_and(|t| t.contains("10 recovery codes")),
+        "{report}"
+    );
+    assert_eq!(report["asked"], json!("code"), "{report}");
+    assert_eq!(report["signedIn"], json!("guarded"), "{report}");
+    assert_eq!(report["outside"], json!([]), "{report}");
+    let login = s.post(
+        "/api/v1/auth/login",
+        None,
+        json!({"name": "guarded", "password": "browser-test-password"}),
+    );
+    assert_eq!(login.code(), "two_factor_required", "{}", login.text);
+}
+
 /// The settings screen sets the address, the notices per kind and channel, the digest and the
 /// notices' language, creates and revokes an API token and starts and ends a vacation: the
 /// server holds what the screen showed.

@@ -72,10 +72,11 @@ async function refresh(s) {
   return true;
 }
 
-/** Register (when `create`) or log in; the session is kept in this browser.
- * @param {string} name @param {string} password @param {boolean} create */
-export async function signIn(name, password, create) {
-  keep(await call('POST', create ? '/auth/register' : '/auth/login', { name, password }));
+/** Register (when `create`) or log in (with `code` when two-factor sign-in is on); the session
+ * is kept in this browser.
+ * @param {string} name @param {string} password @param {boolean} create @param {string} [code] */
+export async function signIn(name, password, create, code) {
+  keep(await call('POST', create ? '/auth/register' : '/auth/login', code ? { name, password, code } : { name, password }));
 }
 
 export function signOut() {

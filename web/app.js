@@ -9,7 +9,7 @@
  * the legal decisions the server offers; the game page follows the game live, and the tab's
  * title counts the games waiting for you. */
 
-import { session, signIn, signOut } from './api.js';
+import { ApiError, session, signIn, signOut } from './api.js';
 import { h, failed, go, isScreen, say } from './dom.js';
 import { initLanguage, setLanguage, t } from './i18n.js';
 import { showGame } from './game.js';
@@ -47,21 +47,32 @@ function showNav() {
 function showLogin() {
   const name = h('input', { id: 'name', name: 'name', autocomplete: 'username', required: true, minlength: 3, maxlength: 32 });
   const password = h('input', { id: 'password', name: 'password', type: 'password', autocomplete: 'current-password', required: true, minlength: 8 });
+  // Asked for once the server says the account signs in with a second factor.
+  const code = /** @type {HTMLInputElement} */ (h('input', { id: 'code', name: 'code', autocomplete: 'one-time-code', inputmode: 'numeric', maxlength: 32 }));
+  const codeField = h('div', { class: 'code-field', hidden: true }, [h('label', { for: 'code' }, [t('login-code')]), code]);
   /** @param {boolean} create */
   const go = async (create) => {
     // The form's own checks (lengths) before anything is sent.
     if (!/** @type {HTMLFormElement} */ (form).reportValidity()) return;
     try {
-      await signIn(/** @type {HTMLInputElement} */ (name).value, /** @type {HTMLInputElement} */ (password).value, create);
+      await signIn(/** @type {HTMLInputElement} */ (name).value, /** @type {HTMLInputElement} */ (password).value, create, code.value.trim());
       say('');
       route();
     } catch (e) {
+      if (e instanceof ApiError && e.code === 'two_factor_required') {
+        codeField.hidden = false;
+        code.required = true;
+        code.focus();
+        say(t('login-code'));
+        return;
+      }
       failed(e);
     }
   };
   const form = h('form', { class: 'login', onsubmit: (/** @type {Event} */ e) => { e.preventDefault(); go(false); } }, [
     h('label', { for: 'name' }, [t('name')]), name,
     h('label', { for: 'password' }, [t('password')]), password,
+    codeField,
     h('div', { class: 'actions' }, [
       h('button', { type: 'submit' }, [t('login')]),
       h('button', { type: 'button', onclick: () => go(true) }, [t('register')]),

@@ -18,6 +18,16 @@ export function h(tag, attrs = {}, children = []) {
   return e;
 }
 
+/** A form that runs its own checks, then `send` (what goes wrong is said).
+ * @param {string} cls @param {(Node | string)[]} children @param {(form: HTMLFormElement) => Promise<void>} send */
+export function checkedForm(cls, children, send) {
+  const form = /** @type {HTMLFormElement} */ (h('form', { class: cls, onsubmit: (/** @type {Event} */ e) => {
+    e.preventDefault();
+    if (form.reportValidity()) send(form).catch(failed);
+  } }, children));
+  return form;
+}
+
 /** The status line (read out by screen readers). @param {string} text */
 export function say(text) {
   const status = document.getElementById('status');

@@ -4,7 +4,7 @@
  * that changes the password. */
 
 import { call, signOut } from './api.js';
-import { h, failed, say } from './dom.js';
+import { h, checkedForm, say } from './dom.js';
 import { t } from './i18n.js';
 
 /** A password field. @param {string} id @param {string} autocomplete */
@@ -20,16 +20,6 @@ function newPasswordFields(id) {
   first.addEventListener('input', check);
   again.addEventListener('input', check);
   return { first, labels: [h('label', { for: id }, [t('new-password')]), first, h('label', { for: `${id}-again` }, [t('new-password-again')]), again] };
-}
-
-/** A form that runs its own checks, then `send` (what goes wrong is said).
- * @param {string} cls @param {(Node | string)[]} children @param {(form: HTMLFormElement) => Promise<void>} send */
-function checkedForm(cls, children, send) {
-  const form = /** @type {HTMLFormElement} */ (h('form', { class: cls, onsubmit: (/** @type {Event} */ e) => {
-    e.preventDefault();
-    if (form.reportValidity()) send(form).catch(failed);
-  } }, children));
-  return form;
 }
 
 /** The reset screen in `main`: with the link's token, a new password; without, a form that asks

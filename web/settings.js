@@ -1,13 +1,14 @@
 // @ts-check
 /** The settings screen (`/settings`): the email address and its confirmation, which notices come
- * by email and by push, the digest, the language of notices, vacation, the password, signed-in
- * devices, API tokens and push devices. Each section loads and saves on its own. */
+ * by email and by push, the digest, the language of notices, vacation, the password, two-factor
+ * sign-in, signed-in devices, API tokens and push devices. Each section loads and saves on its own. */
 
 import { call, signOut } from './api.js';
 import { h, failed, duration, say, go } from './dom.js';
 import { t, language } from './i18n.js';
 import { pushButton } from './notify.js';
 import { changePassword } from './password.js';
+import { twoFactor } from './two_factor.js';
 
 /** @typedef {import('./types/api').components['schemas']} Schemas */
 
@@ -194,6 +195,7 @@ export function showSettings(main) {
     section('notices', t('notices'), notices),
     section('vacation', t('vacation'), vacation),
     section('password', t('password-title'), changePassword),
+    section('two-factor', t('two-factor-title'), twoFactor),
     section('devices', t('devices'), devices),
     section('tokens', t('tokens'), tokens),
     section('push-devices', t('push-devices'), pushDevices),

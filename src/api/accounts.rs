@@ -29,6 +29,26 @@ pub struct Credentials {
     pub password: String,
 }
 
+/// Name and password, and the second factor when the account has two-factor sign-in on.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"name": "anna", "password": "correct horse battery"}))]
+pub struct LoginRequest {
+    #[schema(min_length = 3, max_length = 32, pattern = r"^[A-Za-z0-9_-]+$")]
+    pub name: String,
+    #[schema(
+        min_length = 8,
+        max_length = 128,
+        pattern = r"^[^\x00-\x1F\x7F-\x9F]+$"
+    )]
+    pub password: String,
+    /// The 6-digit code of the authenticator app, or a recovery code (`xxxxx-xxxxx`): needed when
+    /// two-factor sign-in is on (without it: 401 `two_factor_required`).
+    #[schema(max_length = 32, pattern = r"^[^\x00-\x1F\x7F-\x9F]*$")]
+    #[serde(default)]
+    pub code: Option<String>,
+}
+
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"refresh_token": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"}))]
@@ -117,16 +137,17 @@ pub async fn register(
     Ok(HttpResponse::Created().json(session))
 }
 
-/// Log in with name and password.
-#[utoipa::path(operation_id = "login", tag = "accounts", request_body = Credentials, responses(
+/// Log in with name and password (and a code, when two-factor sign-in is on).
+#[utoipa::path(operation_id = "login", tag = "accounts", request_body = LoginRequest, responses(
     (status = 200, body = Session),
-    (status = 401, description = "`unauthorized`", body = Problem),
+    (status = 401, description = "`unauthorized` (wrong name, password or code); `two_factor_required`: send `code` too", body = Problem),
+    (status = 422, description = "`invalid_name`, `invalid_code` (longer than 32 characters, or control characters)", body = Problem),
 ))]
 #[post("/auth/login")]
 pub async fn login(
     state: web::Data<AppState>,
     req: HttpRequest,
-    body: JsonObject<Credentials>,
+    body: JsonObject<LoginRequest>,
 ) -> Result<web::Json<Session>, ApiError> {
     limit(&state, &req, "login")?;
     let agent = user_agent(&req);
@@ -137,6 +158,7 @@ pub async fn login(
                 &state.keys,
                 &body.name,
                 &body.password,
+                body.code.as_deref(),
                 agent.as_deref(),
             )
         })

@@ -27,6 +27,11 @@ const FILES: &[(&str, &str, &[u8])] = &[
     ("notify.js", JS, include_bytes!("../../web/notify.js")),
     ("settings.js", JS, include_bytes!("../../web/settings.js")),
     ("password.js", JS, include_bytes!("../../web/password.js")),
+    (
+        "two_factor.js",
+        JS,
+        include_bytes!("../../web/two_factor.js"),
+    ),
     ("players.js", JS, include_bytes!("../../web/players.js")),
     ("help.js", JS, include_bytes!("../../web/help.js")),
     ("api.js", JS, include_bytes!("../../web/api.js")),

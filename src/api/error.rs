@@ -86,6 +86,9 @@ impl From<ServiceError> for ApiError {
             ServiceError::Unauthorized(_) => {
                 ApiError::new(StatusCode::UNAUTHORIZED, "unauthorized", message)
             }
+            ServiceError::TwoFactorRequired => {
+                ApiError::new(StatusCode::UNAUTHORIZED, "two_factor_required", message)
+            }
             ServiceError::Forbidden { code, .. } => {
                 ApiError::new(StatusCode::FORBIDDEN, code, message)
             }

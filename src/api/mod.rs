@@ -23,6 +23,7 @@ pub mod players;
 pub mod push;
 pub mod rate_limit;
 pub mod streams;
+pub mod two_factor;
 pub mod vacation;
 pub mod webhooks;
 
@@ -102,6 +103,10 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(passwords::change_password)
         .service(passwords::request_reset)
         .service(passwords::reset_password)
+        .service(two_factor::status)
+        .service(two_factor::start)
+        .service(two_factor::confirm)
+        .service(two_factor::disable)
         .service(games::list)
         .service(my_games::list)
         .service(games::create)

@@ -33,11 +33,11 @@ pub struct PasswordChange {
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"user": "anna"}))]
 pub struct ResetRequest {
-    /// The user name, or the account's confirmed email address.
+    /// The user name, or the account's confirmed email address (not only spaces).
     #[schema(
         min_length = 1,
         max_length = 254,
-        pattern = r"^[^\x00-\x1F\x7F-\x9F]+$"
+        pattern = r"^[^\x00-\x1F\x7F-\x9F]*[^\s\x00-\x1F\x7F-\x9F][^\x00-\x1F\x7F-\x9F]*$"
     )]
     pub user: String,
 }

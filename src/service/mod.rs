@@ -30,6 +30,12 @@ pub enum ServiceError {
     BadQuery(String),
     #[error("{0}")]
     Unauthorized(&'static str),
+    /// The password was right, and the account asks for a second factor (401
+    /// `two_factor_required`).
+    #[error(
+        "this account signs in with a code from its authenticator app (or a recovery code) too"
+    )]
+    TwoFactorRequired,
     /// The caller is known but may not do this: `not_seated`, `invite_only`, `insufficient_scope`.
     #[error("{message}")]
     Forbidden {

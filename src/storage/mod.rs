@@ -34,6 +34,7 @@ pub mod schema;
 #[cfg(test)]
 pub(crate) mod scratch;
 pub mod shelves;
+pub mod two_factor;
 pub mod vacations;
 pub mod wakeups;
 pub mod webhooks;

@@ -271,6 +271,25 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    two_factor (user_id) {
+        user_id -> BigInt,
+        secret -> Text,
+        confirmed_at -> Nullable<BigInt>,
+        last_step -> BigInt,
+        created_at -> BigInt,
+    }
+}
+
+diesel::table! {
+    recovery_codes (id) {
+        id -> BigInt,
+        user_id -> BigInt,
+        code_hash -> Text,
+        used_at -> Nullable<BigInt>,
+    }
+}
+
 diesel::joinable!(game_seats -> games (game_id));
 diesel::joinable!(mail_settings -> users (user_id));
 diesel::joinable!(ratings -> users (user_id));
@@ -303,4 +322,6 @@ diesel::allow_tables_to_appear_in_same_query!(
     ratings,
     game_results,
     password_resets,
+    two_factor,
+    recovery_codes,
 );

@@ -16,7 +16,7 @@ use utoipa::{Modify, OpenApi};
 
 use super::{
     accounts, email, error, games, health, my_games, notifications, passwords, players, push,
-    streams, vacation, webhooks,
+    streams, two_factor, vacation, webhooks,
 };
 
 /// The whole document: health at the root, the API nested under `/api/v1`.
@@ -66,6 +66,10 @@ struct ApiDoc;
         passwords::change_password,
         passwords::request_reset,
         passwords::reset_password,
+        two_factor::status,
+        two_factor::start,
+        two_factor::confirm,
+        two_factor::disable,
         games::list,
         my_games::list,
         games::create,

@@ -1,8 +1,10 @@
 //! Accounts: registration and login (argon2id; sessions in `sessions`), who a bearer token
-//! belongs to, personal API tokens, and changing or resetting the password (`passwords`).
+//! belongs to, personal API tokens, changing or resetting the password (`passwords`), and
+//! two-factor sign-in (`two_factor`).
 
 pub mod passwords;
 pub mod sessions;
+pub mod two_factor;
 
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::{Algorithm, Argon2, Params, Version};
@@ -187,15 +189,24 @@ pub fn register(
     sessions::open(db, keys, user.id, &user.name, user_agent)
 }
 
+/// Sign in with name and password, and the code of an authenticator app (or a recovery code)
+/// when the account has two-factor sign-in on.
 pub fn login(
     db: &Database,
     keys: &TokenKeys,
     name: &str,
     password: &str,
+    code: Option<&str>,
     user_agent: Option<&str>,
 ) -> ServiceResult<Session> {
     let bad = ServiceError::Unauthorized("wrong user name or password");
     check_name_shape(name)?;
+    if code.is_some_and(|c| c.chars().count() > 32 || c.chars().any(char::is_control)) {
+        return Err(ServiceError::invalid(
+            "invalid_code",
+            "a code has at most 32 characters and no control characters",
+        ));
+    }
     let user = db.read(|c| store::user_by_name(c, name))?;
     // Every login verifies one hash: the user's, or the dummy for unknown names and for bots
     // (which have no password), so that all failures take the same time.
@@ -205,7 +216,10 @@ pub fn login(
     };
     let matches = password_matches(&hash, password);
     match user {
-        Some(user) if matches => sessions::open(db, keys, user.id, &user.name, user_agent),
+        Some(user) if matches => {
+            two_factor::check_at_login(db, keys, user.id, &user.name, code)?;
+            sessions::open(db, keys, user.id, &user.name, user_agent)
+        }
         _ => Err(bad),
     }
 }

@@ -76,13 +76,13 @@ pub const RESET_ASKED: &str =
 /// Ask for a reset link by user name or by address. Answers the same in every case; the link goes
 /// only to a confirmed address, at most [`RESETS_PER_HOUR`] an hour per account.
 pub fn request_reset(db: &Database, keys: &TokenKeys, who: &str) -> ServiceResult<()> {
-    let who = who.trim();
-    if who.is_empty() || who.chars().count() > 254 || who.chars().any(char::is_control) {
+    if who.chars().any(char::is_control) || who.trim().is_empty() || who.chars().count() > 254 {
         return Err(ServiceError::invalid(
             "invalid_user",
-            "give a user name or an email address (at most 254 characters)",
+            "give a user name or an email address (at most 254 characters, no control characters)",
         ));
     }
+    let who = who.trim();
     let now = db.now();
     db.write(|c| {
         let accounts = if who.contains('@') {

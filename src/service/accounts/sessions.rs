@@ -64,6 +64,11 @@ impl TokenKeys {
         hex::encode(self.mac(message).finalize().into_bytes())
     }
 
+    /// A 256-bit key for `purpose`, derived from the server's key (HMAC-SHA256 of the purpose).
+    pub(in crate::service) fn derived_key(&self, purpose: &str) -> [u8; 32] {
+        self.mac(purpose).finalize().into_bytes().into()
+    }
+
     /// Whether `hex_mac` is the HMAC of `message`, compared in constant time.
     pub(in crate::service) fn mac_matches(&self, message: &str, hex_mac: &str) -> bool {
         hex::decode(hex_mac).is_ok_and(|bytes| self.mac(message).verify_slice(&bytes).is_ok())

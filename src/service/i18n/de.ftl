@@ -39,6 +39,11 @@ mail-reset-link = Neues Passwort wählen
 mail-password-changed-subject = Dein Passwort wurde geändert
 mail-password-changed-body = Das Passwort deines Keltis-Kontos wurde gerade geändert, und deine anderen Geräte wurden abgemeldet.
 mail-password-changed-link = Warst du das nicht, wähle hier ein neues Passwort
+mail-two-factor-on-subject = Die Anmeldung in zwei Schritten ist an
+mail-two-factor-on-body = Dein Keltis-Konto verlangt bei der Anmeldung jetzt einen Code deiner Authenticator-App (oder einen Wiederherstellungscode). Bewahre deine Wiederherstellungscodes sicher auf.
+mail-two-factor-off-subject = Die Anmeldung in zwei Schritten ist aus
+mail-two-factor-off-body = Dein Keltis-Konto verlangt bei der Anmeldung keinen Code mehr.
+mail-two-factor-link = Warst du das nicht, ändere dein Passwort und prüfe deine Einstellungen
 mail-players = Spieler
 mail-to-play = Am Zug: { $name }
 mail-you-play = Du bist am Zug.
@@ -220,6 +225,21 @@ web-current-password = Aktuelles Passwort
 web-revoke-tokens = Auch meine API-Tokens widerrufen
 web-change-password = Passwort ändern
 web-password-changed = Passwort geändert: deine anderen Geräte wurden abgemeldet.
+web-two-factor-title = Anmeldung in zwei Schritten
+web-two-factor-off = Aus: du meldest dich nur mit deinem Passwort an.
+web-two-factor-on = { $n ->
+    [one] An. Ein Wiederherstellungscode ist übrig.
+   *[other] An. { $n } Wiederherstellungscodes sind übrig.
+}
+web-two-factor-start = Anmeldung in zwei Schritten einschalten
+web-two-factor-scan = Scanne diesen Code mit einer Authenticator-App, oder tippe das Geheimnis dort ein:
+web-two-factor-secret = Geheimnis
+web-two-factor-code = Code aus der App
+web-two-factor-confirm = Bestätigen und einschalten
+web-two-factor-codes = Deine Wiederherstellungscodes: jeder meldet dich einmal ohne deine App an. Bewahre sie sicher auf; sie werden nicht wieder gezeigt.
+web-two-factor-disable-code = Code aus der App, oder ein Wiederherstellungscode
+web-two-factor-disable = Anmeldung in zwei Schritten ausschalten
+web-login-code = Code aus deiner Authenticator-App (oder ein Wiederherstellungscode)
 web-email = E-Mail
 web-email-address = E-Mail-Adresse
 web-save = Speichern

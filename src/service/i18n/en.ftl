@@ -42,6 +42,11 @@ mail-reset-link = Choose a new password
 mail-password-changed-subject = Your password was changed
 mail-password-changed-body = The password of your Keltis account was just changed, and the other devices were signed out.
 mail-password-changed-link = If it was not you, choose a new password here
+mail-two-factor-on-subject = Two-factor sign-in is on
+mail-two-factor-on-body = Your Keltis account now asks for a code from your authenticator app (or a recovery code) when you sign in. Keep your recovery codes somewhere safe.
+mail-two-factor-off-subject = Two-factor sign-in is off
+mail-two-factor-off-body = Your Keltis account no longer asks for a code when you sign in.
+mail-two-factor-link = If it was not you, change your password and check your settings
 mail-players = Players
 mail-to-play = To play: { $name }
 mail-you-play = It is your turn.
@@ -215,6 +220,21 @@ web-current-password = Current password
 web-revoke-tokens = Revoke my API tokens too
 web-change-password = Change the password
 web-password-changed = Password changed: your other devices were signed out.
+web-two-factor-title = Two-factor sign-in
+web-two-factor-off = Off: you sign in with your password alone.
+web-two-factor-on = { $n ->
+    [one] On. One recovery code is left.
+   *[other] On. { $n } recovery codes are left.
+}
+web-two-factor-start = Turn on two-factor sign-in
+web-two-factor-scan = Scan this code with an authenticator app, or type the secret into it:
+web-two-factor-secret = Secret
+web-two-factor-code = Code from the app
+web-two-factor-confirm = Confirm and turn on
+web-two-factor-codes = Your recovery codes: each signs in once when you do not have your app. Keep them somewhere safe; they are not shown again.
+web-two-factor-disable-code = Code from the app, or a recovery code
+web-two-factor-disable = Turn off two-factor sign-in
+web-login-code = Code from your authenticator app (or a recovery code)
 web-email = Email
 web-email-address = Email address
 web-save = Save

@@ -39,6 +39,11 @@ mail-reset-link = Choisir un nouveau mot de passe
 mail-password-changed-subject = Votre mot de passe a été changé
 mail-password-changed-body = Le mot de passe de votre compte Keltis vient d'être changé, et vos autres appareils ont été déconnectés.
 mail-password-changed-link = Si ce n'était pas vous, choisissez un nouveau mot de passe ici
+mail-two-factor-on-subject = La connexion en deux étapes est activée
+mail-two-factor-on-body = Votre compte Keltis demande désormais un code de votre application d'authentification (ou un code de secours) à la connexion. Gardez vos codes de secours en lieu sûr.
+mail-two-factor-off-subject = La connexion en deux étapes est désactivée
+mail-two-factor-off-body = Votre compte Keltis ne demande plus de code à la connexion.
+mail-two-factor-link = Si ce n'était pas vous, changez votre mot de passe et vérifiez vos réglages
 mail-players = Joueurs
 mail-to-play = À jouer : { $name }
 mail-you-play = C'est à vous de jouer.
@@ -221,6 +226,21 @@ web-current-password = Mot de passe actuel
 web-revoke-tokens = Révoquer aussi mes jetons d'API
 web-change-password = Changer le mot de passe
 web-password-changed = Mot de passe changé : vos autres appareils ont été déconnectés.
+web-two-factor-title = Connexion en deux étapes
+web-two-factor-off = Désactivée : vous vous connectez avec votre seul mot de passe.
+web-two-factor-on = { $n ->
+    [one] Activée. Il reste un code de secours.
+   *[other] Activée. Il reste { $n } codes de secours.
+}
+web-two-factor-start = Activer la connexion en deux étapes
+web-two-factor-scan = Scannez ce code avec une application d'authentification, ou saisissez-y le secret :
+web-two-factor-secret = Secret
+web-two-factor-code = Code de l'application
+web-two-factor-confirm = Confirmer et activer
+web-two-factor-codes = Vos codes de secours : chacun permet une connexion sans votre application. Gardez-les en lieu sûr ; ils ne seront plus affichés.
+web-two-factor-disable-code = Code de l'application, ou un code de secours
+web-two-factor-disable = Désactiver la connexion en deux étapes
+web-login-code = Code de votre application d'authentification (ou un code de secours)
 web-email = E-mail
 web-email-address = Adresse e-mail
 web-save = Enregistrer

@@ -59,6 +59,9 @@ pub enum Notice {
     /// The account's password was changed (sent to the confirmed address whatever the
     /// preferences: the owner must hear of it).
     PasswordChanged,
+    /// Two-factor sign-in was turned on or off (sent to the confirmed address whatever the
+    /// preferences).
+    TwoFactorChanged { on: bool },
 }
 
 /// The kinds of notices told live, on the user stream and to webhooks (not the address
@@ -107,6 +110,7 @@ impl Notice {
             Notice::Digest { .. } => "digest",
             Notice::PasswordReset { .. } => "password_reset",
             Notice::PasswordChanged => "password_changed",
+            Notice::TwoFactorChanged { .. } => "two_factor_changed",
         }
     }
 
@@ -125,7 +129,8 @@ impl Notice {
             Notice::VerifyEmail { .. }
             | Notice::Digest { .. }
             | Notice::PasswordReset { .. }
-            | Notice::PasswordChanged => None,
+            | Notice::PasswordChanged
+            | Notice::TwoFactorChanged { .. } => None,
         }
     }
 
@@ -147,6 +152,7 @@ impl Notice {
             | Notice::GameOver { game_id } => game_id.to_string(),
             Notice::VerifyEmail { email } => format!("{email}:{at}"),
             Notice::Digest { .. } | Notice::PasswordChanged => at.to_string(),
+            Notice::TwoFactorChanged { on } => format!("{on}:{at}"),
             Notice::PasswordReset { reset_id } => reset_id.to_string(),
         };
         format!("{}:{user_id}:{what}", self.kind())

@@ -309,6 +309,10 @@ fn plan(
             let link = format!("{}/reset-password", mailer.public_url);
             return Ok(own(Subject::PasswordChanged, &link));
         }
+        Notice::TwoFactorChanged { on } => {
+            let link = format!("{}/settings", mailer.public_url);
+            return Ok(own(Subject::TwoFactorChanged { on: *on }, &link));
+        }
         _ => {}
     }
     let kind = notice.kind();
@@ -397,7 +401,10 @@ fn unwanted(settings: &MailSettingsRow, notice: &Notice) -> Option<&'static str>
         Notice::GameStarted { .. } => settings.game_started,
         Notice::GameOver { .. } => settings.game_over,
         // The account's own safety: always sent.
-        Notice::VerifyEmail { .. } | Notice::PasswordReset { .. } | Notice::PasswordChanged => true,
+        Notice::VerifyEmail { .. }
+        | Notice::PasswordReset { .. }
+        | Notice::PasswordChanged
+        | Notice::TwoFactorChanged { .. } => true,
     };
     (!wanted).then_some("turned off in the preferences")
 }

@@ -65,6 +65,10 @@ pub enum Subject<'a> {
     PasswordReset,
     /// The password was changed (with a link to reset it, if that was not the owner).
     PasswordChanged,
+    /// Two-factor sign-in was turned on or off (with a link to the settings).
+    TwoFactorChanged {
+        on: bool,
+    },
 }
 
 /// Links the email carries.
@@ -328,6 +332,21 @@ pub fn render(language: Language, subject: Subject<'_>, links: &Links<'_>) -> Em
             },
             word("mail-password-changed-link"),
         ),
+        Subject::TwoFactorChanged { on } => {
+            let (subject, body) = if on {
+                ("mail-two-factor-on-subject", "mail-two-factor-on-body")
+            } else {
+                ("mail-two-factor-off-subject", "mail-two-factor-off-body")
+            };
+            (
+                word(subject),
+                GameText {
+                    lines: vec![word(body)],
+                    ..GameText::default()
+                },
+                word("mail-two-factor-link"),
+            )
+        }
     };
     let context = Context {
         lang: language.code(),

@@ -1,0 +1,2 @@
+DROP TABLE recovery_codes;
+DROP TABLE two_factor;

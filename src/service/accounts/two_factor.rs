@@ -273,22 +273,24 @@ pub(super) fn check_at_login(
     name: &str,
     code: Option<&str>,
 ) -> ServiceResult<()> {
+    // Most accounts have it off: a read tells, and only a code spent writes.
+    let Some(row) = db
+        .read(|c| store::get(c, user_id))?
+        .filter(|r| r.confirmed_at.is_some())
+    else {
+        return Ok(());
+    };
+    let Some(code) = code.filter(|c| !c.trim().is_empty()) else {
+        return Err(ServiceError::TwoFactorRequired);
+    };
     let now = db.now();
-    db.write(|c| {
-        let Some(row) = store::get(c, user_id)?.filter(|r| r.confirmed_at.is_some()) else {
-            return Ok(());
-        };
-        let Some(code) = code.filter(|c| !c.trim().is_empty()) else {
-            return Err(ServiceError::TwoFactorRequired);
-        };
-        if spend(c, keys, &row, name, code, now)? {
-            Ok(())
-        } else {
-            Err(ServiceError::Unauthorized(
-                "the code is wrong, was used already or has expired",
-            ))
-        }
-    })
+    if db.write(|c| spend(c, keys, &row, name, code, now))? {
+        Ok(())
+    } else {
+        Err(ServiceError::Unauthorized(
+            "the code is wrong, was used already or has expired",
+        ))
+    }
 }
 
 #[cfg(test)]

@@ -540,6 +540,14 @@ fn the_settings_screen_sets_what_the_server_keeps() {
         "{report}"
     );
     assert_eq!(report["outside"], json!([]), "{report}");
+    // The data, downloaded from the settings: the player's own, with the token made above.
+    assert_eq!(
+        report["exportedFile"],
+        json!("keltis-setter.json"),
+        "{report}"
+    );
+    assert_eq!(report["exportedName"], json!("setter"), "{report}");
+    assert_eq!(report["exportedTokens"], json!(1), "{report}");
     // The password's repeat was checked by the form; the reset's answer was shown.
     assert_eq!(
         report["mismatch"],

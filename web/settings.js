@@ -187,6 +187,25 @@ async function pushDevices(body, refill) {
   );
 }
 
+/** Everything the server holds about the player, downloaded as one JSON file.
+ * @param {HTMLElement} body */
+async function yourData(body) {
+  const download = async () => {
+    const data = await call('GET', '/me/export');
+    const link = h('a', {
+      href: URL.createObjectURL(new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' })),
+      download: `keltis-${data.profile.name}.json`,
+    });
+    link.click();
+    URL.revokeObjectURL(/** @type {HTMLAnchorElement} */ (link).href);
+    say(t('export-done'));
+  };
+  body.replaceChildren(
+    h('p', {}, [t('export-intro')]),
+    h('button', { type: 'button', id: 'export', onclick: () => download().catch(failed) }, [t('export')]),
+  );
+}
+
 /** Show the settings screen in `main`. @param {HTMLElement} main */
 export function showSettings(main) {
   main.replaceChildren(
@@ -200,6 +219,7 @@ export function showSettings(main) {
     section('tokens', t('tokens'), tokens),
     section('push-devices', t('push-devices'), pushDevices),
     section('this-device', t('this-device'), thisDevice),
+    section('your-data', t('export-title'), yourData),
   );
   return () => {};
 }

@@ -8,6 +8,7 @@ use utoipa::ToSchema;
 use super::auth::Authenticated;
 use super::error::{ApiError, Problem};
 use super::AppState;
+use crate::service::accounts::export::AccountExport;
 use crate::service::accounts::sessions::{self, Session, SessionInfo};
 use crate::service::accounts::{self, ApiTokenInfo, NewApiToken, Scope};
 use crate::service::ServiceError;
@@ -285,4 +286,27 @@ pub async fn sign_out(
     let id = id.into_inner();
     web::block(move || sessions::sign_out(&state.db, &caller, Some(id))).await??;
     Ok(HttpResponse::NoContent().finish())
+}
+
+/// Everything the server holds about the caller, as one JSON document to download (from a
+/// signed-in session): account, profile and ratings with their history, email settings,
+/// two-factor status, vacation, sessions, API tokens and webhooks without their secrets, push
+/// devices, notifications, and each game with its events as the caller sees them.
+#[utoipa::path(operation_id = "exportAccount", tag = "accounts", security(("bearer" = [])), responses(
+    (status = 200, body = AccountExport, headers(("Content-Disposition" = String, description = "`attachment; filename=\"keltis-<name>.json\"`"))),
+    (status = 403, description = "`insufficient_scope` with an API token", body = Problem),
+))]
+#[get("/me/export")]
+pub async fn export(
+    state: web::Data<AppState>,
+    Authenticated(caller): Authenticated,
+) -> Result<HttpResponse, ApiError> {
+    let file = format!("attachment; filename=\"keltis-{}.json\"", caller.name);
+    let document = web::block(move || {
+        accounts::export::export(&state.db, &caller, state.vacation, &state.ratings)
+    })
+    .await??;
+    Ok(HttpResponse::Ok()
+        .insert_header((actix_web::http::header::CONTENT_DISPOSITION, file))
+        .json(document))
 }

@@ -100,6 +100,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(accounts::list_sessions)
         .service(accounts::sign_out_everywhere)
         .service(accounts::sign_out)
+        .service(accounts::export)
         .service(passwords::change_password)
         .service(passwords::request_reset)
         .service(passwords::reset_password)

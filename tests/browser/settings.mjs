@@ -46,6 +46,10 @@ try {
   await page.waitForSelector('text=Start a vacation');
 
   const devices = await page.locator('#devices li').allInnerTexts();
+  // The account's data, downloaded as a file.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export')]);
+  const exported = JSON.parse(await (await import('node:fs/promises')).readFile(await download.path(), 'utf8'));
+  const exportedFile = download.suggestedFilename();
 
   await page.reload();
   await page.waitForSelector('#email-game_over');
@@ -74,7 +78,7 @@ try {
   await page.getByRole('button', { name: 'Send the link' }).click();
   await page.waitForFunction(() => document.querySelector('#reset-result')?.textContent);
   const resetAsked = await page.locator('#reset-result').innerText();
-  console.log(JSON.stringify({ emailState, token, tokenItem, onVacation, devices, kept, mismatch, resetAsked, outside }));
+  console.log(JSON.stringify({ emailState, token, tokenItem, onVacation, devices, kept, mismatch, resetAsked, exportedFile, exportedName: exported.profile.name, exportedTokens: exported.api_tokens.length, outside }));
 } finally {
   await browser.close();
 }

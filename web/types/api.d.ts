@@ -473,6 +473,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/me/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Everything the server holds about the caller, as one JSON document to download (from a
+         *     signed-in session): account, profile and ratings with their history, email settings,
+         *     two-factor status, vacation, sessions, API tokens and webhooks without their secrets, push
+         *     devices, notifications, and each game with its events as the caller sees them.
+         */
+        get: operations["exportAccount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/me/games": {
         parameters: {
             query?: never;
@@ -965,6 +987,32 @@ export interface components {
             /** Format: int64 */
             seq: number;
         };
+        /** @description Everything the server holds about the caller. */
+        AccountExport: {
+            /** @description Without the tokens themselves (only their hashes are kept). */
+            api_tokens: components["schemas"]["ApiTokenInfo"][];
+            email: components["schemas"]["MailSettings"];
+            /**
+             * Format: int64
+             * @description When the document was made (milliseconds since the Unix epoch).
+             */
+            exported_at: number;
+            games: components["schemas"]["ExportedGame"][];
+            notifications: components["schemas"]["NotificationView"][];
+            /**
+             * @description The profile as others see it: ratings per variant with their history, records, current
+             *     games.
+             */
+            profile: components["schemas"]["PlayerProfile"];
+            push_devices: components["schemas"]["PushDevice"][];
+            sessions: components["schemas"]["SessionInfo"][];
+            two_factor: components["schemas"]["TwoFactorStatus"];
+            /** Format: int64 */
+            user_id: number;
+            vacation: components["schemas"]["VacationStatus"];
+            /** @description Without their signing secrets. */
+            webhooks: components["schemas"]["Webhook"][];
+        };
         /** @description A personal API token as listed (never the token itself after creation). */
         ApiTokenInfo: {
             /**
@@ -1369,6 +1417,11 @@ export interface components {
          *     what the end of the game reveals is added to it (`started.setup`, `decided.drawn`).
          */
         EventView: components["schemas"]["CreatedEvent"] | components["schemas"]["JoinedEvent"] | components["schemas"]["LeftEvent"] | components["schemas"]["InvitedEvent"] | components["schemas"]["StartedEvent"] | components["schemas"]["DecidedEvent"] | components["schemas"]["ClockStartedEvent"] | components["schemas"]["TimedOutEvent"] | components["schemas"]["SeatTakenOverEvent"] | components["schemas"]["AbortedEvent"] | components["schemas"]["VacationStartedEvent"] | components["schemas"]["VacationEndedEvent"];
+        /** @description One of the caller's games and its events, as the caller sees them. */
+        ExportedGame: {
+            events: components["schemas"]["EventView"][];
+            game: components["schemas"]["MyGame"];
+        };
         /**
          * FinalPlayPhase
          * @description Keltis Card's final phase (C9): lay, discard or pass; `left` plays remain in all.
@@ -4192,6 +4245,42 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    exportAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description `attachment; filename="keltis-<name>.json"` */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountExport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description `insufficient_scope` with an API token; `insufficient_scope`: the API token lacks the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };

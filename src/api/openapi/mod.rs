@@ -63,6 +63,7 @@ struct ApiDoc;
         accounts::list_sessions,
         accounts::sign_out_everywhere,
         accounts::sign_out,
+        accounts::export,
         passwords::change_password,
         passwords::request_reset,
         passwords::reset_password,

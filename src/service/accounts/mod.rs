@@ -1,7 +1,8 @@
 //! Accounts: registration and login (argon2id; sessions in `sessions`), who a bearer token
 //! belongs to, personal API tokens, changing or resetting the password (`passwords`), and
-//! two-factor sign-in (`two_factor`).
+//! two-factor sign-in (`two_factor`), and taking one's data (`export`).
 
+pub mod export;
 pub mod passwords;
 pub mod sessions;
 pub mod two_factor;

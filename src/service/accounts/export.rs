@@ -1,0 +1,109 @@
+//! Taking your data (GDPR access and portability): everything the server holds about the caller
+//! as one JSON document, read through the same service calls as the API, so that it shows what
+//! the caller may see and nothing more: no secret (token hashes, webhook secrets, push keys, the
+//! two-factor secret), and of each game the events from the caller's seat (others' hands and the
+//! draw pile's order only once the game is over, as for everyone).
+
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use super::sessions::SessionInfo;
+use super::two_factor::{self, TwoFactorStatus};
+use super::{list_api_tokens, ApiTokenInfo, Caller};
+use crate::ratings::RatingParameters;
+use crate::service::correspondence::my_games::{self, MyGame};
+use crate::service::correspondence::vacations::{self, VacationPolicy, VacationStatus};
+use crate::service::notify::mail::{self, MailSettings};
+use crate::service::notify::notifications::{self, NotificationView};
+use crate::service::notify::push::{self, PushDevice};
+use crate::service::notify::webhooks::{self, Webhook};
+use crate::service::play::events::{self, EventView};
+use crate::service::ratings::profiles::{self, PlayerProfile};
+use crate::service::{ServiceError, ServiceResult};
+use crate::storage::Database;
+
+/// One of the caller's games and its events, as the caller sees them.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct ExportedGame {
+    pub game: MyGame,
+    pub events: Vec<EventView>,
+}
+
+/// Everything the server holds about the caller.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct AccountExport {
+    /// When the document was made (milliseconds since the Unix epoch).
+    pub exported_at: i64,
+    pub user_id: i64,
+    /// The profile as others see it: ratings per variant with their history, records, current
+    /// games.
+    pub profile: PlayerProfile,
+    pub email: MailSettings,
+    pub two_factor: TwoFactorStatus,
+    pub vacation: VacationStatus,
+    pub sessions: Vec<SessionInfo>,
+    /// Without the tokens themselves (only their hashes are kept).
+    pub api_tokens: Vec<ApiTokenInfo>,
+    /// Without their signing secrets.
+    pub webhooks: Vec<Webhook>,
+    pub push_devices: Vec<PushDevice>,
+    pub notifications: Vec<NotificationView>,
+    pub games: Vec<ExportedGame>,
+}
+
+/// Pages read at a time.
+const PAGE: i64 = 100;
+/// More events than any game has.
+const ALL_EVENTS: i64 = 100_000;
+
+/// The caller's data. Only a signed-in session may take it (a token for a bot or an app may not).
+pub fn export(
+    db: &Database,
+    caller: &Caller,
+    vacation: VacationPolicy,
+    ratings: &RatingParameters,
+) -> ServiceResult<AccountExport> {
+    if caller.session_id.is_none() {
+        return Err(ServiceError::forbidden(
+            "insufficient_scope",
+            "the account's data is exported from a signed-in session, not with an API token",
+        ));
+    }
+    let mut games = Vec::new();
+    let mut cursor: Option<String> = None;
+    loop {
+        let page = my_games::list(db, caller, cursor.as_deref(), PAGE)?;
+        for game in page.games {
+            let events = events::events(db, caller, game.summary.id, 0, ALL_EVENTS)?;
+            games.push(ExportedGame { game, events });
+        }
+        match page.next_cursor {
+            Some(next) => cursor = Some(next),
+            None => break,
+        }
+    }
+    let mut all_notifications = Vec::new();
+    loop {
+        let before = all_notifications.last().map(|n: &NotificationView| n.id);
+        let page = notifications::list(db, caller, before, PAGE)?;
+        let done = (page.len() as i64) < PAGE;
+        all_notifications.extend(page);
+        if done {
+            break;
+        }
+    }
+    Ok(AccountExport {
+        exported_at: db.now(),
+        user_id: caller.user_id,
+        profile: profiles::profile(db, caller, &caller.name, ratings)?,
+        email: mail::settings(db, caller)?,
+        two_factor: two_factor::status(db, caller)?,
+        vacation: vacations::status(db, caller, vacation)?,
+        sessions: super::sessions::list(db, caller)?,
+        api_tokens: list_api_tokens(db, caller)?,
+        webhooks: webhooks::list(db, caller)?,
+        push_devices: push::list(db, caller)?,
+        notifications: all_notifications,
+        games,
+    })
+}

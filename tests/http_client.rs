@@ -468,13 +468,14 @@ fn the_table_fits_a_phone_and_speaks_in_words() {
 
 /// Two-factor sign-in from the settings screen: the secret read from the page, a first code
 /// computed by the test as an authenticator app would; then logging in asks for a code and signs
-/// in with one. The server agrees that it is on.
+/// in with one. Then the account is deleted from the settings (password, code, the box ticked):
+/// the page is signed out, and the server knows the name no more.
 #[test]
 #[cfg_attr(
     not(browser_tests),
     ignore = "browser: set KELTIS_BROWSER_TESTS=1 with chromium and `npm ci` in tests/browser"
 )]
-fn two_factor_is_turned_on_in_the_settings_and_asked_at_login() {
+fn two_factor_is_turned_on_in_the_settings_and_asked_at_login_then_the_account_deleted() {
     let s = support::spawn(Db::Sqlite, |_| {}).expect("SQLite server");
     let now = s.clock.now().to_string();
     let report = browser("two_factor.mjs", &[&s.base, "guarded", &now]);
@@ -493,13 +494,22 @@ fn two_factor_is_turned_on_in_the_settings_and_asked_at_login() {
     );
     assert_eq!(report["asked"], json!("code"), "{report}");
     assert_eq!(report["signedIn"], json!("guarded"), "{report}");
+    assert_eq!(
+        report["farewell"],
+        json!("Your account is deleted. Goodbye!"),
+        "{report}"
+    );
     assert_eq!(report["outside"], json!([]), "{report}");
     let login = s.post(
         "/api/v1/auth/login",
         None,
         json!({"name": "guarded", "password": "browser-test-password"}),
     );
-    assert_eq!(login.code(), "two_factor_required", "{}", login.text);
+    assert_eq!(login.code(), "unauthorized", "{}", login.text);
+    assert_eq!(
+        s.count("SELECT COUNT(*) AS n FROM users WHERE deleted_at IS NOT NULL"),
+        1
+    );
 }
 
 /// The settings screen sets the address, the notices per kind and channel, the digest and the

@@ -1,13 +1,15 @@
 // @ts-check
 /** The settings screen (`/settings`): the email address and its confirmation, which notices come
  * by email and by push, the digest, the language of notices, vacation, the password, two-factor
- * sign-in, signed-in devices, API tokens and push devices. Each section loads and saves on its own. */
+ * sign-in, signed-in devices, API tokens and push devices, taking one's data and deleting the
+ * account. Each section loads and saves on its own. */
 
 import { call, signOut } from './api.js';
 import { h, failed, duration, say, go } from './dom.js';
 import { t, language } from './i18n.js';
 import { pushButton } from './notify.js';
 import { changePassword } from './password.js';
+import { deleteAccount } from './delete_account.js';
 import { twoFactor } from './two_factor.js';
 
 /** @typedef {import('./types/api').components['schemas']} Schemas */
@@ -220,6 +222,7 @@ export function showSettings(main) {
     section('push-devices', t('push-devices'), pushDevices),
     section('this-device', t('this-device'), thisDevice),
     section('your-data', t('export-title'), yourData),
+    section('delete', t('delete-title'), deleteAccount),
   );
   return () => {};
 }

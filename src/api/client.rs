@@ -32,6 +32,11 @@ const FILES: &[(&str, &str, &[u8])] = &[
         JS,
         include_bytes!("../../web/two_factor.js"),
     ),
+    (
+        "delete_account.js",
+        JS,
+        include_bytes!("../../web/delete_account.js"),
+    ),
     ("players.js", JS, include_bytes!("../../web/players.js")),
     ("help.js", JS, include_bytes!("../../web/help.js")),
     ("api.js", JS, include_bytes!("../../web/api.js")),

@@ -7,6 +7,7 @@ pub mod body_timeout;
 pub mod client;
 pub mod client_address;
 pub mod connection;
+pub mod deletion;
 pub mod email;
 pub mod error;
 pub mod games;
@@ -108,6 +109,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(two_factor::start)
         .service(two_factor::confirm)
         .service(two_factor::disable)
+        .service(deletion::delete_account)
         .service(games::list)
         .service(my_games::list)
         .service(games::create)

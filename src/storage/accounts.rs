@@ -13,6 +13,8 @@ pub struct UserRow {
     pub password_hash: String,
     pub is_bot: bool,
     pub created_at: i64,
+    /// Set once the account is deleted (the row stays, renamed, for the games' records).
+    pub deleted_at: Option<i64>,
 }
 
 #[derive(Debug, Clone, Queryable, Selectable)]
@@ -51,10 +53,12 @@ pub fn insert_user(
 
 diesel::define_sql_function!(fn lower(x: diesel::sql_types::Text) -> diesel::sql_types::Text);
 
-/// The user with this name, whatever its case (names are unique case-insensitively).
+/// The user with this name, whatever its case (names are unique case-insensitively); a deleted
+/// account's placeholder names nobody.
 pub fn user_by_name(conn: &mut DbConnection, name: &str) -> Result<Option<UserRow>, StorageError> {
     Ok(users::table
         .filter(lower(users::name).eq(lower(name)))
+        .filter(users::deleted_at.is_null())
         .select(UserRow::as_select())
         .first(conn)
         .optional()?)

@@ -417,3 +417,14 @@ pub fn active_seats_of(
         .select((GameRow::as_select(), game_seats::seat))
         .load(conn)?)
 }
+
+/// The open games (not started) a user sits at.
+pub fn open_games_of(conn: &mut DbConnection, user_id: i64) -> Result<Vec<i64>, StorageError> {
+    Ok(games::table
+        .inner_join(game_seats::table)
+        .filter(game_seats::user_id.eq(user_id))
+        .filter(games::status.eq("open"))
+        .order(games::id.asc())
+        .select(games::id)
+        .load(conn)?)
+}

@@ -165,3 +165,39 @@ pub fn unpacked_finished_games(
         .select(games::id)
         .load(conn)?)
 }
+
+/// Rewrite the payloads of a packed log (a deleted account's name, say): each payload through
+/// `rewrite` (`None`: unchanged), the log packed again only if one changed. Returns whether it did.
+pub fn rewrite_archive(
+    conn: &mut DbConnection,
+    game_id: i64,
+    rewrite: &dyn Fn(&str) -> Option<String>,
+) -> Result<bool, StorageError> {
+    let Some(events) = archived_events(conn, game_id)? else {
+        return Ok(false);
+    };
+    let mut changed = false;
+    let packed: Vec<Packed> = events
+        .into_iter()
+        .map(|e| {
+            let payload = match rewrite(&e.payload) {
+                Some(new) => {
+                    changed = true;
+                    new
+                }
+                None => e.payload,
+            };
+            (e.seq, e.kind, payload, e.created_at)
+        })
+        .collect();
+    if !changed {
+        return Ok(false);
+    }
+    let json = serde_json::to_vec(&packed).map_err(|e| StorageError::Corrupt(e.to_string()))?;
+    let bytes = zstd::encode_all(json.as_slice(), PACK_LEVEL)
+        .map_err(|e| StorageError::Corrupt(format!("packing game {game_id}: {e}")))?;
+    diesel::update(game_archives::table.find(game_id))
+        .set(game_archives::events.eq(bytes))
+        .execute(conn)?;
+    Ok(true)
+}

@@ -40,6 +40,14 @@ impl Memo {
         }
         entries.insert(id, (version, value));
     }
+
+    /// Forget everything (a value kept may no longer be true at its version: a player's name).
+    pub fn clear(&self) {
+        self.entries
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clear();
+    }
 }
 
 #[cfg(test)]

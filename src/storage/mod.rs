@@ -19,6 +19,7 @@ pub mod accounts;
 pub mod appends;
 pub mod checkpoints;
 pub mod ended_games;
+pub mod erasures;
 pub mod games;
 mod group_commit;
 pub mod live_sessions;
@@ -340,6 +341,12 @@ impl Database {
         for topic in sessions {
             self.notified(topic);
         }
+        // A renaming is forgotten here at once too, and told to the others by the notifier.
+        for &topic in &topics {
+            if matches!(topic, wakeups::Topic::Renamed(_)) {
+                self.notified(topic);
+            }
+        }
         self.outgoing.add(topics);
     }
 
@@ -363,6 +370,7 @@ impl Database {
     pub fn notified(&self, topic: wakeups::Topic) {
         match topic {
             wakeups::Topic::Sessions(user_id) => self.live_sessions.forget_user(user_id),
+            wakeups::Topic::Renamed(_) => self.memo.clear(),
             topic => self.wakeups.wake(topic),
         }
     }
@@ -371,6 +379,8 @@ impl Database {
     /// unknown, so every waiter looks again and every remembered session is read again.
     pub fn listening(&self) {
         self.live_sessions.trust();
+        // A renaming may have gone unheard as well.
+        self.memo.clear();
         self.wakeups.wake_all();
     }
 

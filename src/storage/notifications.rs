@@ -149,6 +149,17 @@ pub fn finish(
     Ok(())
 }
 
+/// Delete a notification whose delivery ended (not one still pending); whether it did.
+pub fn delete_unless_pending(conn: &mut DbConnection, id: i64) -> Result<bool, StorageError> {
+    Ok(diesel::delete(
+        notifications::table
+            .filter(notifications::id.eq(id))
+            .filter(notifications::status.ne("pending")),
+    )
+    .execute(conn)?
+        == 1)
+}
+
 /// Try again at `next_at` (the relay was unreachable or answered "try later").
 pub fn retry_at(
     conn: &mut DbConnection,

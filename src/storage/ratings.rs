@@ -161,6 +161,7 @@ pub fn leaderboard(
         .inner_join(users::table)
         .filter(ratings::variant.eq(variant))
         .filter(ratings::deviation.le(max_deviation))
+        .filter(users::deleted_at.is_null())
         .into_boxed();
     if let Some((rating, user_id)) = after {
         query = query.filter(

@@ -7,6 +7,8 @@ diesel::table! {
         password_hash -> Text,
         is_bot -> Bool,
         created_at -> BigInt,
+        deleted_at -> Nullable<BigInt>,
+        held_name_mac -> Nullable<Text>,
     }
 }
 
@@ -290,6 +292,16 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    account_erasures (user_id) {
+        user_id -> BigInt,
+        former_name -> Text,
+        placeholder -> Text,
+        started_at -> BigInt,
+        claimed_until -> BigInt,
+    }
+}
+
 diesel::joinable!(game_seats -> games (game_id));
 diesel::joinable!(mail_settings -> users (user_id));
 diesel::joinable!(ratings -> users (user_id));
@@ -324,4 +336,5 @@ diesel::allow_tables_to_appear_in_same_query!(
     password_resets,
     two_factor,
     recovery_codes,
+    account_erasures,
 );

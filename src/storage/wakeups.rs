@@ -43,15 +43,19 @@ pub enum Topic {
     /// A session of this user was revoked or deleted (nobody waits for it: instances forget
     /// the sessions they found live).
     Sessions(i64),
+    /// This user's account was deleted and renamed (nobody waits for it: instances forget the
+    /// games they keep, whose seats carry names).
+    Renamed(i64),
 }
 
 impl Topic {
-    /// The NOTIFY payload: `g<game id>`, `u<user id>` or `s<user id>`.
+    /// The NOTIFY payload: `g<game id>`, `u<user id>`, `s<user id>` or `r<user id>`.
     fn payload(self) -> String {
         match self {
             Topic::Game(id) => format!("g{id}"),
             Topic::User(id) => format!("u{id}"),
             Topic::Sessions(id) => format!("s{id}"),
+            Topic::Renamed(id) => format!("r{id}"),
         }
     }
 
@@ -63,6 +67,7 @@ impl Topic {
             "g" => Some(Topic::Game(id)),
             "u" => Some(Topic::User(id)),
             "s" => Some(Topic::Sessions(id)),
+            "r" => Some(Topic::Renamed(id)),
             _ => None,
         }
     }
@@ -247,7 +252,12 @@ mod tests {
 
     #[test]
     fn payloads_read_back_as_their_topics() {
-        for topic in [Topic::Game(42), Topic::User(7), Topic::Sessions(3)] {
+        for topic in [
+            Topic::Game(42),
+            Topic::User(7),
+            Topic::Sessions(3),
+            Topic::Renamed(5),
+        ] {
             assert_eq!(Topic::parse(&topic.payload()), Some(topic));
         }
         assert_eq!(Topic::parse("g42"), Some(Topic::Game(42)));

@@ -1,6 +1,6 @@
 // Two-factor sign-in from the settings screen: turn it on (the secret read from the page, a code
 // computed here as an authenticator app would, RFC 6238), see the recovery codes, log out, log in:
-// the code is asked for and signs in.
+// the code is asked for and signs in; then delete the account with the password and a code.
 // Usage: node two_factor.mjs <base> <name> <server time, ms>. Prints one JSON line. The server's
 // clock stands still in tests: codes are computed for its time, not this machine's.
 import { createHmac } from 'node:crypto';
@@ -56,7 +56,15 @@ try {
   // Signed in, back on the screen it was on (the settings).
   await page.waitForSelector('#two-factor-state');
   const signedIn = await page.locator('.me').innerText();
-  console.log(JSON.stringify({ qr, secretLength: secret.length, recovery, state, asked, signedIn, outside }));
+
+  // Then the account is deleted from the same screen: the password, a code of the next step, the box.
+  await page.fill('#delete-password', 'browser-test-password');
+  await page.fill('#delete-code', totp(secret, Number(serverTime) + 30000));
+  await page.check('#delete-sure');
+  await page.getByRole('button', { name: 'Delete my account' }).click();
+  await page.waitForSelector('#name', { state: 'visible' });
+  const farewell = await page.locator('#status').innerText();
+  console.log(JSON.stringify({ qr, secretLength: secret.length, recovery, state, asked, signedIn, farewell, outside }));
 } finally {
   await browser.close();
 }

@@ -9,6 +9,19 @@ use super::{Answer, Db, TestServer, User};
 pub const PUBLIC: &str = "http://keltis.test";
 
 pub fn server(db: Db, sink: &SmtpSink, url: Option<String>) -> TestServer {
+    server_tuned(db, sink, move |c| {
+        if let Some(url) = url {
+            c.database_url = Some(url);
+        }
+    })
+}
+
+/// A server that sends email to the sink, with other settings changed by `tune`.
+pub fn server_tuned(
+    db: Db,
+    sink: &SmtpSink,
+    tune: impl FnOnce(&mut keltis::config::Config),
+) -> TestServer {
     let port = sink.port;
     super::spawn(db, move |c| {
         c.smtp_host = Some("127.0.0.1".into());
@@ -17,9 +30,7 @@ pub fn server(db: Db, sink: &SmtpSink, url: Option<String>) -> TestServer {
         c.mail_from = "Keltis <keltis@keltis.test>".into();
         c.public_url = PUBLIC.into();
         c.mail_interval_ms = 50;
-        if let Some(url) = url {
-            c.database_url = Some(url);
-        }
+        tune(c);
     })
     .expect("a database for this test")
 }

@@ -429,6 +429,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/me/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete the caller's account, for good (from a signed-in session, with the password, and a code
+         *     when two-factor sign-in is on). Open games are left and games in progress resigned (with 3 or
+         *     4 players a bot takes the seat); the address, settings, sessions, tokens, webhooks, push
+         *     devices, notifications, vacations and ratings are erased; finished games keep their records
+         *     and results under a placeholder name (`deleted-` and ten hex digits), and the former name
+         *     cannot be registered for 30 days. A goodbye goes to the confirmed address.
+         */
+        post: operations["deleteAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/me/email": {
         parameters: {
             query?: never;
@@ -986,6 +1010,33 @@ export interface components {
             kind: "aborted";
             /** Format: int64 */
             seq: number;
+        };
+        /**
+         * AccountDeletedNotice
+         * @description The account was deleted: a goodbye to the address it had confirmed, which the notice
+         *     carries (the account's settings are gone); the row is deleted once the email is sent or
+         *     given up on.
+         */
+        AccountDeletedNotice: {
+            email: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "account_deleted";
+            /** @description The language of the account's emails (`en`, `fr`, `de`). */
+            language: string;
+        };
+        /**
+         * @example {
+         *       "password": "correct horse battery"
+         *     }
+         */
+        AccountDeletion: {
+            /** @description When two-factor sign-in is on: a code of the authenticator app, or a recovery code. */
+            code?: string | null;
+            /** @description The account's password. */
+            password: string;
         };
         /** @description Everything the server holds about the caller. */
         AccountExport: {
@@ -1929,7 +1980,7 @@ export interface components {
             type: "none";
         };
         /** @description What a notification says, tagged by `kind`. */
-        Notice: components["schemas"]["DeadlineReminderNotice"] | components["schemas"]["YourTurnNotice"] | components["schemas"]["InvitationNotice"] | components["schemas"]["GameStartedNotice"] | components["schemas"]["GameOverNotice"] | components["schemas"]["VerifyEmailNotice"] | components["schemas"]["DigestNotice"] | components["schemas"]["PasswordResetNotice"] | components["schemas"]["PasswordChangedNotice"] | components["schemas"]["TwoFactorChangedNotice"];
+        Notice: components["schemas"]["DeadlineReminderNotice"] | components["schemas"]["YourTurnNotice"] | components["schemas"]["InvitationNotice"] | components["schemas"]["GameStartedNotice"] | components["schemas"]["GameOverNotice"] | components["schemas"]["VerifyEmailNotice"] | components["schemas"]["DigestNotice"] | components["schemas"]["PasswordResetNotice"] | components["schemas"]["PasswordChangedNotice"] | components["schemas"]["TwoFactorChangedNotice"] | components["schemas"]["AccountDeletedNotice"];
         /** @description One of the caller's notifications and its delivery. */
         NotificationView: {
             /** Format: int32 */
@@ -4137,6 +4188,71 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccountDeletion"];
+            };
+        };
+        responses: {
+            /** @description Deleted: every session and token of the account stops working */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description `wrong_password`; `code_required` (two-factor sign-in is on); `insufficient_scope` with an API token; `insufficient_scope`: the API token lacks the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description `busy`: the games kept changing while they were left; try again */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description `invalid_code`; `invalid_body`: the body does not fit the schema, or a text field holds control characters */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };

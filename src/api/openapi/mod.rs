@@ -15,8 +15,8 @@ use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
 use super::{
-    accounts, email, error, games, health, my_games, notifications, passwords, players, push,
-    streams, two_factor, vacation, webhooks,
+    accounts, deletion, email, error, games, health, my_games, notifications, passwords, players,
+    push, streams, two_factor, vacation, webhooks,
 };
 
 /// The whole document: health at the root, the API nested under `/api/v1`.
@@ -71,6 +71,7 @@ struct ApiDoc;
         two_factor::start,
         two_factor::confirm,
         two_factor::disable,
+        deletion::delete_account,
         games::list,
         my_games::list,
         games::create,

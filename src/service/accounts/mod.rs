@@ -1,7 +1,9 @@
 //! Accounts: registration and login (argon2id; sessions in `sessions`), who a bearer token
 //! belongs to, personal API tokens, changing or resetting the password (`passwords`), and
-//! two-factor sign-in (`two_factor`), and taking one's data (`export`).
+//! two-factor sign-in (`two_factor`), taking one's data (`export`) and deleting the account
+//! (`deletion`).
 
+pub mod deletion;
 pub mod export;
 pub mod passwords;
 pub mod sessions;
@@ -115,13 +117,17 @@ pub fn check_name_shape(name: &str) -> ServiceResult<()> {
 /// A name a person may register.
 fn check_new_name(name: &str) -> ServiceResult<()> {
     check_name_shape(name)?;
-    if name
-        .to_ascii_lowercase()
-        .starts_with(crate::service::play::bots::BOT_PREFIX)
-    {
+    let folded = name.to_ascii_lowercase();
+    if folded.starts_with(crate::service::play::bots::BOT_PREFIX) {
         return Err(ServiceError::invalid(
             "invalid_name",
             "names starting with \"bot-\" are kept for the server's bots",
+        ));
+    }
+    if folded.starts_with(deletion::PLACEHOLDER_PREFIX) {
+        return Err(ServiceError::invalid(
+            "invalid_name",
+            "names starting with \"deleted-\" stand for deleted accounts",
         ));
     }
     Ok(())
@@ -176,7 +182,16 @@ pub fn register(
     check_new_name(name)?;
     check_password(password)?;
     let hash = passwords::hash(password)?;
+    let held = deletion::held_name_mac(keys, name);
+    let now = db.now();
     let user = db.write(|c| {
+        // A deleted account's name is held a while, so that nobody passes for its player.
+        if crate::storage::erasures::name_held(c, &held, now - deletion::NAME_HELD_MS)? {
+            return Err(ServiceError::conflict(
+                "name_taken",
+                "that user name is taken",
+            ));
+        }
         let user =
             store::insert_user(c, name, &hash, false, now_millis()).map_err(|e| match e {
                 StorageError::Conflict => {

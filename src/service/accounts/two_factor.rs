@@ -264,6 +264,35 @@ pub fn disable(db: &Database, keys: &TokenKeys, caller: &Caller, code: &str) -> 
     })
 }
 
+/// The second factor for an act that asks for it again (deleting the account): nothing when
+/// two-factor sign-in is off; else `code` must be a fresh TOTP code or an unused recovery code.
+pub(super) fn prove(
+    db: &Database,
+    keys: &TokenKeys,
+    user_id: i64,
+    name: &str,
+    code: Option<&str>,
+) -> ServiceResult<()> {
+    let Some(row) = db
+        .read(|c| store::get(c, user_id))?
+        .filter(|r| r.confirmed_at.is_some())
+    else {
+        return Ok(());
+    };
+    let Some(code) = code.filter(|c| !c.trim().is_empty()) else {
+        return Err(ServiceError::forbidden(
+            "code_required",
+            "two-factor sign-in is on: give a code from the authenticator app or a recovery code",
+        ));
+    };
+    let now = db.now();
+    if db.write(|c| spend(c, keys, &row, name, code, now))? {
+        Ok(())
+    } else {
+        Err(bad_code())
+    }
+}
+
 /// The second factor at sign-in, once the password was right: nothing when two-factor sign-in
 /// is off; else `code` must be a fresh TOTP code or an unused recovery code.
 pub(super) fn check_at_login(

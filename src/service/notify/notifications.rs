@@ -62,6 +62,14 @@ pub enum Notice {
     /// Two-factor sign-in was turned on or off (sent to the confirmed address whatever the
     /// preferences).
     TwoFactorChanged { on: bool },
+    /// The account was deleted: a goodbye to the address it had confirmed, which the notice
+    /// carries (the account's settings are gone); the row is deleted once the email is sent or
+    /// given up on.
+    AccountDeleted {
+        email: String,
+        /// The language of the account's emails (`en`, `fr`, `de`).
+        language: String,
+    },
 }
 
 /// The kinds of notices told live, on the user stream and to webhooks (not the address
@@ -111,6 +119,7 @@ impl Notice {
             Notice::PasswordReset { .. } => "password_reset",
             Notice::PasswordChanged => "password_changed",
             Notice::TwoFactorChanged { .. } => "two_factor_changed",
+            Notice::AccountDeleted { .. } => "account_deleted",
         }
     }
 
@@ -130,7 +139,8 @@ impl Notice {
             | Notice::Digest { .. }
             | Notice::PasswordReset { .. }
             | Notice::PasswordChanged
-            | Notice::TwoFactorChanged { .. } => None,
+            | Notice::TwoFactorChanged { .. }
+            | Notice::AccountDeleted { .. } => None,
         }
     }
 
@@ -151,7 +161,9 @@ impl Notice {
             | Notice::GameStarted { game_id }
             | Notice::GameOver { game_id } => game_id.to_string(),
             Notice::VerifyEmail { email } => format!("{email}:{at}"),
-            Notice::Digest { .. } | Notice::PasswordChanged => at.to_string(),
+            Notice::Digest { .. } | Notice::PasswordChanged | Notice::AccountDeleted { .. } => {
+                at.to_string()
+            }
             Notice::TwoFactorChanged { on } => format!("{on}:{at}"),
             Notice::PasswordReset { reset_id } => reset_id.to_string(),
         };

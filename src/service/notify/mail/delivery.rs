@@ -130,6 +130,13 @@ pub fn deliver_due(db: &Database, mailer: &Mailer, batch: i64) -> ServiceResult<
         if let Err(e) = outcome {
             tracing::warn!(notification = row.id, error = %e, "recording a delivery failed");
         }
+        // A goodbye holds the only copy of a deleted account's address: gone once it is sent
+        // or given up on (a retry keeps it until then).
+        if row.kind == "account_deleted" {
+            if let Err(e) = db.write(|c| store::delete_unless_pending(c, row.id)) {
+                tracing::warn!(notification = row.id, error = %e, "deleting a sent goodbye failed");
+            }
+        }
     }
     Ok(handled)
 }
@@ -251,6 +258,20 @@ fn plan(
 ) -> ServiceResult<Plan> {
     let notice: Notice = serde_json::from_str(&row.payload)
         .map_err(|e| ServiceError::Storage(StorageError::Corrupt(e.to_string())))?;
+    if let Notice::AccountDeleted { email, language } = &notice {
+        // The account's settings are gone: the notice carries the address and the language.
+        let link = format!("{}/", mailer.public_url);
+        let links = Links {
+            main: &link,
+            unsubscribe: None,
+        };
+        let language = crate::service::i18n::Language::parse(language);
+        return Ok(Plan::Send {
+            to: email.clone(),
+            email: render(language, Subject::AccountDeleted, &links),
+            unsubscribe: None,
+        });
+    }
     let Some(settings) = mail_store::settings(conn, row.user_id)? else {
         return Ok(Plan::Skip("no email address"));
     };
@@ -404,7 +425,8 @@ fn unwanted(settings: &MailSettingsRow, notice: &Notice) -> Option<&'static str>
         Notice::VerifyEmail { .. }
         | Notice::PasswordReset { .. }
         | Notice::PasswordChanged
-        | Notice::TwoFactorChanged { .. } => true,
+        | Notice::TwoFactorChanged { .. }
+        | Notice::AccountDeleted { .. } => true,
     };
     (!wanted).then_some("turned off in the preferences")
 }

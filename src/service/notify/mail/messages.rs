@@ -69,6 +69,8 @@ pub enum Subject<'a> {
     TwoFactorChanged {
         on: bool,
     },
+    /// The account was deleted (with a link to the server).
+    AccountDeleted,
 }
 
 /// Links the email carries.
@@ -347,6 +349,17 @@ pub fn render(language: Language, subject: Subject<'_>, links: &Links<'_>) -> Em
                 word("mail-two-factor-link"),
             )
         }
+        Subject::AccountDeleted => (
+            word("mail-account-deleted-subject"),
+            GameText {
+                lines: vec![
+                    word("mail-account-deleted-body"),
+                    word("mail-account-deleted-kept"),
+                ],
+                ..GameText::default()
+            },
+            word("mail-account-deleted-link"),
+        ),
     };
     let context = Context {
         lang: language.code(),

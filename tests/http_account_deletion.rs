@@ -1,0 +1,459 @@
+//! Deleting an account (`POST /me/delete`) over HTTP, with a real SMTP server on loopback: the
+//! refusals (an API token, a wrong password, two-factor without or with a wrong code), then a
+//! player with finished, running (2 and 3 players), open and invited games, tokens, webhooks, a
+//! push device, a vacation and two-factor sign-in deletes the account. After it, a walk over
+//! every table of the database finds neither the name nor the address, and the id only in the
+//! placeholder's own rows (its user row, seats, results, games it created); the other players'
+//! records replay to what they were, with the placeholder for the name; the 2-player game in
+//! progress was won by the other player, the 3-player one goes on with the stand-in; the
+//! goodbye reached the address and then left the database; the name stays taken for 30 days.
+//! On SQLite, and on PostgreSQL when `TEST_DATABASE_URL` is set.
+
+#[macro_use]
+mod support;
+
+use diesel::{Connection, RunQueryDsl};
+use serde_json::{json, Value};
+use support::mail::{confirmed_address, register, server_tuned};
+use support::players::play_out;
+use support::push::PushDevice;
+use support::smtp::SmtpSink;
+use support::{texts_at, Db, TestServer, User};
+use totp_rs::{Builder, Secret};
+
+const NAME: &str = "quintessa";
+
+fn ok(a: support::Answer, status: u16) -> Value {
+    assert_eq!(a.status, status, "{}", a.text);
+    if a.text.is_empty() {
+        Value::Null
+    } else {
+        a.json()
+    }
+}
+
+fn text_of(s: &TestServer, path: &str, user: &User) -> String {
+    let a = s.get(path, Some(&user.token));
+    assert_eq!(a.status, 200, "{path}: {}", a.text);
+    a.text
+}
+
+/// Every base table of the database, and each one's columns with their types.
+fn tables(s: &TestServer) -> Vec<(String, Vec<(String, String)>)> {
+    let url = &s.database_url;
+    let pg = url.starts_with("postgres");
+    let names = if pg {
+        texts_at(
+            url,
+            "SELECT table_name::text AS t FROM information_schema.tables \
+             WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY 1",
+        )
+    } else {
+        texts_at(
+            url,
+            "SELECT name AS t FROM sqlite_master WHERE type = 'table' \
+             AND name NOT LIKE 'sqlite_%' ORDER BY 1",
+        )
+    };
+    names
+        .into_iter()
+        .map(|table| {
+            let (cols, types) = if pg {
+                let q = |what: &str| {
+                    format!(
+                        "SELECT {what}::text AS t FROM information_schema.columns \
+                         WHERE table_schema = current_schema() AND table_name = '{table}' \
+                         ORDER BY ordinal_position"
+                    )
+                };
+                (
+                    texts_at(url, &q("column_name")),
+                    texts_at(url, &q("data_type")),
+                )
+            } else {
+                let q = |what: &str| {
+                    format!("SELECT {what} AS t FROM pragma_table_info('{table}') ORDER BY cid")
+                };
+                (texts_at(url, &q("name")), texts_at(url, &q("type")))
+            };
+            (table, cols.into_iter().zip(types).collect())
+        })
+        .collect()
+}
+
+#[derive(diesel::QueryableByName)]
+struct Bytes {
+    #[diesel(sql_type = diesel::sql_types::Binary)]
+    b: Vec<u8>,
+}
+
+/// The packed logs, unpacked (zstd, as the server packs them).
+fn archives(s: &TestServer) -> Vec<String> {
+    let sql = "SELECT events AS b FROM game_archives";
+    let rows: Vec<Bytes> = if s.database_url.starts_with("postgres") {
+        let mut c = diesel::PgConnection::establish(&s.database_url).expect("connect");
+        diesel::sql_query(sql).load(&mut c).expect("sql")
+    } else {
+        let mut c = diesel::SqliteConnection::establish(&s.database_url).expect("connect");
+        diesel::sql_query(sql).load(&mut c).expect("sql")
+    };
+    rows.into_iter()
+        .map(|r| String::from_utf8(zstd::decode_all(r.b.as_slice()).expect("zstd")).expect("utf-8"))
+        .collect()
+}
+
+/// The columns that hold a user's id, and where the placeholder's id may stay.
+const USER_COLUMNS: [&str; 4] = ["user_id", "created_by", "to_act_user", "id"];
+const PLACEHOLDER_ROWS: [(&str, &str); 4] = [
+    ("users", "id"),
+    ("game_seats", "user_id"),
+    ("game_results", "user_id"),
+    ("games", "created_by"),
+];
+
+/// Walk every row of every table: no text holds the name (nor, so, the address, which starts
+/// with it), and the id is only in the placeholder's own rows.
+fn assert_erased(s: &TestServer, id: i64, address: &str) {
+    let mut walked = 0;
+    for (table, columns) in tables(s) {
+        for (column, kind) in &columns {
+            let kind = kind.to_ascii_lowercase();
+            if kind.contains("blob") || kind.contains("bytea") {
+                continue;
+            }
+            let values = texts_at(
+                &s.database_url,
+                &format!("SELECT COALESCE(CAST(\"{column}\" AS TEXT), '') AS t FROM \"{table}\""),
+            );
+            walked += values.len();
+            for v in values {
+                let v = v.to_ascii_lowercase();
+                assert!(
+                    !v.contains(NAME) && !v.contains(address),
+                    "{table}.{column} still holds the deleted player: {v}"
+                );
+            }
+            let holds_ids =
+                USER_COLUMNS.contains(&column.as_str()) && (column != "id" || table == "users");
+            if holds_ids && !PLACEHOLDER_ROWS.contains(&(table.as_str(), column.as_str())) {
+                let n = s.count(&format!(
+                    "SELECT COUNT(*) AS n FROM \"{table}\" WHERE \"{column}\" = {id}"
+                ));
+                assert_eq!(n, 0, "{table}.{column} still holds the deleted player's id");
+            }
+        }
+    }
+    assert!(walked > 500, "the walk read {walked} values only");
+    let packed = archives(s);
+    assert!(packed.len() >= 2, "the finished games were packed");
+    for log in packed {
+        assert!(
+            !log.to_ascii_lowercase().contains(NAME),
+            "a packed log: {log}"
+        );
+    }
+}
+
+fn deleting_an_account_erases_it_and_keeps_the_others_records(db: Db) {
+    let sink = SmtpSink::start();
+    let s = server_tuned(db, &sink, |c| {
+        c.push_allow_private = true;
+        c.webhooks_allow_private = true;
+    });
+    let q = register(&s, NAME, "fr");
+    let address = confirmed_address(&s, &sink, &q);
+    let ben = register(&s, "ben", "en");
+    let cara = register(&s, "cara", "en");
+    let dan = register(&s, "dan", "en");
+
+    // A finished game, packed.
+    let over = s.started_game("keltis-card", &[q.clone(), ben.clone()]);
+    play_out(&s, over, &[q.clone(), ben.clone()]);
+    s.wait_packed(over);
+    // A game she joined and left before it began: her name is only in its (packed) log.
+    let left = s.create(&ben, json!({"variant": "keltis", "players": 3}));
+    for (user, what) in [(&q, "join"), (&q, "leave"), (&cara, "join"), (&dan, "join")] {
+        let path = format!("/api/v1/games/{left}/{what}");
+        ok(s.post(&path, Some(&user.token), json!({})), 200);
+    }
+    play_out(&s, left, &[ben.clone(), cara.clone(), dan.clone()]);
+    s.wait_packed(left);
+    // Games in progress: two players, and three (her seat to act).
+    let duel = s.started_game("keltis", &[q.clone(), ben.clone()]);
+    s.finish_turn(duel, &[q.clone(), ben.clone()]);
+    let trio = s.started_game("keltis", &[ben.clone(), q.clone(), cara.clone()]);
+    for _ in 0..3 {
+        if s.game(trio, &ben)["state"]["to_act"] == 1 {
+            break;
+        }
+        s.finish_turn(trio, &[ben.clone(), q.clone(), cara.clone()]);
+    }
+    assert_eq!(s.game(trio, &ben)["state"]["to_act"], 1);
+    // Ben's stored answer to a move names her (the seats).
+    if s.game(duel, &ben)["state"]["to_act"] != 1 {
+        s.finish_turn(duel, &[q.clone(), ben.clone()]);
+    }
+    let view = s.game(duel, &ben);
+    let a = s.send(
+        s.client
+            .post(s.url(&format!("/api/v1/games/{duel}/decisions")))
+            .bearer_auth(&ben.token)
+            .header("Idempotency-Key", "move-1")
+            .json(&json!({"expected_version": view["version"],
+                          "decision": view["state"]["legal_decisions"][0]})),
+    );
+    assert_eq!(a.status, 200, "{}", a.text);
+    // An open game she created, with Dan seated; an invitation from her to Dan (his webhook
+    // holds it), and one from Ben to her.
+    let open = s.create(&q, json!({"variant": "keltis", "players": 3}));
+    ok(
+        s.post(
+            &format!("/api/v1/games/{open}/join"),
+            Some(&dan.token),
+            json!({}),
+        ),
+        200,
+    );
+    ok(
+        s.post(
+            "/api/v1/me/webhooks",
+            Some(&dan.token),
+            json!({"url": "http://127.0.0.1:9/hook", "kinds": ["invitation"]}),
+        ),
+        201,
+    );
+    let invited = s.create(
+        &q,
+        json!({"variant": "keltis", "players": 2, "invite_only": true}),
+    );
+    ok(
+        s.post(
+            &format!("/api/v1/games/{invited}/invites"),
+            Some(&q.token),
+            json!({"user": "dan"}),
+        ),
+        200,
+    );
+    let hers = s.create(
+        &ben,
+        json!({"variant": "keltis", "players": 2, "invite_only": true}),
+    );
+    ok(
+        s.post(
+            &format!("/api/v1/games/{hers}/invites"),
+            Some(&ben.token),
+            json!({"user": NAME}),
+        ),
+        200,
+    );
+    // What is hers alone: a token, a webhook, a push device, a vacation, two-factor sign-in.
+    let token = ok(
+        s.post(
+            "/api/v1/me/tokens",
+            Some(&q.token),
+            json!({"name": "bot", "scopes": ["read", "play"]}),
+        ),
+        201,
+    )["token"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    ok(
+        s.post(
+            "/api/v1/me/webhooks",
+            Some(&q.token),
+            json!({"url": "http://127.0.0.1:9/q", "kinds": ["your_turn"]}),
+        ),
+        201,
+    );
+    let key = ok(s.get("/api/v1/push/vapid-public-key", Some(&q.token)), 200)["public_key"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let device = PushDevice::start(&key, &[]);
+    ok(
+        s.post(
+            "/api/v1/me/push-subscriptions",
+            Some(&q.token),
+            device.subscription.clone(),
+        ),
+        201,
+    );
+    let a = s.post("/api/v1/me/vacation", Some(&q.token), json!({}));
+    assert!(a.status < 300, "{}", a.text);
+    let secret = ok(
+        s.post("/api/v1/me/two-factor", Some(&q.token), json!({})),
+        201,
+    )["secret"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let app = Builder::new()
+        .with_secret(Secret::try_from_base32(&secret).unwrap())
+        .build()
+        .unwrap();
+    let code_at = |ms: i64| app.generate((ms / 1000) as u64).to_string();
+    ok(
+        s.post(
+            "/api/v1/me/two-factor/confirm",
+            Some(&q.token),
+            json!({"code": code_at(s.clock.now())}),
+        ),
+        200,
+    );
+
+    // What the others see of the finished games, before.
+    let records_before: Vec<String> = [over, left]
+        .iter()
+        .map(|id| text_of(&s, &format!("/api/v1/games/{id}/record"), &ben))
+        .collect();
+    let over_events_before = text_of(&s, &format!("/api/v1/games/{over}/events"), &ben);
+
+    // Refusals.
+    let delete = |token: &str, body: Value| s.post("/api/v1/me/delete", Some(token), body);
+    let a = delete(&token, json!({"password": "correct horse"}));
+    assert_eq!((a.status, a.code().as_str()), (403, "insufficient_scope"));
+    let a = delete(&q.token, json!({"password": "wrong horse"}));
+    assert_eq!((a.status, a.code().as_str()), (403, "wrong_password"));
+    let a = delete(&q.token, json!({"password": "correct horse"}));
+    assert_eq!((a.status, a.code().as_str()), (403, "code_required"));
+    let a = delete(
+        &q.token,
+        json!({"password": "correct horse", "code": "nope"}),
+    );
+    assert_eq!((a.status, a.code().as_str()), (422, "invalid_code"));
+    assert_eq!(
+        s.get("/api/v1/me", Some(&q.token)).status,
+        200,
+        "nothing was deleted"
+    );
+
+    // The deletion.
+    s.clock.advance(30_000);
+    let a = delete(
+        &q.token,
+        json!({"password": "correct horse", "code": code_at(s.clock.now())}),
+    );
+    assert_eq!(a.status, 204, "{}", a.text);
+
+    // Every credential stops working; the name names nobody.
+    assert_eq!(s.get("/api/v1/me", Some(&q.token)).status, 401);
+    assert_eq!(s.get("/api/v1/me", Some(&token)).status, 401);
+    let a = s.post(
+        "/api/v1/auth/refresh",
+        None,
+        json!({"refresh_token": q.refresh_token}),
+    );
+    assert_eq!(a.status, 401, "{}", a.text);
+    let a = s.post(
+        "/api/v1/auth/login",
+        None,
+        json!({"name": NAME, "password": "correct horse"}),
+    );
+    assert_eq!(a.status, 401, "{}", a.text);
+    assert_eq!(
+        s.get(&format!("/api/v1/players/{NAME}"), Some(&ben.token))
+            .status,
+        404
+    );
+
+    // The finished games name the placeholder, and replay as before.
+    let seats = s.game(over, &ben)["seats"].clone();
+    let placeholder = seats[0]["user"].as_str().unwrap().to_string();
+    assert!(placeholder.starts_with("deleted-"), "{seats}");
+    assert_eq!(seats[1]["user"], "ben");
+    for (id, before) in [over, left].iter().zip(&records_before) {
+        let after = text_of(&s, &format!("/api/v1/games/{id}/record"), &ben);
+        assert_eq!(
+            after,
+            before.replace(NAME, &placeholder),
+            "game {id}'s record"
+        );
+    }
+    let over_events = text_of(&s, &format!("/api/v1/games/{over}/events"), &ben);
+    assert!(
+        over_events == over_events_before.replace(NAME, &placeholder),
+        "events changed"
+    );
+    assert_eq!(
+        s.get(&format!("/api/v1/players/{placeholder}"), Some(&ben.token))
+            .status,
+        404
+    );
+    let a = s.post(
+        &format!("/api/v1/games/{open}/invites"),
+        Some(&dan.token),
+        json!({"user": placeholder}),
+    );
+    assert_eq!((a.status, a.code().as_str()), (422, "unknown_user"));
+
+    // Her games in progress: the duel is Ben's, the trio goes on with the stand-in.
+    let duel_view = s.game(duel, &ben);
+    assert_eq!(duel_view["status"], "over", "{duel_view}");
+    let trio_view = s.wait_for(trio, &ben, |v| v["state"]["to_act"] != 1);
+    assert_eq!(trio_view["status"], "active");
+    assert!(trio_view["seats"][1]["user"]
+        .as_str()
+        .unwrap()
+        .starts_with("deleted-"));
+    let events: Vec<Value> = s.events(trio, &ben);
+    assert_eq!(support::kinds(&events, "seat_taken_over"), 1);
+    // The open game she created waits for players without her; her invitations are gone.
+    let open_view = s.game(open, &dan);
+    assert_eq!(open_view["status"], "open");
+    assert_eq!(open_view["seats"].as_array().unwrap().len(), 1);
+    assert_eq!(open_view["seats"][0]["user"], "dan");
+    // She left the leaderboard.
+    let board = text_of(&s, "/api/v1/leaderboards/keltis-card", &ben);
+    assert!(!board.contains("deleted-"), "{board}");
+
+    // The goodbye reached her address, in her language, and left no copy of it.
+    let goodbye = "Votre compte Keltis a été supprimé";
+    let subjects = || -> Vec<String> {
+        sink.to(&address)
+            .iter()
+            .map(|m| m["headers"]["Subject"].as_str().unwrap_or("").to_string())
+            .collect()
+    };
+    for _ in 0..200 {
+        if subjects().iter().any(|s| s == goodbye) {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    assert!(subjects().iter().any(|s| s == goodbye), "{:?}", subjects());
+    for _ in 0..200 {
+        if s.count(&format!(
+            "SELECT COUNT(*) AS n FROM notifications WHERE user_id = {}",
+            q.id
+        )) == 0
+        {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    assert_erased(&s, q.id, &address);
+
+    // The name stays taken for 30 days, in any case; then anyone may take it.
+    let again = json!({"name": NAME, "password": "correct horse"});
+    let a = s.post("/api/v1/auth/register", None, again.clone());
+    assert_eq!((a.status, a.code().as_str()), (409, "name_taken"));
+    let a = s.post(
+        "/api/v1/auth/register",
+        None,
+        json!({"name": "QUINTESSA", "password": "correct horse"}),
+    );
+    assert_eq!((a.status, a.code().as_str()), (409, "name_taken"));
+    let a = s.post(
+        "/api/v1/auth/register",
+        None,
+        json!({"name": placeholder, "password": "correct horse"}),
+    );
+    assert_eq!((a.status, a.code().as_str()), (422, "invalid_name"));
+    s.clock.advance(31 * 24 * 3600 * 1000);
+    let a = s.post("/api/v1/auth/register", None, again);
+    assert_eq!(a.status, 201, "{}", a.text);
+    assert_ne!(a.json()["user_id"], q.id, "a new account, not the old one");
+}
+
+mail_tests_on_both_databases!(deleting_an_account_erases_it_and_keeps_the_others_records);

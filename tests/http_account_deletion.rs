@@ -457,3 +457,63 @@ fn deleting_an_account_erases_it_and_keeps_the_others_records(db: Db) {
 }
 
 mail_tests_on_both_databases!(deleting_an_account_erases_it_and_keeps_the_others_records);
+
+/// Both macros name their modules `sqlite` and `postgres`: this scenario has a room of its own.
+mod interrupted {
+    use super::*;
+
+    /// A deletion whose renaming was cut short (the instance stopped after the erasing transaction):
+    /// two more instances start on the database, and their maintenance workers finish it once, between
+    /// them: no event, packed log or record names the player after it, and the row is gone.
+    fn an_interrupted_deletion_is_finished_by_the_maintenance_workers(db: Db) {
+        let s = support::spawn(db, |_| {}).expect("a database for this test");
+        let q = s.register(NAME);
+        let ben = s.register("ben");
+        let over = s.started_game("keltis-card", &[q.clone(), ben.clone()]);
+        play_out(&s, over, &[q.clone(), ben.clone()]);
+        s.wait_packed(over);
+        let running = s.started_game("keltis", &[ben.clone(), q.clone()]);
+        let record_before = text_of(&s, &format!("/api/v1/games/{over}/record"), &ben);
+        // What the erasing transaction leaves when the instance stops right after it.
+        let placeholder = "deleted-00000000aa";
+        s.execute_sql(&format!(
+            "UPDATE users SET name = '{placeholder}', password_hash = '', deleted_at = 1 \
+             WHERE id = {}",
+            q.id
+        ));
+        s.execute_sql(&format!(
+            "INSERT INTO account_erasures (user_id, former_name, placeholder, started_at, \
+             claimed_until) VALUES ({}, '{NAME}', '{placeholder}', 0, 0)",
+            q.id
+        ));
+        let named = || {
+            s.count(&format!(
+                "SELECT COUNT(*) AS n FROM game_events WHERE payload LIKE '%{NAME}%'"
+            ))
+        };
+        assert!(named() > 0, "the running game's log names her");
+
+        let (b, c) = (support::second_instance(&s), support::second_instance(&s));
+        for _ in 0..300 {
+            if s.count("SELECT COUNT(*) AS n FROM account_erasures") == 0 {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        assert_eq!(s.count("SELECT COUNT(*) AS n FROM account_erasures"), 0);
+        assert_eq!(named(), 0, "the live logs are renamed");
+        for log in archives(&s) {
+            assert!(!log.contains(NAME), "a packed log: {log}");
+        }
+        let record = text_of(&b, &format!("/api/v1/games/{over}/record"), &ben);
+        assert!(
+            record == record_before.replace(NAME, placeholder),
+            "the record changed"
+        );
+        let events = c.events(running, &ben);
+        assert_eq!(events[0]["data"]["by"], "ben");
+        assert_eq!(events[2]["data"]["user"], placeholder, "{}", events[2]);
+    }
+
+    on_both_databases!(an_interrupted_deletion_is_finished_by_the_maintenance_workers);
+}

@@ -95,8 +95,9 @@ pub async fn change_password(
 }
 
 /// Ask for a link to choose a new password, by user name or confirmed address. The answer is the
-/// same whether or not such an account exists; the link goes to the confirmed address only, at
-/// most 3 an hour per account, and works once within an hour.
+/// same whether or not such an account exists, and comes before the account is looked up; the
+/// link goes to the confirmed address only, at most 3 an hour per account, and works once within
+/// an hour.
 #[utoipa::path(operation_id = "requestPasswordReset", tag = "accounts", request_body = ResetRequest, responses(
     (status = 202, body = ResetAsked),
     (status = 422, description = "`invalid_user`", body = Problem),
@@ -109,7 +110,17 @@ pub async fn request_reset(
     body: JsonObject<ResetRequest>,
 ) -> Result<HttpResponse, ApiError> {
     limit(&state, &req, "password-reset")?;
-    web::block(move || passwords::request_reset(&state.db, &state.keys, &body.user)).await??;
+    passwords::check_reset_request(&body.user)?;
+    // Answered before the name is looked up: a known name or address takes a few writes that an
+    // unknown one does not, and the answer's time must not tell which.
+    let (db, keys, user) = (state.db.clone(), state.keys.clone(), body.into_inner().user);
+    actix_web::rt::spawn(async move {
+        match web::block(move || passwords::request_reset(&db, &keys, &user)).await {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => tracing::warn!(error = %e.for_log(), "a password reset request failed"),
+            Err(e) => tracing::warn!(error = %e, "a password reset request failed"),
+        }
+    });
     Ok(HttpResponse::Accepted().json(ResetAsked {
         message: passwords::RESET_ASKED.into(),
     }))

@@ -13,9 +13,8 @@ use super::schema::{
     recovery_codes, refresh_tokens, sessions, two_factor, users, vacations, webhook_attempts,
     webhook_deliveries, webhooks,
 };
+use super::accounts::lower;
 use super::{DbConnection, StorageError};
-
-diesel::define_sql_function!(fn lower(x: diesel::sql_types::Text) -> diesel::sql_types::Text);
 
 /// Delete every row that belongs to the user alone: sessions and their refresh tokens, API
 /// tokens, stored answers, vacations, notifications, email settings, webhooks and their

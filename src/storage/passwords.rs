@@ -79,6 +79,16 @@ pub fn resets_since(
     user_id: i64,
     since: i64,
 ) -> Result<i64, StorageError> {
+    // Two requests for one account at once count one after the other: the user row is locked
+    // until the transaction ends (SQLite's writes are one at a time already).
+    if let DbConnection::Postgresql(c) = conn {
+        users::table
+            .find(user_id)
+            .select(users::id)
+            .for_update()
+            .first::<i64>(c)
+            .optional()?;
+    }
     Ok(password_resets::table
         .filter(password_resets::user_id.eq(user_id))
         .filter(password_resets::created_at.ge(since))

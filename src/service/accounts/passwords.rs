@@ -3,7 +3,8 @@
 //!
 //! A reset link is `<reset id>-<HMAC of the reset with the server's key>`: derived when its email
 //! is written, never stored (the table keeps its SHA-256), valid for an hour and once. Asking for
-//! one answers the same whoever is named, so that nobody learns who is registered; at most
+//! one answers the same whoever is named, and before the name is looked up, so that neither the
+//! answer nor its time tells who is registered; at most
 //! [`RESETS_PER_HOUR`] links go to one account in an hour, silently.
 
 use argon2::password_hash::{PasswordHasher, SaltString};
@@ -73,15 +74,22 @@ pub fn change(
 pub const RESET_ASKED: &str =
     "if an account with a confirmed address matches, a link to choose a new password is on its way";
 
-/// Ask for a reset link by user name or by address. Answers the same in every case; the link goes
-/// only to a confirmed address, at most [`RESETS_PER_HOUR`] an hour per account.
-pub fn request_reset(db: &Database, keys: &TokenKeys, who: &str) -> ServiceResult<()> {
+/// Whether `who` has the shape of a name or an address to ask a reset for.
+pub fn check_reset_request(who: &str) -> ServiceResult<()> {
     if who.chars().any(char::is_control) || who.trim().is_empty() || who.chars().count() > 254 {
         return Err(ServiceError::invalid(
             "invalid_user",
             "give a user name or an email address (at most 254 characters, no control characters)",
         ));
     }
+    Ok(())
+}
+
+/// Ask for a reset link by user name or by address: the link goes only to a confirmed address,
+/// at most [`RESETS_PER_HOUR`] an hour per account. The API answers before this runs (see
+/// `api::passwords`), so that the answer and its time are the same whoever is named.
+pub fn request_reset(db: &Database, keys: &TokenKeys, who: &str) -> ServiceResult<()> {
+    check_reset_request(who)?;
     let who = who.trim();
     let now = db.now();
     db.write(|c| {

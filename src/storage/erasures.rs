@@ -7,13 +7,13 @@
 
 use diesel::prelude::*;
 
+use super::accounts::lower;
 use super::schema::{
     account_erasures, api_tokens, game_archives, game_events, game_invites, idempotency_keys,
     mail_settings, notifications, password_resets, push_deliveries, push_subscriptions, ratings,
     recovery_codes, refresh_tokens, sessions, two_factor, users, vacations, webhook_attempts,
     webhook_deliveries, webhooks,
 };
-use super::accounts::lower;
 use super::{DbConnection, StorageError};
 
 /// Delete every row that belongs to the user alone: sessions and their refresh tokens, API

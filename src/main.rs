@@ -30,6 +30,28 @@ enum Command {
     Serve(keltis::config::Config),
     /// Apply pending database migrations and exit.
     Migrate(keltis::config::Config),
+    /// Copy the SQLite database into a new file, while the server runs: the copy is the database
+    /// at one instant. (PostgreSQL: pg_dump or a base backup, see docs/operating.md.)
+    Backup {
+        /// The new file (never overwritten).
+        #[arg(long)]
+        to: PathBuf,
+        #[command(flatten)]
+        config: keltis::config::Config,
+    },
+    /// Put a SQLite backup in place of the database. The server must be stopped; an existing
+    /// database is replaced only with --force. Start the server after: it migrates an older
+    /// backup forward.
+    Restore {
+        /// The backup (a file made by `keltis backup`).
+        #[arg(long)]
+        from: PathBuf,
+        /// Replace the database that is there.
+        #[arg(long)]
+        force: bool,
+        #[command(flatten)]
+        config: keltis::config::Config,
+    },
     /// Record every finished game's result and rating again from the games' logs, with the
     /// rating flags given (after changing them); prints one JSON report. Run it while no game ends.
     RecomputeRatings(keltis::config::Config),
@@ -179,6 +201,24 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
                 config.sqlite_synchronous,
             )?;
             println!("migrations applied ({:?})", db.backend());
+            Ok(())
+        }
+        Command::Backup { to, config } => {
+            keltis::storage::backups::backup(&config.database_url(), &to)?;
+            println!("backed up to {}", to.display());
+            Ok(())
+        }
+        Command::Restore {
+            from,
+            force,
+            config,
+        } => {
+            keltis::storage::backups::restore(&config.database_url(), &from, force)?;
+            println!(
+                "restored {} into {}: start the server",
+                from.display(),
+                config.database_url()
+            );
             Ok(())
         }
         Command::RecomputeRatings(config) => {

@@ -326,6 +326,7 @@ impl Stopper {
         let _ = actix_web::rt::task::spawn_blocking(move || {
             workers.stop();
             crate::workers::notifier::flush(&db);
+            db.release();
         })
         .await;
     }

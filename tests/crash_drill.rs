@@ -4,110 +4,17 @@
 
 mod support;
 
-use std::net::TcpListener;
-use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use reqwest::blocking::Client;
 use serde_json::{json, Value};
+use support::drill::{play, serve};
 use support::players::users;
 use support::{Db, User};
 
 const TABLES: usize = 8;
-
-/// `keltis serve` on `database_url`, on a free port; its base URL once it answers.
-fn serve(database_url: &str, data_dir: &std::path::Path) -> (Child, String) {
-    let port = TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("a free port");
-    let base = format!("http://127.0.0.1:{port}");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_keltis"))
-        .arg("serve")
-        .env("DATABASE_URL", database_url)
-        .env("KELTIS_DATA_DIR", data_dir)
-        .env("KELTIS_BIND", format!("127.0.0.1:{port}"))
-        .env("KELTIS_JWT_SECRET", support::SECRET)
-        .env("KELTIS_VAPID_PRIVATE_KEY", support::VAPID_KEY)
-        .env("KELTIS_BOTS", "false")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("keltis serve starts");
-    let client = Client::new();
-    let until = Instant::now() + Duration::from_secs(60);
-    while Instant::now() < until {
-        if client
-            .get(format!("{base}/readyz"))
-            .send()
-            .is_ok_and(|r| r.status().is_success())
-        {
-            return (child, base);
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    let _ = child.kill();
-    let _ = child.wait();
-    panic!("keltis serve did not become ready");
-}
-
-/// One table's play until the server goes away: every acknowledged move as (version, decision).
-fn play(base: &str, id: i64, players: &[User], acked: &AtomicUsize) -> Vec<(i64, Value)> {
-    let client = Client::builder()
-        .timeout(Duration::from_secs(10))
-        .build()
-        .expect("client");
-    let mut moves = Vec::new();
-    let get = |user: &User| -> Option<Value> {
-        client
-            .get(format!("{base}/api/v1/games/{id}"))
-            .bearer_auth(&user.token)
-            .send()
-            .ok()?
-            .json()
-            .ok()
-    };
-    loop {
-        let Some(game) = get(&players[0]) else {
-            return moves;
-        };
-        let Some(seat) = game["state"]["to_act"].as_u64() else {
-            return moves; // over
-        };
-        let Some(me) = get(&players[seat as usize]) else {
-            return moves;
-        };
-        let legal = me["state"]["legal_decisions"]
-            .as_array()
-            .cloned()
-            .unwrap_or_default();
-        let Some(decision) = legal
-            .iter()
-            .find(|d| d["type"] == "draw_deck")
-            .or_else(|| legal.first())
-            .cloned()
-        else {
-            return moves;
-        };
-        let sent = client
-            .post(format!("{base}/api/v1/games/{id}/decisions"))
-            .bearer_auth(&players[seat as usize].token)
-            .json(&json!({"expected_version": me["version"], "decision": decision}))
-            .send();
-        let Ok(answer) = sent else {
-            return moves; // killed before or while answering: not acknowledged
-        };
-        if answer.status().is_success() {
-            let Ok(body) = answer.json::<Value>() else {
-                return moves; // the answer was cut off: not acknowledged
-            };
-            moves.push((body["version"].as_i64().unwrap_or(-1), decision));
-            acked.fetch_add(1, Ordering::Relaxed);
-        }
-    }
-}
 
 fn every_acknowledged_move_survives_a_kill(db: Db) {
     // A server in this process makes the database (migrations), the players and the tables, then

@@ -1,6 +1,9 @@
 //! The OpenAPI document is generated from the code and committed: this fails when they differ.
 //! Regenerate with `cargo run -- openapi > openapi/keltis.json`.
 
+#[macro_use]
+mod support;
+
 #[test]
 fn committed_openapi_document_matches_the_code() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/openapi/keltis.json");
@@ -186,4 +189,31 @@ fn operations_read_on_their_own_and_say_who_may_call_them() {
     let retry_after =
         &spec["components"]["responses"]["ServiceUnavailable"]["headers"]["Retry-After"];
     assert!(retry_after.is_object());
+}
+
+/// One version, said three ways: `keltis --version`, `/healthz` and the document's `info.version`
+/// are Cargo's, changed together with the changelog.
+#[test]
+fn the_version_is_the_same_everywhere() {
+    let version = env!("CARGO_PKG_VERSION");
+    let spec: serde_json::Value = serde_json::from_str(&keltis::api::openapi_json()).unwrap();
+    assert_eq!(spec["info"]["version"], version);
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_keltis"))
+        .arg("--version")
+        .output()
+        .expect("keltis --version");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        format!("keltis {version}")
+    );
+    let s = support::spawn(support::Db::Sqlite, |_| {}).expect("a SQLite server");
+    let health = s.get("/healthz", None).json();
+    assert_eq!(health["version"], version);
+    assert_eq!(s.get("/readyz", None).json()["version"], version);
+    let changelog = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/CHANGELOG.md"))
+        .expect("CHANGELOG.md");
+    assert!(
+        changelog.contains("## [Unreleased]"),
+        "the changelog gathers what comes next"
+    );
 }

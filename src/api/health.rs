@@ -14,6 +14,9 @@ pub struct Health {
     /// `ok` (healthz) or `ready` (readyz).
     #[schema(example = "ok")]
     pub status: String,
+    /// The server's version (as `keltis --version` and the OpenAPI document's `info.version`).
+    #[schema(example = "0.1.0")]
+    pub version: String,
 }
 
 /// The process is up.
@@ -24,6 +27,7 @@ pub struct Health {
 pub async fn healthz() -> HttpResponse {
     HttpResponse::Ok().json(Health {
         status: "ok".into(),
+        version: env!("CARGO_PKG_VERSION").into(),
     })
 }
 
@@ -37,5 +41,6 @@ pub async fn readyz(state: web::Data<AppState>) -> Result<HttpResponse, ApiError
     web::block(move || state.db.ping().map_err(ServiceError::from)).await??;
     Ok(HttpResponse::Ok().json(Health {
         status: "ready".into(),
+        version: env!("CARGO_PKG_VERSION").into(),
     }))
 }

@@ -17,6 +17,7 @@ macro_rules! on_backend {
 // The modules below see `on_backend!`, defined above them.
 pub mod accounts;
 pub mod appends;
+pub mod backups;
 pub mod checkpoints;
 pub mod ended_games;
 pub mod erasures;
@@ -81,6 +82,11 @@ impl Backend {
     }
 }
 
+/// Whether a SQLite path is a database in memory (no file).
+fn is_in_memory(path: &str) -> bool {
+    path == ":memory:" || path.starts_with("file::memory:")
+}
+
 /// The file a SQLite URL names: the URL without its optional `sqlite://` prefix.
 fn sqlite_path(url: &str) -> &str {
     url.strip_prefix("sqlite://").unwrap_or(url)
@@ -94,6 +100,9 @@ pub enum StorageError {
     Query(DieselError),
     #[error("database migration failed: {0}")]
     Migration(String),
+    /// The database was migrated by a newer version of the server.
+    #[error("the database was migrated by a newer version of keltis (migrations {unknown}; this binary knows them up to {newest}): run that version or a newer one, or restore a backup made for this one")]
+    NewerDatabase { unknown: String, newest: String },
     /// A unique key already exists (a name taken, an event sequence number already written).
     #[error("conflicting write")]
     Conflict,
@@ -186,6 +195,9 @@ pub struct Database {
     /// Games that ended here, their logs not packed yet.
     ended_games: Arc<ended_games::EndedGames>,
     url: Arc<str>,
+    /// SQLite: the database file's lock, held shared while this process uses it (until
+    /// [`Database::release`]), so that a restore does not replace it underneath.
+    in_use: Arc<std::sync::Mutex<Option<std::fs::File>>>,
 }
 
 impl Database {
@@ -201,6 +213,7 @@ impl Database {
         sqlite_synchronous: SqliteSync,
     ) -> Result<Database, StorageError> {
         let backend = Backend::of_url(url);
+        let mut in_use = None;
         if backend == Backend::Sqlite {
             let path = sqlite_path(url);
             if let Some(dir) = std::path::Path::new(path).parent() {
@@ -209,6 +222,9 @@ impl Database {
                         StorageError::Unavailable(format!("{}: {e}", dir.display()))
                     })?;
                 }
+            }
+            if !is_in_memory(path) {
+                in_use = Some(backups::hold_shared(std::path::Path::new(path))?);
             }
             // WAL is a property of the file: set it once, before the pool opens connections
             // side by side.
@@ -242,9 +258,15 @@ impl Database {
             // nothing is trusted until it connects.
             live_sessions: Arc::new(live_sessions::LiveSessions::new(backend == Backend::Sqlite)),
             url: url.into(),
+            in_use: Arc::new(std::sync::Mutex::new(in_use)),
         };
         db.migrate()?;
         Ok(db)
+    }
+
+    /// This process is done with the database (the server stopped): a restore may replace it.
+    pub fn release(&self) {
+        self.in_use.lock().unwrap_or_else(|p| p.into_inner()).take();
     }
 
     pub fn backend(&self) -> Backend {
@@ -272,6 +294,7 @@ impl Database {
     pub fn migrate(&self) -> Result<usize, StorageError> {
         let _write = self.sqlite_writes.as_ref().map(|c| c.exclusive());
         let mut conn = self.conn()?;
+        backups::refuse_newer(&mut conn.conn)?;
         let applied = match &mut conn.conn {
             DbConnection::Postgresql(c) => c
                 .run_pending_migrations(POSTGRES_MIGRATIONS)
@@ -435,7 +458,7 @@ impl Database {
     /// database, which has no log.
     pub fn checkpointer(&self) -> Option<Result<checkpoints::Checkpointer, StorageError>> {
         let path = sqlite_path(&self.url);
-        let in_memory = path == ":memory:" || path.starts_with("file::memory:");
+        let in_memory = is_in_memory(path);
         (self.backend == Backend::Sqlite && !in_memory)
             .then(|| checkpoints::Checkpointer::connect(path))
     }

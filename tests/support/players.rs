@@ -74,7 +74,7 @@ pub fn play_out(s: &TestServer, id: i64, players: &[User]) {
             .wrapping_add(1442695040888963407);
         let deck = legal.iter().find(|d| d["type"] == "draw_deck");
         let d = match deck {
-            Some(d) if (rng >> 40) % 5 != 0 => d,
+            Some(d) if !(rng >> 40).is_multiple_of(5) => d,
             _ => &legal[(rng >> 33) as usize % legal.len()],
         };
         let a = s.decide(id, &players[to_act], me["version"].as_i64().unwrap_or(0), d);

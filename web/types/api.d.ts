@@ -32,8 +32,9 @@ export interface paths {
         put?: never;
         /**
          * Ask for a link to choose a new password, by user name or confirmed address. The answer is the
-         *     same whether or not such an account exists; the link goes to the confirmed address only, at
-         *     most 3 an hour per account, and works once within an hour.
+         *     same whether or not such an account exists, and comes before the account is looked up; the
+         *     link goes to the confirmed address only, at most 3 an hour per account, and works once within
+         *     an hour.
          */
         post: operations["requestPasswordReset"];
         delete?: never;
@@ -1657,6 +1658,11 @@ export interface components {
              * @example ok
              */
             status: string;
+            /**
+             * @description The server's version (as `keltis --version` and the OpenAPI document's `info.version`).
+             * @example 0.1.0
+             */
+            version: string;
         };
         HeldStones: {
             color: null | components["schemas"]["Color"];

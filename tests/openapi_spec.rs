@@ -217,3 +217,48 @@ fn the_version_is_the_same_everywhere() {
         "the changelog gathers what comes next"
     );
 }
+
+/// Answers the server gives that third parties found missing from the document: each is now in
+/// its operation's responses, under its status.
+#[test]
+fn the_answers_found_missing_are_documented() {
+    let spec: serde_json::Value = serde_json::from_str(&keltis::api::openapi_json()).unwrap();
+    let operation = |id: &str| {
+        spec["paths"]
+            .as_object()
+            .unwrap()
+            .values()
+            .flat_map(|p| p.as_object().unwrap().values())
+            .find(|op| op["operationId"] == id)
+            .cloned()
+            .unwrap_or_else(|| panic!("no operation {id}"))
+    };
+    for (id, status, code) in [
+        ("postDecision", "409", "deadline_passed"),
+        ("postDecision", "422", "seat_retired"),
+        ("resignGame", "409", "deadline_passed"),
+        ("resignGame", "422", "seat_retired"),
+        ("createGame", "422", "invalid_time_control"),
+        ("deleteAccount", "403", "code_required"),
+    ] {
+        let description = operation(id)["responses"][status]["description"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        assert!(
+            description.contains(&format!("`{code}`")),
+            "{id} {status}: {description}"
+        );
+    }
+    let resign = operation("resignGame");
+    let resign = format!("{} {}", resign["summary"], resign["description"]);
+    assert!(
+        resign.contains("3 or 4"),
+        "resigning with more players: {resign}"
+    );
+    let fischer = spec.to_string();
+    assert!(
+        fischer.contains("at least `initial_seconds`"),
+        "the Fischer maximum's rule"
+    );
+}

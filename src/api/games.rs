@@ -128,7 +128,7 @@ pub async fn list(
 /// Create a game and take its first seat. It starts when its seats are full.
 #[utoipa::path(operation_id = "createGame", tag = "lobby", security(("bearer" = [])), request_body = NewGame, responses(
     (status = 201, body = GameDetail),
-    (status = 422, description = "`invalid_players`, `unknown_bot`, `too_many_bots`, `duplicate_bot`", body = Problem),
+    (status = 422, description = "`invalid_players`, `unknown_bot`, `too_many_bots`, `duplicate_bot`, `invalid_time_control` (outside the documented ranges, or a Fischer maximum below its start)", body = Problem),
 ))]
 #[post("/games")]
 pub async fn create(
@@ -226,8 +226,8 @@ pub async fn invite(
         ("Idempotent-Replayed" = String, description = "`true` when this is the stored answer to a repeated Idempotency-Key")
     )),
     (status = 403, description = "`not_seated`", body = Problem),
-    (status = 409, description = "`stale_version` (with `current_version`), `not_started`", body = Problem),
-    (status = 422, description = "the engine's code: `not_your_turn`, `row_order`, `card_not_in_hand`, `game_over`, ...; `idempotency_key_reused`", body = Problem),
+    (status = 409, description = "`stale_version` (with `current_version`), `not_started`; `deadline_passed`: it is your turn and your time has run out (the server's clock applies the time-out)", body = Problem),
+    (status = 422, description = "the engine's code: `not_your_turn`, `row_order`, `card_not_in_hand`, `game_over`, `seat_retired` (your seat left the game: a bot plays it), ...; `idempotency_key_reused`", body = Problem),
 ))]
 #[post("/games/{id}/decisions")]
 pub async fn decide(
@@ -279,12 +279,14 @@ pub async fn decide(
     })
 }
 
-/// Resign: the game ends at once; you cannot win it.
+/// Resign: you leave the game and cannot win it. With 2 players the game ends at once and the
+/// other player wins; with 3 or 4 the others play on and a bot plays your seat from then on (a
+/// `seat_taken_over` event), as after a time-out.
 #[utoipa::path(operation_id = "resignGame", tag = "play", security(("bearer" = [])), params(("id" = i64, Path)), responses(
     (status = 200, body = GameDetail),
     (status = 403, description = "`not_seated`", body = Problem),
-    (status = 409, description = "`not_started`, `busy`", body = Problem),
-    (status = 422, description = "`game_over`", body = Problem),
+    (status = 409, description = "`not_started`, `busy`; `deadline_passed`: it is your turn and your time has run out (the time-out is applied instead)", body = Problem),
+    (status = 422, description = "`game_over`; `seat_retired`: your seat has left the game already", body = Problem),
 ))]
 #[post("/games/{id}/resign")]
 pub async fn resign(

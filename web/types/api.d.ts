@@ -342,7 +342,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Resign: the game ends at once; you cannot win it. */
+        /**
+         * Resign: you leave the game and cannot win it. With 2 players the game ends at once and the
+         *     other player wins; with 3 or 4 the others play on and a bot plays your seat from then on (a
+         *     `seat_taken_over` event), as after a time-out.
+         */
         post: operations["resignGame"];
         delete?: never;
         options?: never;
@@ -995,7 +999,9 @@ export interface components {
     schemas: {
         /**
          * AbortedEvent
-         * @description The game ended without a result: its first turn was never played.
+         * @description The game ended without a result because `seat` timed out before the game really began:
+         *     nobody had played yet, or (with 2 players) the seat that timed out had never played.
+         *     Nobody wins or loses; ratings do not change.
          */
         AbortedEvent: {
             /**
@@ -1514,7 +1520,11 @@ export interface components {
             increment_seconds: number;
             /** Format: int32 */
             initial_seconds: number;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @description The most the bank may hold: at least `initial_seconds` (a smaller one is refused
+             *     with 422 `invalid_time_control`).
+             */
             max_seconds: number;
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -3572,7 +3582,7 @@ export interface operations {
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description `invalid_players`, `unknown_bot`, `too_many_bots`, `duplicate_bot`; `invalid_body`: the body does not fit the schema, or a text field holds control characters */
+            /** @description `invalid_players`, `unknown_bot`, `too_many_bots`, `duplicate_bot`, `invalid_time_control` (outside the documented ranges, or a Fischer maximum below its start); `invalid_body`: the body does not fit the schema, or a text field holds control characters */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3656,7 +3666,7 @@ export interface operations {
             };
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
-            /** @description `stale_version` (with `current_version`), `not_started` */
+            /** @description `stale_version` (with `current_version`), `not_started`; `deadline_passed`: it is your turn and your time has run out (the server's clock applies the time-out) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3667,7 +3677,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description the engine's code: `not_your_turn`, `row_order`, `card_not_in_hand`, `game_over`, ...; `idempotency_key_reused`; `invalid_body`: the body does not fit the schema, or a text field holds control characters */
+            /** @description the engine's code: `not_your_turn`, `row_order`, `card_not_in_hand`, `game_over`, `seat_retired` (your seat left the game: a bot plays it), ...; `idempotency_key_reused`; `invalid_body`: the body does not fit the schema, or a text field holds control characters */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3991,7 +4001,7 @@ export interface operations {
             };
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
-            /** @description `not_started`, `busy` */
+            /** @description `not_started`, `busy`; `deadline_passed`: it is your turn and your time has run out (the time-out is applied instead) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4000,7 +4010,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `game_over` */
+            /** @description `game_over`; `seat_retired`: your seat has left the game already */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -34,6 +34,8 @@ pub enum TimeControl {
         initial_seconds: u32,
         #[schema(minimum = 0, maximum = 2592000)]
         increment_seconds: u32,
+        /// The most the bank may hold: at least `initial_seconds` (a smaller one is refused
+        /// with 422 `invalid_time_control`).
         #[schema(minimum = 60, maximum = 5184000)]
         max_seconds: u32,
     },

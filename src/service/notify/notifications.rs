@@ -178,8 +178,10 @@ pub enum DeliveryStatus {
     /// Waiting to be sent (or to be retried).
     Pending,
     Sent,
-    /// Not sent, and never will be: no verified address, or that kind of email is turned off
-    /// (`last_error` says which).
+    /// Not sent, and never will be; `last_error` says why: no address or no confirmed one, that
+    /// kind of email turned off (or gathered in the digest), the turn or deadline it told of
+    /// already over, the game gone, a link used or expired, an address changed or confirmed
+    /// meanwhile.
     Skipped,
     /// Given up on.
     Failed,

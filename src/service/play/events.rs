@@ -83,7 +83,9 @@ pub enum EventView {
         at: i64,
         data: SeatTakenOverData,
     },
-    /// The game ended without a result: its first turn was never played.
+    /// The game ended without a result because `seat` timed out before the game really began:
+    /// nobody had played yet, or (with 2 players) the seat that timed out had never played.
+    /// Nobody wins or loses; ratings do not change.
     Aborted {
         seq: i64,
         /// Milliseconds since the Unix epoch.

@@ -117,7 +117,8 @@ pub enum GameStatus {
     Over,
     /// Everyone left before the start.
     Cancelled,
-    /// Ended without a result: the first turn was never played.
+    /// Ended without a result: a seat timed out before the game really began (see the
+    /// `aborted` event).
     Aborted,
 }
 

@@ -212,11 +212,17 @@ pub fn build_with_clock(
                     api::head::as_get(&mut req);
                     actix_web::dev::Service::call(srv, req)
                 })
+                // Preflights answered, cross-origin answers marked (inside the next layer, so
+                // that a refused preflight gets a problem body too).
+                .wrap(api::cors::policy())
                 // Refuse paths and queries no route may see; every error answer is a problem.
                 .wrap_fn(|req, srv| {
                     use futures_util::future::{ready, Either};
                     let answer = match api::input_guard::check(&req) {
-                        Ok(()) => Either::Left(actix_web::dev::Service::call(srv, req)),
+                        Ok(()) => Either::Left(futures_util::FutureExt::map(
+                            actix_web::dev::Service::call(srv, req),
+                            |answer| answer.map(|res| res.map_into_boxed_body()),
+                        )),
                         Err(refusal) => Either::Right(ready(Ok(req
                             .error_response(refusal)
                             .map_into_boxed_body()))),

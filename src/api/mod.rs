@@ -7,6 +7,7 @@ pub mod body_timeout;
 pub mod client;
 pub mod client_address;
 pub mod connection;
+pub mod cors;
 pub mod deletion;
 pub mod email;
 pub mod error;

@@ -178,6 +178,7 @@ pub fn build_with_clock(
     let state = web::Data::new(AppState {
         db: db.clone(),
         keys: TokenKeys::new(&secret),
+        public_url: config.public_url.trim_end_matches('/').to_string(),
         bots,
         limiter: api::rate_limit::RateLimiter::new(config.auth_rate_limit),
         proxies: api::client_address::TrustedProxies::new(config.trusted_proxies.clone()),
@@ -279,6 +280,11 @@ pub fn build_with_clock(
                     utoipa_swagger_ui::Config::new(["/openapi.json"]).validator_url("none"),
                 ))
                 .service(web::scope("/api/v1").configure(api::routes))
+                .service(api::oauth::token)
+                .service(api::oauth::revoke)
+                .service(api::oauth::introspect)
+                .service(api::oauth::metadata)
+                .service(api::oauth::consent_page)
                 .service(api::client::index)
                 .service(api::client::screen)
                 .service(api::client::settings_screen)

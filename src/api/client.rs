@@ -131,6 +131,11 @@ fn serve(req: &HttpRequest, path: &str) -> Result<HttpResponse, ApiError> {
     Ok(answer(req, key, content_type, text))
 }
 
+/// The client's page, for a screen served from another module's path.
+pub fn page(req: &HttpRequest) -> Result<HttpResponse, ApiError> {
+    serve(req, "index.html")
+}
+
 /// The client's page.
 #[get("/")]
 pub async fn index(req: HttpRequest) -> Result<HttpResponse, ApiError> {

@@ -19,6 +19,7 @@ pub mod json_body;
 pub mod metrics;
 pub mod my_games;
 pub mod notifications;
+pub mod oauth;
 pub mod openapi;
 pub mod passwords;
 pub mod players;
@@ -38,6 +39,8 @@ use crate::storage::Database;
 pub struct AppState {
     pub db: Database,
     pub keys: TokenKeys,
+    /// Where players reach the server (the OAuth issuer, links in emails).
+    pub public_url: String,
     pub limiter: rate_limit::RateLimiter,
     /// Whose `Forwarded` headers name the client (the rate limits' address).
     pub proxies: client_address::TrustedProxies,
@@ -111,6 +114,8 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(two_factor::confirm)
         .service(two_factor::disable)
         .service(deletion::delete_account)
+        .service(oauth::review)
+        .service(oauth::answer)
         .service(games::list)
         .service(my_games::list)
         .service(games::create)

@@ -12,7 +12,7 @@ pub const NOTIFICATION_DAYS: i64 = 30;
 /// Delete idempotency answers older than their 24 hours, refresh tokens past their expiry,
 /// sessions revoked, or unused, for longer than a refresh token lives (with their tokens),
 /// notifications and pushes delivered (or skipped, or given up on) more than 30 days ago, and
-/// password resets a day after they expired.
+/// password resets and OAuth codes a day after they expired.
 pub fn sweep(db: &Database, now: i64) -> ServiceResult<Swept> {
     let sessions_before = now - REFRESH_TOKEN_SECONDS * 1000;
     let notifications_before = now - NOTIFICATION_DAYS * 24 * 3600 * 1000;
@@ -23,6 +23,7 @@ pub fn sweep(db: &Database, now: i64) -> ServiceResult<Swept> {
             crate::storage::notifications::delete_finished(c, notifications_before)?
                 + crate::storage::push::delete_finished(c, notifications_before)?;
         crate::storage::passwords::delete_expired_resets(c, now - 24 * 3600 * 1000)?;
+        crate::storage::oauth::delete_expired_codes(c, now - 24 * 3600 * 1000)?;
         Ok::<_, crate::storage::StorageError>(swept)
     })?)
 }

@@ -28,6 +28,9 @@ pub struct ApiTokenRow {
     pub created_at: i64,
     pub last_used_at: Option<i64>,
     pub revoked_at: Option<i64>,
+    /// The app it was given to through OAuth; `None` for a personal token.
+    pub client_id: Option<String>,
+    pub redirect_host: Option<String>,
 }
 
 /// A new user; a taken name is [`StorageError::Conflict`].
@@ -308,12 +311,21 @@ pub fn sweep_expired(
     })
 }
 
+/// Who an API token is for: the player's own use, or an app given access through OAuth (its
+/// `client_id` and the host it redirected to).
+#[derive(Debug, Clone, Copy)]
+pub struct TokenApp<'a> {
+    pub client_id: &'a str,
+    pub redirect_host: &'a str,
+}
+
 pub fn insert_api_token(
     conn: &mut DbConnection,
     user_id: i64,
     name: &str,
     token_hash: &str,
     scopes: &str,
+    app: Option<TokenApp<'_>>,
     now: i64,
 ) -> Result<ApiTokenRow, StorageError> {
     let _id = diesel::insert_into(api_tokens::table)
@@ -323,6 +335,8 @@ pub fn insert_api_token(
             api_tokens::token_hash.eq(token_hash),
             api_tokens::scopes.eq(scopes),
             api_tokens::created_at.eq(now),
+            api_tokens::client_id.eq(app.map(|a| a.client_id)),
+            api_tokens::redirect_host.eq(app.map(|a| a.redirect_host)),
         ))
         .returning(api_tokens::id)
         .get_result::<i64>(conn)

@@ -67,6 +67,7 @@ pub fn erase_personal_rows(conn: &mut DbConnection, user_id: i64) -> Result<(), 
     diesel::delete(two_factor::table.filter(two_factor::user_id.eq(user_id))).execute(conn)?;
     diesel::delete(game_invites::table.filter(game_invites::user_id.eq(user_id))).execute(conn)?;
     diesel::delete(ratings::table.filter(ratings::user_id.eq(user_id))).execute(conn)?;
+    super::oauth::delete_codes_of(conn, user_id)?;
     Ok(())
 }
 

@@ -28,6 +28,7 @@ pub mod logs;
 pub mod mail;
 pub mod memo;
 pub mod notifications;
+pub mod oauth;
 pub mod passwords;
 mod pool;
 pub mod push;

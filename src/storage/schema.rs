@@ -43,6 +43,8 @@ diesel::table! {
         created_at -> BigInt,
         last_used_at -> Nullable<BigInt>,
         revoked_at -> Nullable<BigInt>,
+        client_id -> Nullable<Text>,
+        redirect_host -> Nullable<Text>,
     }
 }
 
@@ -302,6 +304,22 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    oauth_codes (id) {
+        id -> BigInt,
+        code_hash -> Text,
+        user_id -> BigInt,
+        client_id -> Text,
+        redirect_uri -> Text,
+        scopes -> Text,
+        code_challenge -> Text,
+        created_at -> BigInt,
+        expires_at -> BigInt,
+        used_at -> Nullable<BigInt>,
+        token_id -> Nullable<BigInt>,
+    }
+}
+
 diesel::joinable!(game_seats -> games (game_id));
 diesel::joinable!(mail_settings -> users (user_id));
 diesel::joinable!(ratings -> users (user_id));
@@ -337,4 +355,5 @@ diesel::allow_tables_to_appear_in_same_query!(
     two_factor,
     recovery_codes,
     account_erasures,
+    oauth_codes,
 );

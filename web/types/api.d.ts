@@ -4,6 +4,23 @@
  */
 
 export interface paths {
+    "/.well-known/oauth-authorization-server": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The server's OAuth metadata (RFC 8414). */
+        get: operations["getOAuthMetadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/auth/login": {
         parameters: {
             query?: never;
@@ -902,6 +919,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/oauth/authorize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the consent screen shows for an app's request (the parameters of `/oauth/authorize`):
+         *     who asks, for which scopes, where the answer goes; or, when the request is wrong in a way the
+         *     app must hear of, where to send the browser. A wrong `client_id` or `redirect_uri` is told to
+         *     the player only (the browser goes nowhere).
+         */
+        get: operations["reviewAuthorization"];
+        put?: never;
+        /**
+         * The player's answer: with `approve`, a single-use code for the app (60 seconds) in the
+         *     redirect; without, `error=access_denied`. `state` is passed back as the app sent it.
+         */
+        post: operations["answerAuthorization"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/players/{name}": {
         parameters: {
             query?: never;
@@ -970,6 +1013,64 @@ export interface paths {
         get: operations["getHealth"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth/introspect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a token (RFC 7662's shape): `active: false`, never an error, for a token that is
+         *     unknown, revoked or not a token; else its scope, app and player.
+         */
+        post: operations["introspectToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Revoke a token (RFC 7009): 200 whether it was live, unknown or already revoked. */
+        post: operations["revokeToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The token endpoint (RFC 6749 §4.1.3, with PKCE): a code, the same `redirect_uri` and
+         *     `client_id`, and the `code_verifier` for an API token with the scopes the player granted. A
+         *     code works once: when it comes back, the token it gave is revoked.
+         */
+        post: operations["exchangeToken"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1071,8 +1172,17 @@ export interface components {
             /** @description Without their signing secrets. */
             webhooks: components["schemas"]["Webhook"][];
         };
+        /** @description Where the browser goes with the player's answer. */
+        Answered: {
+            redirect_to: string;
+        };
         /** @description A personal API token as listed (never the token itself after creation). */
         ApiTokenInfo: {
+            /**
+             * @description The app this token was given to through OAuth (its `client_id`); `null` for a personal
+             *     token.
+             */
+            client_id: string | null;
             /**
              * Format: int64
              * @description Milliseconds since the Unix epoch.
@@ -1083,9 +1193,39 @@ export interface components {
             /** Format: int64 */
             last_used_at: number | null;
             name: string;
+            /** @description The host the app redirected to when it was given the token; `null` for a personal token. */
+            redirect_host: string | null;
             /** Format: int64 */
             revoked_at: number | null;
             scopes: components["schemas"]["Scope"][];
+        };
+        /** @description The player's answer to an app's request. */
+        AuthorizationAnswer: {
+            /** @description Yes (a code for the app) or no (`access_denied`). */
+            approve: boolean;
+            /** @description The authorization request's parameters, as the app sent them. */
+            request: components["schemas"]["AuthorizationRequest"];
+        };
+        /** @description The query of an authorization request, as the app sent it to the consent screen. */
+        AuthorizationRequest: {
+            /** @description The app's name, shown to the player (1 to 64 characters). */
+            client_id?: string | null;
+            /** @description BASE64URL(SHA-256(code_verifier)), 43 characters. */
+            code_challenge?: string | null;
+            /** @description `S256` (`plain` and a missing method are refused). */
+            code_challenge_method?: string | null;
+            /**
+             * @description Where the player's browser goes with the answer: `https://...`, `http://127.0.0.1:<any
+             *     port>/...` or `http://[::1]:<port>/...` for native apps (RFC 8252), or a private-use
+             *     scheme with a dot (`com.example.app:/callback`). No fragment.
+             */
+            redirect_uri?: string | null;
+            /** @description `code`. */
+            response_type?: string | null;
+            /** @description Space-separated: `read`, `play` (default `read`). */
+            scope?: string | null;
+            /** @description Passed back as it is, for the app to check (at most 500 characters). */
+            state?: string | null;
         };
         BoardView: {
             /**
@@ -1169,6 +1309,14 @@ export interface components {
          * @enum {string}
          */
         Color: "green" | "yellow" | "brown" | "blue" | "pink" | "gray";
+        /** @description What the consent screen shows: who asks, for what, where the answer goes. */
+        Consent: {
+            client_id: string;
+            /** @description The host the answer goes to. */
+            redirect_host: string;
+            redirect_uri: string;
+            scopes: components["schemas"]["Scope"][];
+        };
         CreatedData: {
             /** @description The creator's user name. */
             by: string;
@@ -1685,6 +1833,24 @@ export interface components {
             next_cursor: string | null;
         };
         /**
+         * @description What a token check tells (RFC 7662's shape): only `active` when the token is unknown, revoked
+         *     or not a token at all.
+         */
+        Introspection: {
+            active: boolean;
+            /** @description The app it was given to (absent for a personal token). */
+            client_id?: string | null;
+            /**
+             * Format: int64
+             * @description When it was issued, in seconds since the Unix epoch.
+             */
+            iat?: number | null;
+            scope?: string | null;
+            token_type?: string | null;
+            /** @description The player it acts for. */
+            username?: string | null;
+        };
+        /**
          * InvitationNotice
          * @description Someone invited you to a game.
          */
@@ -1877,6 +2043,20 @@ export interface components {
             /** Format: int64 */
             user_id: number;
         };
+        /** @description The server's OAuth metadata (RFC 8414). */
+        Metadata: {
+            authorization_endpoint: string;
+            code_challenge_methods_supported: string[];
+            grant_types_supported: string[];
+            introspection_endpoint: string;
+            issuer: string;
+            response_types_supported: string[];
+            revocation_endpoint: string;
+            revocation_endpoint_auth_methods_supported: string[];
+            scopes_supported: components["schemas"]["Scope"][];
+            token_endpoint: string;
+            token_endpoint_auth_methods_supported: string[];
+        };
         /** @description One of your games, as the list shows it. */
         MyGame: components["schemas"]["GameSummary"] & {
             /**
@@ -2017,6 +2197,12 @@ export interface components {
              */
             sent_at: number | null;
             status: components["schemas"]["DeliveryStatus"];
+        };
+        /** @description An error of the token endpoint (RFC 6749 §5.2): 400 with this body. */
+        OAuthError: {
+            /** @description `invalid_request`, `invalid_grant`, `unsupported_grant_type`. */
+            error: string;
+            error_description: string;
         };
         /**
          * OverPhase
@@ -2352,6 +2538,15 @@ export interface components {
          * @enum {string}
          */
         Retirement: "resigned" | "timed_out";
+        /** @description The consent screen's verdict on a request. */
+        Review: (components["schemas"]["Consent"] & {
+            /** @enum {string} */
+            outcome: "ask";
+        }) | {
+            /** @enum {string} */
+            outcome: "refused";
+            redirect_to: string;
+        };
         RowView: {
             cards: components["schemas"]["Card"][];
             color: components["schemas"]["Color"];
@@ -2765,6 +2960,31 @@ export interface components {
             /** Format: int64 */
             seq: number;
         };
+        /** @description An access token for the app (RFC 6749 §5.1). It lives until revoked. */
+        TokenAnswer: {
+            access_token: string;
+            /** @description Space-separated scopes granted. */
+            scope: string;
+            /** @description `Bearer`. */
+            token_type: string;
+        };
+        /** @description A token to revoke or check (`application/x-www-form-urlencoded`). */
+        TokenForm: {
+            token?: string | null;
+            /** @description Accepted and ignored (RFC 7009 §2.1). */
+            token_type_hint?: string | null;
+        };
+        /** @description A request to the token endpoint (`application/x-www-form-urlencoded`). */
+        TokenRequest: {
+            client_id?: string | null;
+            code?: string | null;
+            /** @description The PKCE verifier: 43 to 128 characters of `A-Z a-z 0-9 - . _ ~`. */
+            code_verifier?: string | null;
+            /** @description `authorization_code`. */
+            grant_type?: string | null;
+            /** @description The same `redirect_uri` as in the authorization request. */
+            redirect_uri?: string | null;
+        };
         /**
          * TwoFactorChangedNotice
          * @description Two-factor sign-in was turned on or off (sent to the confirmed address whatever the
@@ -3156,6 +3376,30 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    getOAuthMetadata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Metadata"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            408: components["responses"]["RequestTimeout"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     login: {
         parameters: {
             query?: never;
@@ -5355,6 +5599,117 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    reviewAuthorization: {
+        parameters: {
+            query?: {
+                /** @description `code`. */
+                response_type?: string;
+                /** @description The app's name, shown to the player (1 to 64 characters). */
+                client_id?: string;
+                /**
+                 * @description Where the player's browser goes with the answer: `https://...`, `http://127.0.0.1:<any
+                 *     port>/...` or `http://[::1]:<port>/...` for native apps (RFC 8252), or a private-use
+                 *     scheme with a dot (`com.example.app:/callback`). No fragment.
+                 */
+                redirect_uri?: string;
+                /** @description Space-separated: `read`, `play` (default `read`). */
+                scope?: string;
+                /** @description Passed back as it is, for the app to check (at most 500 characters). */
+                state?: string;
+                /** @description BASE64URL(SHA-256(code_verifier)), 43 characters. */
+                code_challenge?: string;
+                /** @description `S256` (`plain` and a missing method are refused). */
+                code_challenge_method?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Review"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description `insufficient_scope`: an app's token cannot answer for the player; `insufficient_scope`: the API token lacks the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description `invalid_client`, `invalid_redirect_uri` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    answerAuthorization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AuthorizationAnswer"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Answered"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description `insufficient_scope`: an app's token cannot answer for the player; `insufficient_scope`: the API token lacks the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description `invalid_client`, `invalid_redirect_uri`; `invalid_body`: the body does not fit the schema, or a text field holds control characters */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     getPlayer: {
         parameters: {
             query?: never;
@@ -5471,6 +5826,105 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             408: components["responses"]["RequestTimeout"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
+        };
+    };
+    introspectToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["TokenForm"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Introspection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    revokeToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["TokenForm"];
+            };
+        };
+        responses: {
+            /** @description The token no longer works (if it ever did) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    exchangeToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["TokenRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TokenAnswer"];
+                };
+            };
+            /** @description RFC 6749's error: `invalid_request`, `invalid_grant` (unknown, used or expired code, another redirect_uri or client_id, a wrong verifier), `unsupported_grant_type`; `malformed_json`: the body is not JSON; `invalid_query`: a query parameter is unknown, malformed or out of range, or the query holds a control character or invalid UTF-8 (on every operation, whether it takes parameters or not); `invalid_idempotency_key`; `bad_request`: the request is not HTTP/1.1 as the server reads it (refused before any route runs) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getReadiness: {

@@ -11,12 +11,14 @@ mod refine;
 use std::sync::OnceLock;
 
 use serde_json::Value;
-use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+use utoipa::openapi::security::{
+    AuthorizationCode, Flow, HttpAuthScheme, HttpBuilder, OAuth2, Scopes, SecurityScheme,
+};
 use utoipa::{Modify, OpenApi};
 
 use super::{
-    accounts, deletion, email, error, games, health, my_games, notifications, passwords, players,
-    push, streams, two_factor, vacation, webhooks,
+    accounts, deletion, email, error, games, health, my_games, notifications, oauth, passwords,
+    players, push, streams, two_factor, vacation, webhooks,
 };
 
 /// The whole document: health at the root, the API nested under `/api/v1`.
@@ -30,7 +32,14 @@ use super::{
         license(name = "MIT OR Apache-2.0", identifier = "MIT OR Apache-2.0")
     ),
     servers((url = "/", description = "The server that serves this document")),
-    paths(health::healthz, health::readyz),
+    paths(
+        health::healthz,
+        health::readyz,
+        oauth::token,
+        oauth::revoke,
+        oauth::introspect,
+        oauth::metadata,
+    ),
     nest((path = "/api/v1", api = ApiV1)),
     components(schemas(error::Problem)),
     modifiers(&BearerAuth),
@@ -45,6 +54,7 @@ use super::{
         (name = "push", description = "Web Push: your notices on your devices"),
         (name = "players", description = "Profiles, ratings, finished games and leaderboards"),
         (name = "bots", description = "The server's computer opponents"),
+        (name = "oauth", description = "Apps that act for a player: OAuth 2.0 authorization code with PKCE"),
         (name = "health", description = "Liveness and readiness"),
     )
 )]
@@ -73,6 +83,8 @@ struct ApiDoc;
         two_factor::confirm,
         two_factor::disable,
         deletion::delete_account,
+        oauth::review,
+        oauth::answer,
         games::list,
         my_games::list,
         games::create,
@@ -128,10 +140,26 @@ impl Modify for BearerAuth {
                 HttpBuilder::new()
                     .scheme(HttpAuthScheme::Bearer)
                     .description(Some(
-                        "A JWT access token from /auth/login, or a personal API token (kt_...)",
+                        "A JWT access token from /auth/login, a personal API token (kt_...), or an app's token from /oauth/token",
                     ))
                     .build(),
             ),
+        );
+        // Apps get their token through the authorization code flow with PKCE (S256).
+        let scopes = Scopes::from_iter([
+            ("read", "Read games, events, records and the account"),
+            ("play", "Create, join and leave games, and play in them"),
+        ]);
+        components.add_security_scheme(
+            "oauth2",
+            SecurityScheme::OAuth2(OAuth2::with_description(
+                [Flow::AuthorizationCode(AuthorizationCode::new(
+                    "/oauth/authorize",
+                    "/oauth/token",
+                    scopes,
+                ))],
+                "Public clients need no registration: client_id is the app's name, PKCE S256 is required",
+            )),
         );
     }
 }

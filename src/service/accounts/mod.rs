@@ -1,10 +1,11 @@
 //! Accounts: registration and login (argon2id; sessions in `sessions`), who a bearer token
 //! belongs to, personal API tokens, changing or resetting the password (`passwords`), and
-//! two-factor sign-in (`two_factor`), taking one's data (`export`) and deleting the account
-//! (`deletion`).
+//! two-factor sign-in (`two_factor`), taking one's data (`export`), deleting the account
+//! (`deletion`), and apps that act for a player through OAuth (`oauth`).
 
 pub mod deletion;
 pub mod export;
+pub mod oauth;
 pub mod passwords;
 pub mod sessions;
 pub mod two_factor;
@@ -31,7 +32,7 @@ pub enum Scope {
 }
 
 impl Scope {
-    fn parse(s: &str) -> Option<Scope> {
+    pub(super) fn parse(s: &str) -> Option<Scope> {
         match s {
             "read" => Some(Scope::Read),
             "play" => Some(Scope::Play),
@@ -39,7 +40,7 @@ impl Scope {
         }
     }
 
-    fn name(self) -> &'static str {
+    pub(super) fn name(self) -> &'static str {
         match self {
             Scope::Read => "read",
             Scope::Play => "play",
@@ -82,6 +83,13 @@ pub struct ApiTokenInfo {
     pub last_used_at: Option<i64>,
     #[schema(required = true)]
     pub revoked_at: Option<i64>,
+    /// The app this token was given to through OAuth (its `client_id`); `null` for a personal
+    /// token.
+    #[schema(required = true)]
+    pub client_id: Option<String>,
+    /// The host the app redirected to when it was given the token; `null` for a personal token.
+    #[schema(required = true)]
+    pub redirect_host: Option<String>,
 }
 
 /// A newly created API token: the only time the token is shown.
@@ -292,11 +300,11 @@ fn session_caller(user_id: i64, name: String, session_id: Option<i64>) -> Caller
     }
 }
 
-fn parse_scopes(text: &str) -> Vec<Scope> {
+pub(super) fn parse_scopes(text: &str) -> Vec<Scope> {
     text.split(',').filter_map(Scope::parse).collect()
 }
 
-fn token_info(row: store::ApiTokenRow) -> ApiTokenInfo {
+pub(super) fn token_info(row: store::ApiTokenRow) -> ApiTokenInfo {
     ApiTokenInfo {
         id: row.id,
         name: row.name,
@@ -304,6 +312,8 @@ fn token_info(row: store::ApiTokenRow) -> ApiTokenInfo {
         created_at: row.created_at,
         last_used_at: row.last_used_at,
         revoked_at: row.revoked_at,
+        client_id: row.client_id,
+        redirect_host: row.redirect_host,
     }
 }
 
@@ -341,6 +351,7 @@ pub fn create_api_token(
             name,
             &hash,
             &names.join(","),
+            None,
             now_millis(),
         )
     })?;

@@ -6,6 +6,7 @@ mod support;
 use std::process::Command;
 
 use serde_json::{json, Value};
+use support::browser::run as browser;
 use support::Db;
 
 /// The page, its modules, stylesheet and layouts come from the binary, with a policy that lets
@@ -166,26 +167,6 @@ fn files_have_tags_compression_and_head() {
     assert_eq!(stream.status(), 200);
     assert!(header(&stream, "content-type").starts_with("text/event-stream"));
     assert_eq!(header(&stream, "content-encoding"), "");
-}
-
-/// Runs one of `tests/browser/`'s scripts against `base`; its one JSON line.
-fn browser(script: &str, args: &[&str]) -> Value {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/browser");
-    let out = Command::new("node")
-        .current_dir(dir)
-        .arg(script)
-        .args(args)
-        .output()
-        .expect("node runs");
-    assert!(
-        out.status.success(),
-        "{script}: {}\n{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let report: Value = serde_json::from_slice(&out.stdout).expect("one JSON line");
-    eprintln!("{script}: {report}");
-    report
 }
 
 /// A whole game of `variant` against bot-greedy, from registration to the final score, by

@@ -2,7 +2,7 @@
 /** The browser client: log in, then screens by the address's path: `/` the lobby, `/games/<id>`
  * a game, `/records/<id>` a finished game's record, `/settings` the player's settings, `/players/<name>` a
  * profile, `/leaderboards/<variant>` a leaderboard, `/reset-password` a forgotten password's
- * reset (signed out too), `/help/<variant>`
+ * reset (signed out too), `/oauth/authorize` an app's request for access, `/help/<variant>`
  * how to play (the server
  * answers each path with this page, so a link from an email opens its screen, after logging in
  * if needed). Every action is one of
@@ -16,6 +16,7 @@ import { showGame } from './game.js';
 import { showLobby } from './lobby.js';
 import { showReplay } from './replay.js';
 import { showSettings } from './settings.js';
+import { showConsent } from './oauth.js';
 import { showLeaderboard, showProfile } from './players.js';
 import { showHelp } from './help.js';
 import { showReset } from './password.js';
@@ -119,6 +120,10 @@ function route() {
   }
   if (location.pathname === '/settings') {
     leave = showSettings(main);
+    return;
+  }
+  if (location.pathname === '/oauth/authorize') {
+    leave = showConsent(main);
     return;
   }
   const record = /^\/records\/(\d+)$/.exec(location.pathname);

@@ -162,7 +162,8 @@ async function tokens(body, refill) {
   };
   body.replaceChildren(
     h('ul', { class: 'list' }, list.map((k) => h('li', {}, [
-      h('strong', {}, [k.name]), ` · ${k.scopes.map((s) => t(`scope-${s}`)).join(', ')}`,
+      h('strong', {}, [k.name]), k.client_id ? ` · ${t('token-app', { host: k.redirect_host ?? '' })}` : '',
+      ` · ${k.scopes.map((s) => t(`scope-${s}`)).join(', ')}`,
       k.last_used_at ? ` · ${t('last-used', { when: when(k.last_used_at) })}` : '',
       ' ', k.revoked_at ? t('revoked') : button(t('revoke'), () => call('DELETE', `/me/tokens/${k.id}`), refill),
     ]))),

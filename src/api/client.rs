@@ -32,6 +32,7 @@ const FILES: &[(&str, &str, &[u8])] = &[
         JS,
         include_bytes!("../../web/two_factor.js"),
     ),
+    ("oauth.js", JS, include_bytes!("../../web/oauth.js")),
     (
         "delete_account.js",
         JS,

@@ -197,102 +197,112 @@ pub fn build_with_clock(
         stream_lifetime: std::time::Duration::from_secs(config.stream_max_seconds.max(1)),
     });
     let body_timeout = std::time::Duration::from_secs(config.body_timeout_seconds.max(1));
-    let app =
-        move || {
-            App::new()
-                .app_data(state.clone())
-                .app_data(
-                    web::JsonConfig::default()
-                        .limit(api::MAX_BODY_BYTES)
-                        .error_handler(error::json_error),
-                )
-                .app_data(web::QueryConfig::default().error_handler(error::query_error))
-                .app_data(web::PathConfig::default().error_handler(error::path_error))
-                .wrap_fn(move |mut req, srv| {
-                    api::body_timeout::limit_body(&mut req, body_timeout);
-                    api::head::as_get(&mut req);
-                    actix_web::dev::Service::call(srv, req)
-                })
-                // Preflights answered, cross-origin answers marked (inside the next layer, so
-                // that a refused preflight gets a problem body too).
-                .wrap(api::cors::policy())
-                // Refuse paths and queries no route may see; every error answer is a problem.
-                .wrap_fn(|req, srv| {
-                    use futures_util::future::{ready, Either};
-                    let answer = match api::input_guard::check(&req) {
-                        Ok(()) => Either::Left(futures_util::FutureExt::map(
-                            actix_web::dev::Service::call(srv, req),
-                            |answer| answer.map(|res| res.map_into_boxed_body()),
-                        )),
-                        Err(refusal) => Either::Right(ready(Ok(req
-                            .error_response(refusal)
-                            .map_into_boxed_body()))),
-                    };
-                    async move {
-                        answer
-                            .await
-                            .map(|res| error::with_problem_body(res.map_into_boxed_body()))
+    let app = move || {
+        App::new()
+            .app_data(state.clone())
+            .app_data(
+                web::JsonConfig::default()
+                    .limit(api::MAX_BODY_BYTES)
+                    .error_handler(error::json_error),
+            )
+            .app_data(web::QueryConfig::default().error_handler(error::query_error))
+            .app_data(web::PathConfig::default().error_handler(error::path_error))
+            .wrap_fn(move |mut req, srv| {
+                api::body_timeout::limit_body(&mut req, body_timeout);
+                api::head::as_get(&mut req);
+                actix_web::dev::Service::call(srv, req)
+            })
+            // Preflights answered, cross-origin answers marked (inside the next layer, so
+            // that a refused preflight gets a problem body too).
+            .wrap(api::cors::policy())
+            // Refuse paths and queries no route may see; every error answer is a problem.
+            .wrap_fn(|req, srv| {
+                use futures_util::future::{ready, Either};
+                let answer = match api::input_guard::check(&req) {
+                    Ok(()) => Either::Left(futures_util::FutureExt::map(
+                        actix_web::dev::Service::call(srv, req),
+                        |answer| answer.map(|res| res.map_into_boxed_body()),
+                    )),
+                    Err(refusal) => {
+                        Either::Right(ready(Ok(req.error_response(refusal).map_into_boxed_body())))
                     }
-                })
-                // gzip, brotli or zstd when the client accepts it. Event streams opt out with
-                // `Content-Encoding: identity`, which is for the compressor only (RFC 9110 keeps
-                // it out of answers).
-                .wrap(middleware::Compress::default())
-                .wrap_fn(|req, srv| {
-                    let answer = actix_web::dev::Service::call(srv, req);
-                    async move {
-                        let mut res = answer.await?;
-                        api::head::drop_identity_encoding(res.headers_mut());
-                        Ok(res)
-                    }
-                })
-                .wrap(middleware::Logger::new("%r %s %Dms").exclude("/healthz"))
-                .wrap_fn(|req, srv| {
-                    let observation = api::metrics::Observation::start(&req);
-                    let answer = actix_web::dev::Service::call(srv, req);
-                    async move {
-                        let res = answer.await?;
-                        observation.finish(&res);
-                        Ok(res)
-                    }
-                })
-                .service(api::health::healthz)
-                .service(api::metrics::scrape)
-                .service(api::health::readyz)
-                .route(
-                    "/openapi.json",
-                    web::get().to(|| async {
-                        HttpResponse::Ok()
-                            .content_type("application/json")
-                            .body(api::openapi_json())
-                    }),
-                )
-                .route(
-                    "/docs",
-                    web::get().to(|| async {
-                        HttpResponse::PermanentRedirect()
-                            .insert_header((actix_web::http::header::LOCATION, "/docs/"))
-                            .finish()
-                    }),
-                )
-                // The refined document at /openapi.json; no request leaves for an online validator.
-                .service(SwaggerUi::new("/docs/{_:.*}").config(
-                    utoipa_swagger_ui::Config::new(["/openapi.json"]).validator_url("none"),
-                ))
-                .service(web::scope("/api/v1").configure(api::routes))
-                .service(api::oauth::token)
-                .service(api::oauth::revoke)
-                .service(api::oauth::introspect)
-                .service(api::oauth::metadata)
-                .service(api::oauth::consent_page)
-                .service(api::client::index)
-                .service(api::client::screen)
-                .service(api::client::settings_screen)
-                .service(api::client::people_screen)
-                .service(api::client::root_file)
-                .service(api::client::file)
-                .default_service(web::to(error::no_route))
-        };
+                };
+                async move {
+                    answer
+                        .await
+                        .map(|res| error::with_problem_body(res.map_into_boxed_body()))
+                }
+            })
+            // gzip, brotli or zstd when the client accepts it. Event streams opt out with
+            // `Content-Encoding: identity`, which is for the compressor only (RFC 9110 keeps
+            // it out of answers).
+            .wrap(middleware::Compress::default())
+            .wrap_fn(|req, srv| {
+                let answer = actix_web::dev::Service::call(srv, req);
+                async move {
+                    let mut res = answer.await?;
+                    api::head::drop_identity_encoding(res.headers_mut());
+                    Ok(res)
+                }
+            })
+            .wrap(middleware::Logger::new("%r %s %Dms").exclude("/healthz"))
+            .wrap_fn(|req, srv| {
+                let observation = api::metrics::Observation::start(&req);
+                let answer = actix_web::dev::Service::call(srv, req);
+                async move {
+                    let res = answer.await?;
+                    observation.finish(&res);
+                    Ok(res)
+                }
+            })
+            .service(api::health::healthz)
+            .service(api::metrics::scrape)
+            .service(api::health::readyz)
+            .route(
+                "/openapi.json",
+                web::get().to(|| async {
+                    HttpResponse::Ok()
+                        .content_type("application/json")
+                        .body(api::openapi_json())
+                }),
+            )
+            .route(
+                "/docs",
+                web::get().to(|| async {
+                    HttpResponse::PermanentRedirect()
+                        .insert_header((actix_web::http::header::LOCATION, "/docs/"))
+                        .finish()
+                }),
+            )
+            // The refined document at /openapi.json; no request leaves for an online validator.
+            // "Authorize" runs the authorization code flow with PKCE against this server.
+            .service(
+                SwaggerUi::new("/docs/{_:.*}").config(
+                    utoipa_swagger_ui::Config::with_oauth_config(
+                        ["/openapi.json"],
+                        utoipa_swagger_ui::oauth::Config::new()
+                            .client_id("Swagger UI")
+                            .app_name("Keltis API docs")
+                            .scopes(vec!["read".into()])
+                            .use_pkce_with_authorization_code_grant(true),
+                    )
+                    .validator_url("none"),
+                ),
+            )
+            .service(web::scope("/api/v1").configure(api::routes))
+            .service(api::oauth::token)
+            .service(api::oauth::revoke)
+            .service(api::oauth::introspect)
+            .service(api::oauth::metadata)
+            .service(api::oauth::consent_page)
+            .service(api::client::index)
+            .service(api::client::screen)
+            .service(api::client::settings_screen)
+            .service(api::client::people_screen)
+            .service(api::client::root_file)
+            .service(api::client::file)
+            .default_service(web::to(error::no_route))
+    };
     // Blocking work (database calls) waits for a pooled connection anyway: threads beyond a few
     // per connection only add memory (actix would grow to 512 under a burst of requests).
     // Signals are ours (see `Stopper`): streams must end before the server waits for requests.

@@ -16,6 +16,8 @@ import { twoFactor } from './two_factor.js';
 
 const KINDS = /** @type {const} */ (['your_turn', 'deadline_reminder', 'invitation', 'game_started', 'game_over']);
 const DIGESTS = [null, 6, 12, 24, 48];
+/** What a token may be allowed (read and play are ticked by default). */
+const SCOPES = ['read', 'play', 'email', 'webhooks', 'push'];
 
 const CONFIRM = 'keltis.confirm';
 
@@ -146,11 +148,11 @@ async function tokens(body, refill) {
   /** @type {Schemas['ApiTokenInfo'][]} */
   const list = await call('GET', '/me/tokens');
   const name = /** @type {HTMLInputElement} */ (h('input', { id: 'token-name', required: true, maxlength: 64 }));
-  const scope = (/** @type {string} */ s) => h('label', {}, [h('input', { type: 'checkbox', id: `scope-${s}`, checked: true }), ` ${t(`scope-${s}`)}`]);
+  const scope = (/** @type {string} */ s) => h('label', {}, [h('input', { type: 'checkbox', id: `scope-${s}`, checked: s === 'read' || s === 'play' }), ` ${t(`scope-${s}`)}`]);
   const created = h('p', { id: 'token-new' });
   const create = async (/** @type {Event} */ e) => {
     e.preventDefault();
-    const scopes = ['read', 'play'].filter((s) => /** @type {HTMLInputElement} */ (body.querySelector(`#scope-${s}`)).checked);
+    const scopes = SCOPES.filter((s) => /** @type {HTMLInputElement} */ (body.querySelector(`#scope-${s}`)).checked);
     try {
       /** @type {Schemas['NewApiToken']} */
       const made = await call('POST', '/me/tokens', { name: name.value, scopes });
@@ -168,7 +170,7 @@ async function tokens(body, refill) {
       ' ', k.revoked_at ? t('revoked') : button(t('revoke'), () => call('DELETE', `/me/tokens/${k.id}`), refill),
     ]))),
     h('form', { onsubmit: create }, [
-      h('label', { for: 'token-name' }, [t('token-name')]), name, scope('read'), scope('play'),
+      h('label', { for: 'token-name' }, [t('token-name')]), name, ...SCOPES.map(scope),
       h('button', { type: 'submit' }, [t('token-create')]),
     ]),
     created,

@@ -387,7 +387,8 @@ pub async fn replay_step(
 #[get("/bots")]
 pub async fn bots(
     state: web::Data<AppState>,
-    _caller: Authenticated,
-) -> web::Json<Vec<crate::service::play::bots::ServerBot>> {
-    web::Json(state.bots.clone())
+    Authenticated(caller): Authenticated,
+) -> Result<web::Json<Vec<crate::service::play::bots::ServerBot>>, ApiError> {
+    caller.require(crate::service::accounts::Scope::Read)?;
+    Ok(web::Json(state.bots.clone()))
 }

@@ -467,6 +467,7 @@ export interface paths {
          *     devices, notifications, vacations and ratings are erased; finished games keep their records
          *     and results under a placeholder name (`deleted-` and ten hex digits), and the former name
          *     cannot be registered for 30 days. A goodbye goes to the confirmed address.
+         * @description From a signed-in session only: an API token or an app's token gets 403 `insufficient_scope`.
          */
         post: operations["deleteAccount"];
         delete?: never;
@@ -490,6 +491,7 @@ export interface paths {
         /**
          * Set or remove the caller's address. A new address gets a confirmation link and nothing else
          *     until it is confirmed. Only from a signed-in session (not with an API token).
+         * @description From a signed-in session only: an API token or an app's token gets 403 `insufficient_scope`.
          */
         put: operations["setEmail"];
         post?: never;
@@ -510,6 +512,7 @@ export interface paths {
         /**
          * Choose the language of emails and which ones to receive (or a digest instead of one email per
          *     turn). Only from a signed-in session.
+         * @description From a signed-in session only: an API token or an app's token gets 403 `insufficient_scope`.
          */
         put: operations["setEmailPreferences"];
         post?: never;
@@ -531,6 +534,7 @@ export interface paths {
          *     signed-in session): account, profile and ratings with their history, email settings,
          *     two-factor status, vacation, sessions, API tokens and webhooks without their secrets, push
          *     devices, notifications, and each game with its events as the caller sees them.
+         * @description From a signed-in session only: an API token or an app's token gets 403 `insufficient_scope`.
          */
         get: operations["exportAccount"];
         put?: never;
@@ -598,6 +602,7 @@ export interface paths {
          * Change the caller's password (from a signed-in session; the current password is required).
          *     Every other session is signed out; personal API tokens stay unless `revoke_tokens`. The
          *     confirmed address is told.
+         * @description From a signed-in session only: an API token or an app's token gets 403 `insufficient_scope`.
          */
         post: operations["changePassword"];
         delete?: never;
@@ -674,13 +679,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's signed-in devices (sessions), most recently used first. */
+        /**
+         * The caller's signed-in devices (sessions), most recently used first.
+         * @description From a signed-in session only: an API token or an app's token gets 403 `insufficient_scope`.
+         */
         get: operations["listSessions"];
         put?: never;
         post?: never;
         /**
          * Sign out of every session: their refresh and access tokens stop working at once (personal
          *     API tokens are revoked one by one under `/me/tokens`).
+         * @description From a signed-in session only: an API token or an app's token gets 403 `insufficient_scope`.
          */
         delete: operations["signOutEverywhere"];
         options?: never;
@@ -698,7 +707,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Sign out of one session (a device). */
+        /**
+         * Sign out of one session (a device).
+         * @description From a signed-in session only: an API token or an app's token gets 403 `insufficient_scope`.
+         */
         delete: operations["signOut"];
         options?: never;
         head?: never;
@@ -733,10 +745,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's personal API tokens. */
+        /**
+         * The caller's personal API tokens.
+         * @description From a signed-in session only: an API token or an app's token gets 403 `insufficient_scope`.
+         */
         get: operations["listApiTokens"];
         put?: never;
-        /** Create a personal API token for a bot or a third-party client. The token is shown once. */
+        /**
+         * Create a personal API token for a bot or a third-party client. The token is shown once.
+         * @description From a signed-in session only: an API token or an app's token gets 403 `insufficient_scope`.
+         */
         post: operations["createApiToken"];
         delete?: never;
         options?: never;
@@ -754,7 +772,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Revoke one of the caller's API tokens. */
+        /**
+         * Revoke one of the caller's API tokens.
+         * @description From a signed-in session only: an API token or an app's token gets 403 `insufficient_scope`.
+         */
         delete: operations["revokeApiToken"];
         options?: never;
         head?: never;
@@ -768,12 +789,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Whether two-factor sign-in is on, and how many recovery codes are left. */
+        /**
+         * Whether two-factor sign-in is on, and how many recovery codes are left.
+         * @description From a signed-in session only: an API token or an app's token gets 403 `insufficient_scope`.
+         */
         get: operations["getTwoFactor"];
         put?: never;
         /**
          * Start enrolling (from a signed-in session): a new secret, shown once as a QR code and in text.
          *     Nothing changes at sign-in until a first code confirms it.
+         * @description From a signed-in session only: an API token or an app's token gets 403 `insufficient_scope`.
          */
         post: operations["startTwoFactor"];
         delete?: never;
@@ -791,7 +816,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Turn two-factor sign-in on with a first code; answers the ten recovery codes, shown once. */
+        /**
+         * Turn two-factor sign-in on with a first code; answers the ten recovery codes, shown once.
+         * @description From a signed-in session only: an API token or an app's token gets 403 `insufficient_scope`.
+         */
         post: operations["confirmTwoFactor"];
         delete?: never;
         options?: never;
@@ -808,7 +836,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Turn two-factor sign-in off with a code or a recovery code. */
+        /**
+         * Turn two-factor sign-in off with a code or a recovery code.
+         * @description From a signed-in session only: an API token or an app's token gets 403 `insufficient_scope`.
+         */
         post: operations["disableTwoFactor"];
         delete?: never;
         options?: never;
@@ -931,12 +962,14 @@ export interface paths {
          *     who asks, for which scopes, where the answer goes; or, when the request is wrong in a way the
          *     app must hear of, where to send the browser. A wrong `client_id` or `redirect_uri` is told to
          *     the player only (the browser goes nowhere).
+         * @description From a signed-in session only: an API token or an app's token gets 403 `insufficient_scope`.
          */
         get: operations["reviewAuthorization"];
         put?: never;
         /**
          * The player's answer: with `approve`, a single-use code for the app (60 seconds) in the
          *     redirect; without, `error=access_denied`. `state` is passed back as the app sent it.
+         * @description From a signed-in session only: an API token or an app's token gets 403 `insufficient_scope`.
          */
         post: operations["answerAuthorization"];
         delete?: never;
@@ -1222,7 +1255,7 @@ export interface components {
             redirect_uri?: string | null;
             /** @description `code`. */
             response_type?: string | null;
-            /** @description Space-separated: `read`, `play` (default `read`). */
+            /** @description Space-separated: `read`, `play`, `email`, `webhooks`, `push` (default `read`). */
             scope?: string | null;
             /** @description Passed back as it is, for the app to check (at most 500 characters). */
             state?: string | null;
@@ -2553,10 +2586,10 @@ export interface components {
             direction: components["schemas"]["Direction"];
         };
         /**
-         * @description What a token lets its bearer do.
+         * @description What a token lets its bearer do. `GET /me` (who the token acts for) needs none.
          * @enum {string}
          */
-        Scope: "read" | "play";
+        Scope: "read" | "play" | "email" | "webhooks" | "push";
         /** @description One seat's final score, by part. Parts a variant does not have are 0. */
         Score: {
             /**
@@ -5612,7 +5645,7 @@ export interface operations {
                  *     scheme with a dot (`com.example.app:/callback`). No fragment.
                  */
                 redirect_uri?: string;
-                /** @description Space-separated: `read`, `play` (default `read`). */
+                /** @description Space-separated: `read`, `play`, `email`, `webhooks`, `push` (default `read`). */
                 scope?: string;
                 /** @description Passed back as it is, for the app to check (at most 500 characters). */
                 state?: string;

@@ -7,6 +7,7 @@
 //! `security: []`, and request bodies and decision kinds carry examples.
 
 mod refine;
+mod scopes;
 
 use std::sync::OnceLock;
 
@@ -147,8 +148,11 @@ impl Modify for BearerAuth {
         );
         // Apps get their token through the authorization code flow with PKCE (S256).
         let scopes = Scopes::from_iter([
-            ("read", "Read games, events, records and the account"),
-            ("play", "Create, join and leave games, and play in them"),
+            ("read", "Read games, events, records, the games waiting, notifications, vacation, profiles and leaderboards"),
+            ("play", "Create, join and leave games, play in them, go on vacation"),
+            ("email", "Read and change the email address and the notices' preferences"),
+            ("webhooks", "Read, add and remove webhooks"),
+            ("push", "Read, add, test and remove push devices"),
         ]);
         components.add_security_scheme(
             "oauth2",

@@ -28,6 +28,7 @@ pub(super) fn refine(mut doc: Value) -> Value {
     add_shared_responses(&mut doc);
     headers_never_null(&mut doc);
     text_parameters_without_controls(&mut doc);
+    super::scopes::add_scopes(&mut doc);
     doc
 }
 

@@ -53,12 +53,7 @@ pub fn delete(
     code: Option<&str>,
     ratings: &RatingParameters,
 ) -> ServiceResult<()> {
-    if caller.session_id.is_none() {
-        return Err(ServiceError::forbidden(
-            "insufficient_scope",
-            "an account is deleted from a signed-in session, not with an API token",
-        ));
-    }
+    caller.require_session("an account is deleted from a signed-in session, not with a token")?;
     let user = db
         .read(|c| account_store::user_by_id(c, caller.user_id))?
         .filter(|u| u.deleted_at.is_none())

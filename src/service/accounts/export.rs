@@ -19,7 +19,7 @@ use crate::service::notify::push::{self, PushDevice};
 use crate::service::notify::webhooks::{self, Webhook};
 use crate::service::play::events::{self, EventView};
 use crate::service::ratings::profiles::{self, PlayerProfile};
-use crate::service::{ServiceError, ServiceResult};
+use crate::service::ServiceResult;
 use crate::storage::Database;
 
 /// One of the caller's games and its events, as the caller sees them.
@@ -63,12 +63,9 @@ pub fn export(
     vacation: VacationPolicy,
     ratings: &RatingParameters,
 ) -> ServiceResult<AccountExport> {
-    if caller.session_id.is_none() {
-        return Err(ServiceError::forbidden(
-            "insufficient_scope",
-            "the account's data is exported from a signed-in session, not with an API token",
-        ));
-    }
+    caller.require_session(
+        "the account's data is exported from a signed-in session, not with an API token",
+    )?;
     let mut games = Vec::new();
     let mut cursor: Option<String> = None;
     loop {

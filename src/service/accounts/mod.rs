@@ -21,29 +21,44 @@ use crate::storage::{accounts as store, now_millis, Database, StorageError};
 /// Personal API tokens start with this, so a bearer token says what it is.
 pub const API_TOKEN_PREFIX: &str = "kt_";
 
-/// What a token lets its bearer do.
+/// What a token lets its bearer do. `GET /me` (who the token acts for) needs none.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Scope {
-    /// Read games, events, records and one's own account.
+    /// Read games, events, records, the games waiting, notifications, vacation, profiles and
+    /// leaderboards.
     Read,
-    /// Create, join and leave games, and play in them.
+    /// Create, join and leave games, play in them, go on vacation.
     Play,
+    /// Read and change the email address and the notices' preferences.
+    Email,
+    /// Read, add and remove webhooks.
+    Webhooks,
+    /// Read, add, test and remove push devices.
+    Push,
 }
 
 impl Scope {
+    /// Every scope, in the order they are shown.
+    pub const ALL: [Scope; 5] = [
+        Scope::Read,
+        Scope::Play,
+        Scope::Email,
+        Scope::Webhooks,
+        Scope::Push,
+    ];
+
     pub(super) fn parse(s: &str) -> Option<Scope> {
-        match s {
-            "read" => Some(Scope::Read),
-            "play" => Some(Scope::Play),
-            _ => None,
-        }
+        Scope::ALL.into_iter().find(|scope| scope.name() == s)
     }
 
-    pub(super) fn name(self) -> &'static str {
+    pub fn name(self) -> &'static str {
         match self {
             Scope::Read => "read",
             Scope::Play => "play",
+            Scope::Email => "email",
+            Scope::Webhooks => "webhooks",
+            Scope::Push => "push",
         }
     }
 }
@@ -59,6 +74,16 @@ pub struct Caller {
 }
 
 impl Caller {
+    /// What only the player does, from a signed-in session, never an app or a bot with a token:
+    /// the account's own business (its password, second factor, tokens, sessions, data, and
+    /// answering apps).
+    pub fn require_session(&self, what: &'static str) -> ServiceResult<()> {
+        if self.session_id.is_none() {
+            return Err(ServiceError::forbidden("insufficient_scope", what));
+        }
+        Ok(())
+    }
+
     pub fn require(&self, scope: Scope) -> ServiceResult<()> {
         if self.scopes.contains(&scope) {
             Ok(())
@@ -290,12 +315,12 @@ pub fn authenticate_without_reading(
     Some(checked.map(|(user_id, name, session_id)| session_caller(user_id, name, session_id)))
 }
 
-/// A signed-in session's caller: it may read and play.
+/// A signed-in session's caller: it may do everything a token can.
 fn session_caller(user_id: i64, name: String, session_id: Option<i64>) -> Caller {
     Caller {
         user_id,
         name,
-        scopes: vec![Scope::Read, Scope::Play],
+        scopes: Scope::ALL.to_vec(),
         session_id,
     }
 }
@@ -332,13 +357,10 @@ pub fn create_api_token(
     if scopes.is_empty() {
         return Err(ServiceError::invalid(
             "invalid_scopes",
-            "name at least one scope: read, play",
+            "name at least one scope: read, play, email, webhooks, push",
         ));
     }
-    // A token never holds more than the credentials that created it.
-    for s in scopes {
-        caller.require(*s)?;
-    }
+    caller.require_session("API tokens are made from a signed-in session, not with a token")?;
     let mut names: Vec<&str> = scopes.iter().map(|s| s.name()).collect();
     names.sort();
     names.dedup();
@@ -362,6 +384,7 @@ pub fn create_api_token(
 }
 
 pub fn list_api_tokens(db: &Database, caller: &Caller) -> ServiceResult<Vec<ApiTokenInfo>> {
+    caller.require_session("API tokens are listed from a signed-in session, not with a token")?;
     Ok(db
         .read(|c| store::api_tokens_of(c, caller.user_id))?
         .into_iter()
@@ -370,6 +393,7 @@ pub fn list_api_tokens(db: &Database, caller: &Caller) -> ServiceResult<Vec<ApiT
 }
 
 pub fn revoke_api_token(db: &Database, caller: &Caller, id: i64) -> ServiceResult<()> {
+    caller.require_session("API tokens are revoked from a signed-in session (or /oauth/revoke)")?;
     if db.write(|c| store::revoke_api_token(c, caller.user_id, id, now_millis()))? {
         Ok(())
     } else {

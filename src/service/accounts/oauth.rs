@@ -38,7 +38,7 @@ pub struct AuthorizationRequest {
     /// port>/...` or `http://[::1]:<port>/...` for native apps (RFC 8252), or a private-use
     /// scheme with a dot (`com.example.app:/callback`). No fragment.
     pub redirect_uri: Option<String>,
-    /// Space-separated: `read`, `play` (default `read`).
+    /// Space-separated: `read`, `play`, `email`, `webhooks`, `push` (default `read`).
     pub scope: Option<String>,
     /// Passed back as it is, for the app to check (at most 500 characters).
     pub state: Option<String>,
@@ -164,7 +164,7 @@ pub fn metadata(public_url: &str) -> Metadata {
         code_challenge_methods_supported: strings(&["S256"]),
         token_endpoint_auth_methods_supported: strings(&["none"]),
         revocation_endpoint_auth_methods_supported: strings(&["none"]),
-        scopes_supported: vec![Scope::Read, Scope::Play],
+        scopes_supported: Scope::ALL.to_vec(),
     }
 }
 
@@ -261,13 +261,16 @@ fn scopes_and_challenge(
         .collect();
     let mut scopes = Vec::new();
     for word in words {
-        let scope = Scope::parse(word).ok_or(("invalid_scope", "the scopes are read and play"))?;
+        let scope = Scope::parse(word).ok_or((
+            "invalid_scope",
+            "the scopes are read, play, email, webhooks and push",
+        ))?;
         if !scopes.contains(&scope) {
             scopes.push(scope);
         }
     }
     if scopes.is_empty() {
-        return Err(("invalid_scope", "ask for read, play or both"));
+        return Err(("invalid_scope", "ask for at least one scope"));
     }
     scopes.sort_by_key(|s| s.name());
     Ok((scopes, challenge.to_string()))
@@ -290,13 +293,7 @@ fn redirect_with(redirect: &url::Url, pairs: &[(&str, &str)], state: Option<&str
 
 /// Only a signed-in session answers for the player (never an app's token).
 fn signed_in(caller: &Caller) -> ServiceResult<()> {
-    if caller.session_id.is_none() {
-        return Err(ServiceError::forbidden(
-            "insufficient_scope",
-            "the player answers an app's request from a signed-in session",
-        ));
-    }
-    Ok(())
+    caller.require_session("the player answers an app's request from a signed-in session")
 }
 
 /// What the consent screen should show for `req`.

@@ -344,6 +344,7 @@ fn verify_access_token(keys: &TokenKeys, token: &str) -> ServiceResult<AccessTok
 
 /// The caller's signed-in devices.
 pub fn list(db: &Database, caller: &Caller) -> ServiceResult<Vec<SessionInfo>> {
+    caller.require_session("signed-in devices are listed from a signed-in session")?;
     Ok(db
         .read(|c| store::live_sessions_of(c, caller.user_id))?
         .into_iter()
@@ -359,6 +360,7 @@ pub fn list(db: &Database, caller: &Caller) -> ServiceResult<Vec<SessionInfo>> {
 
 /// Sign out of one session (`Some(id)`) or of all of them (`None`).
 pub fn sign_out(db: &Database, caller: &Caller, id: Option<i64>) -> ServiceResult<()> {
+    caller.require_session("devices are signed out from a signed-in session")?;
     let revoked = db.write(|c| store::revoke_sessions(c, caller.user_id, id, now_millis()))?;
     if id.is_some() && revoked == 0 {
         return Err(ServiceError::NotFound("session"));

@@ -50,13 +50,7 @@ pub struct TwoFactorStatus {
 
 /// Enrolling and turning off are the account's own business: a signed-in session only.
 fn signed_in(caller: &Caller) -> ServiceResult<()> {
-    if caller.session_id.is_none() {
-        return Err(ServiceError::forbidden(
-            "insufficient_scope",
-            "two-factor sign-in is set from a signed-in session, not with an API token",
-        ));
-    }
-    Ok(())
+    caller.require_session("two-factor sign-in is set from a signed-in session, not with a token")
 }
 
 fn cipher(keys: &TokenKeys) -> Aes256Gcm {
@@ -107,6 +101,7 @@ fn step_of(totp: &Totp, code: &str, now_ms: i64) -> Option<i64> {
 }
 
 pub fn status(db: &Database, caller: &Caller) -> ServiceResult<TwoFactorStatus> {
+    signed_in(caller)?;
     db.read(|c| {
         let enabled = store::get(c, caller.user_id)?.is_some_and(|r| r.confirmed_at.is_some());
         let left = if enabled {

@@ -95,7 +95,7 @@ pub struct WebhookAttempt {
 pub use crate::service::notify::outbound::OutboundPolicy as WebhookPolicy;
 
 fn managed_by(caller: &Caller) -> ServiceResult<()> {
-    caller.require(Scope::Play)
+    caller.require(Scope::Webhooks)
 }
 
 fn view(row: &WebhookRow) -> Webhook {
@@ -208,7 +208,7 @@ pub fn attempts(
     before: Option<i64>,
     limit: i64,
 ) -> ServiceResult<Vec<WebhookAttempt>> {
-    caller.require(Scope::Read)?;
+    caller.require(Scope::Webhooks)?;
     db.read(|conn| {
         if store::one(conn, caller.user_id, id)?.is_none() {
             return Err(ServiceError::NotFound("webhook"));

@@ -81,7 +81,7 @@ pub struct SetEmail {
 /// Email settings are the account's own business: a signed-in session may change them, an API
 /// token (a bot, a third-party client) may not.
 fn signed_in(caller: &Caller) -> ServiceResult<()> {
-    caller.require(Scope::Play)?;
+    caller.require(Scope::Email)?;
     if caller.session_id.is_none() {
         return Err(ServiceError::forbidden(
             "insufficient_scope",
@@ -126,7 +126,7 @@ pub(crate) fn create_settings(
 }
 
 pub fn settings(db: &Database, caller: &Caller) -> ServiceResult<MailSettings> {
-    caller.require(Scope::Read)?;
+    caller.require(Scope::Email)?;
     db.write(|conn| Ok(view(&store::ensure(conn, caller.user_id, "en")?)))
 }
 

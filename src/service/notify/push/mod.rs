@@ -150,7 +150,7 @@ pub fn subscribe(
     new: &NewPushSubscription,
     user_agent: Option<&str>,
 ) -> ServiceResult<PushDevice> {
-    caller.require(Scope::Play)?;
+    caller.require(Scope::Push)?;
     outbound::check_url(new.endpoint.trim(), policy).map_err(|e| match e {
         OutboundError::Private => ServiceError::invalid("private_push_endpoint", e.to_string()),
         other => ServiceError::invalid("invalid_push_endpoint", other.to_string()),
@@ -184,7 +184,7 @@ pub fn subscribe(
 
 /// The caller's devices.
 pub fn list(db: &Database, caller: &Caller) -> ServiceResult<Vec<PushDevice>> {
-    caller.require(Scope::Read)?;
+    caller.require(Scope::Push)?;
     Ok(db
         .read(|conn| store::of_user(conn, caller.user_id))?
         .into_iter()
@@ -194,7 +194,7 @@ pub fn list(db: &Database, caller: &Caller) -> ServiceResult<Vec<PushDevice>> {
 
 /// Forget one of the caller's devices.
 pub fn unsubscribe(db: &Database, caller: &Caller, id: i64) -> ServiceResult<()> {
-    caller.require(Scope::Play)?;
+    caller.require(Scope::Push)?;
     db.write(|conn| match store::one(conn, caller.user_id, id)? {
         Some(row) => Ok(store::delete(conn, row.id).map(|_| ())?),
         None => Err(ServiceError::NotFound("push device")),
@@ -203,7 +203,7 @@ pub fn unsubscribe(db: &Database, caller: &Caller, id: i64) -> ServiceResult<()>
 
 /// Queue a test push to one of the caller's devices ("do my notifications work?").
 pub fn test(db: &Database, caller: &Caller, id: i64) -> ServiceResult<()> {
-    caller.require(Scope::Play)?;
+    caller.require(Scope::Push)?;
     let now = db.now();
     db.write(|conn| {
         let Some(row) = store::one(conn, caller.user_id, id)? else {

@@ -1,0 +1,1 @@
+UPDATE api_tokens SET scopes = replace(scopes, ',email,webhooks,push', '');

@@ -41,7 +41,9 @@ pub struct Config {
     /// peer is the client.
     #[arg(long, env = "KELTIS_TRUSTED_PROXIES", value_delimiter = ',', value_parser = network)]
     pub trusted_proxies: Vec<ipnet::IpNet>,
-    /// Run the bot worker that plays the built-in bots' turns.
+    /// Run the bot worker that plays the built-in bots' turns and the seats of players who left
+    /// a game that goes on (the stand-in). With `false` on every instance, those turns wait,
+    /// their games standing still, until an instance runs it.
     #[arg(long, env = "KELTIS_BOTS", default_value_t = true, action = clap::ArgAction::Set)]
     pub bots: bool,
     /// Thinking time of `bot-mcts` per decision, in milliseconds.

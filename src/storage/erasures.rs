@@ -210,6 +210,25 @@ pub fn rename_in_events(
     Ok(changed)
 }
 
+/// Rename in `$text` of the rows of `$table` that may hold the name, keyed by `$id`; adds the
+/// rows changed to `$changed`.
+macro_rules! rename_in {
+    ($conn:expr, $name:expr, $rewrite:expr, $changed:ident, $table:ident, $id:ident, $text:ident) => {
+        let rows: Vec<(i64, String)> = $table::table
+            .filter(lower($table::$text).like(quoted($name)))
+            .select(($table::$id, $table::$text))
+            .load($conn)?;
+        for (id, text) in rows {
+            if let Some(new) = $rewrite(&text) {
+                diesel::update($table::table.find(id))
+                    .set($table::$text.eq(new))
+                    .execute($conn)?;
+                $changed += 1;
+            }
+        }
+    };
+}
+
 /// Rename in notifications, webhook and push deliveries (their payloads) and in stored answers
 /// (their bodies); how many rows changed.
 pub fn rename_in_messages(
@@ -218,42 +237,18 @@ pub fn rename_in_messages(
     rewrite: Rewrite<'_>,
 ) -> Result<usize, StorageError> {
     let mut changed = 0;
-    let rows: Vec<(i64, String)> = notifications::table
-        .filter(lower(notifications::payload).like(quoted(name)))
-        .select((notifications::id, notifications::payload))
-        .load(conn)?;
-    for (id, text) in rows {
-        if let Some(new) = rewrite(&text) {
-            diesel::update(notifications::table.find(id))
-                .set(notifications::payload.eq(new))
-                .execute(conn)?;
-            changed += 1;
-        }
-    }
-    let rows: Vec<(i64, String)> = webhook_deliveries::table
-        .filter(lower(webhook_deliveries::payload).like(quoted(name)))
-        .select((webhook_deliveries::id, webhook_deliveries::payload))
-        .load(conn)?;
-    for (id, text) in rows {
-        if let Some(new) = rewrite(&text) {
-            diesel::update(webhook_deliveries::table.find(id))
-                .set(webhook_deliveries::payload.eq(new))
-                .execute(conn)?;
-            changed += 1;
-        }
-    }
-    let rows: Vec<(i64, String)> = push_deliveries::table
-        .filter(lower(push_deliveries::payload).like(quoted(name)))
-        .select((push_deliveries::id, push_deliveries::payload))
-        .load(conn)?;
-    for (id, text) in rows {
-        if let Some(new) = rewrite(&text) {
-            diesel::update(push_deliveries::table.find(id))
-                .set(push_deliveries::payload.eq(new))
-                .execute(conn)?;
-            changed += 1;
-        }
-    }
+    rename_in!(conn, name, rewrite, changed, notifications, id, payload);
+    rename_in!(
+        conn,
+        name,
+        rewrite,
+        changed,
+        webhook_deliveries,
+        id,
+        payload
+    );
+    rename_in!(conn, name, rewrite, changed, push_deliveries, id, payload);
+    // Stored answers are keyed by user and key.
     let rows: Vec<(i64, String, String)> = idempotency_keys::table
         .filter(lower(idempotency_keys::body).like(quoted(name)))
         .select((

@@ -259,43 +259,21 @@ pub fn disable(db: &Database, keys: &TokenKeys, caller: &Caller, code: &str) -> 
     })
 }
 
-/// The second factor for an act that asks for it again (deleting the account): nothing when
-/// two-factor sign-in is off; else `code` must be a fresh TOTP code or an unused recovery code.
-pub(super) fn prove(
-    db: &Database,
-    keys: &TokenKeys,
-    user_id: i64,
-    name: &str,
-    code: Option<&str>,
-) -> ServiceResult<()> {
-    let Some(row) = db
-        .read(|c| store::get(c, user_id))?
-        .filter(|r| r.confirmed_at.is_some())
-    else {
-        return Ok(());
-    };
-    let Some(code) = code.filter(|c| !c.trim().is_empty()) else {
-        return Err(ServiceError::forbidden(
-            "code_required",
-            "two-factor sign-in is on: give a code from the authenticator app or a recovery code",
-        ));
-    };
-    let now = db.now();
-    if db.write(|c| spend(c, keys, &row, name, code, now))? {
-        Ok(())
-    } else {
-        Err(bad_code())
-    }
+/// How a second factor is refused where it is asked for.
+struct Refusals {
+    missing: fn() -> ServiceError,
+    wrong: fn() -> ServiceError,
 }
 
-/// The second factor at sign-in, once the password was right: nothing when two-factor sign-in
-/// is off; else `code` must be a fresh TOTP code or an unused recovery code.
-pub(super) fn check_at_login(
+/// Nothing when two-factor sign-in is off; else `code` must be a fresh TOTP code or an unused
+/// recovery code, spent here.
+fn second_factor(
     db: &Database,
     keys: &TokenKeys,
     user_id: i64,
     name: &str,
     code: Option<&str>,
+    refusals: Refusals,
 ) -> ServiceResult<()> {
     // Most accounts have it off: a read tells, and only a code spent writes.
     let Some(row) = db
@@ -305,16 +283,51 @@ pub(super) fn check_at_login(
         return Ok(());
     };
     let Some(code) = code.filter(|c| !c.trim().is_empty()) else {
-        return Err(ServiceError::TwoFactorRequired);
+        return Err((refusals.missing)());
     };
     let now = db.now();
     if db.write(|c| spend(c, keys, &row, name, code, now))? {
         Ok(())
     } else {
-        Err(ServiceError::Unauthorized(
-            "the code is wrong, was used already or has expired",
-        ))
+        Err((refusals.wrong)())
     }
+}
+
+/// The second factor for an act that asks for it again (deleting the account): 403
+/// `code_required` without a code, 422 `invalid_code` with a wrong one.
+pub(super) fn prove(
+    db: &Database,
+    keys: &TokenKeys,
+    user_id: i64,
+    name: &str,
+    code: Option<&str>,
+) -> ServiceResult<()> {
+    let refusals = Refusals {
+        missing: || {
+            ServiceError::forbidden(
+                "code_required",
+                "two-factor sign-in is on: give a code from the authenticator app or a recovery code",
+            )
+        },
+        wrong: bad_code,
+    };
+    second_factor(db, keys, user_id, name, code, refusals)
+}
+
+/// The second factor at sign-in, once the password was right: 401 `two_factor_required` without
+/// a code, 401 with a wrong one.
+pub(super) fn check_at_login(
+    db: &Database,
+    keys: &TokenKeys,
+    user_id: i64,
+    name: &str,
+    code: Option<&str>,
+) -> ServiceResult<()> {
+    let refusals = Refusals {
+        missing: || ServiceError::TwoFactorRequired,
+        wrong: || ServiceError::Unauthorized("the code is wrong, was used already or has expired"),
+    };
+    second_factor(db, keys, user_id, name, code, refusals)
 }
 
 #[cfg(test)]

@@ -262,3 +262,80 @@ fn the_answers_found_missing_are_documented() {
         "the Fischer maximum's rule"
     );
 }
+
+/// Every error code the server's code can answer is in the document: the codes are collected from
+/// the sources (the services' refusals, the HTTP layer's, the engine's rule codes) and each must
+/// appear, as `` `code` ``, in some description.
+#[test]
+fn every_error_code_in_the_code_is_documented() {
+    let spec = keltis::api::openapi_json();
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/src");
+    let mut codes = std::collections::BTreeMap::new();
+    let mut dirs = vec![std::path::PathBuf::from(root)];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+                continue;
+            }
+            if path.extension().is_none_or(|e| e != "rs") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            let engine_errors = path.ends_with("engine/error.rs");
+            for code in codes_in(&text, engine_errors) {
+                codes
+                    .entry(code)
+                    .or_insert_with(|| path.display().to_string());
+            }
+        }
+    }
+    assert!(
+        codes.len() > 60,
+        "the sweep found only {} codes",
+        codes.len()
+    );
+    let missing: Vec<String> = codes
+        .iter()
+        .filter(|(code, _)| !spec.contains(&format!("`{code}`")))
+        .map(|(code, file)| format!("{code} ({file})"))
+        .collect();
+    assert!(missing.is_empty(), "undocumented codes: {missing:?}");
+}
+
+/// The codes a source file answers with: the first string of `invalid(`, `forbidden(`,
+/// `conflict(` and `ApiError::new(_, ...)`, and, in the engine's errors, each `=> "code"`.
+fn codes_in(text: &str, engine_errors: bool) -> Vec<String> {
+    let quoted_after = |from: &str| -> Option<String> {
+        let start = from.find('"')? + 1;
+        let end = start + from[start..].find('"')?;
+        let code = &from[start..end];
+        (!code.is_empty() && code.bytes().all(|b| b.is_ascii_lowercase() || b == b'_'))
+            .then(|| code.to_string())
+    };
+    let mut found = Vec::new();
+    for marker in ["invalid(", "forbidden(", "conflict("] {
+        for (at, _) in text.match_indices(marker) {
+            let rest = text[at + marker.len()..].trim_start();
+            if rest.starts_with('"') {
+                found.extend(quoted_after(rest));
+            }
+        }
+    }
+    for (at, _) in text.match_indices("ApiError::new(") {
+        let rest = &text[at..];
+        if let Some(comma) = rest.find(',') {
+            let after = rest[comma + 1..].trim_start();
+            if after.starts_with('"') {
+                found.extend(quoted_after(after));
+            }
+        }
+    }
+    if engine_errors {
+        for (at, _) in text.match_indices("=> \"") {
+            found.extend(quoted_after(&text[at..]));
+        }
+    }
+    found
+}

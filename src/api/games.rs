@@ -227,7 +227,7 @@ pub async fn invite(
     )),
     (status = 403, description = "`not_seated`", body = Problem),
     (status = 409, description = "`stale_version` (with `current_version`), `not_started`; `deadline_passed`: it is your turn and your time has run out (the server's clock applies the time-out)", body = Problem),
-    (status = 422, description = "the engine's code: `not_your_turn`, `row_order`, `card_not_in_hand`, `game_over`, `seat_retired` (your seat left the game: a bot plays it), ...; `idempotency_key_reused`", body = Problem),
+    (status = 422, description = "the rules refuse the decision, with the engine's code: `game_over`, `seat_retired` (your seat left the game: a bot plays it), `no_such_seat`, `not_your_turn`, `unexpected_decision` (not what this step of the turn asks for), `not_in_variant`, `card_not_in_hand`, `row_order`, `no_pawn_can_move`, `illegal_move`, `no_such_pawn`, `not_lowest_small_pawn`, `unknown_space`, `choice_required`, `discarded_this_turn`, `pile_empty`, `row_empty`, `wrong_path`, `path_terminated`, `stone_cards_invalid`, `stone_taken`, `stone_in_final_phase`; `reserved_decision` (`time_out` is the server's clock's); `idempotency_key_reused`", body = Problem),
 ))]
 #[post("/games/{id}/decisions")]
 pub async fn decide(

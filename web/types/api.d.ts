@@ -3954,7 +3954,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description the engine's code: `not_your_turn`, `row_order`, `card_not_in_hand`, `game_over`, `seat_retired` (your seat left the game: a bot plays it), ...; `idempotency_key_reused`; `invalid_body`: the body does not fit the schema, or a text field holds control characters */
+            /** @description the rules refuse the decision, with the engine's code: `game_over`, `seat_retired` (your seat left the game: a bot plays it), `no_such_seat`, `not_your_turn`, `unexpected_decision` (not what this step of the turn asks for), `not_in_variant`, `card_not_in_hand`, `row_order`, `no_pawn_can_move`, `illegal_move`, `no_such_pawn`, `not_lowest_small_pawn`, `unknown_space`, `choice_required`, `discarded_this_turn`, `pile_empty`, `row_empty`, `wrong_path`, `path_terminated`, `stone_cards_invalid`, `stone_taken`, `stone_in_final_phase`; `reserved_decision` (`time_out` is the server's clock's); `idempotency_key_reused`; `invalid_body`: the body does not fit the schema, or a text field holds control characters */
             422: {
                 headers: {
                     [name: string]: unknown;

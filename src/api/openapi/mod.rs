@@ -27,7 +27,7 @@ use super::{
 #[openapi(
     info(
         title = "Keltis server API",
-        description = "Play Reiner Knizia's Keltis (keltis, neue-wege, keltis-card) by correspondence. Every error is a JSON `Problem` with a stable `code`; while the database is unavailable, requests answer 503 `database_unavailable` with `Retry-After`. Integers are written without a fraction or an exponent (`25`, not `25.0`): a body with one is refused with 422 `invalid_body`. A request the HTTP layer refuses before any route runs carries the code of its status (`bad_request`, `not_found`, `uri_too_long`, `headers_too_large`, ...).",
+        description = "Play Reiner Knizia's Keltis (keltis, neue-wege, keltis-card) by correspondence. Every error is a JSON `Problem` with a stable `code`; while the database is unavailable, requests answer 503 `database_unavailable` with `Retry-After`. Integers are written without a fraction or an exponent (`25`, not `25.0`): a body with one is refused with 422 `invalid_body`. A request the HTTP layer refuses before any route runs carries the code of its status (`bad_request`, `not_found`, `method_not_allowed`, `uri_too_long`, `headers_too_large`, ...). A failure of the server itself answers 500 `internal`, its details in the server's log only.",
         // The server's version (Cargo's), as `keltis --version` and `/healthz` say it.
         version = env!("CARGO_PKG_VERSION"),
         license(name = "MIT OR Apache-2.0", identifier = "MIT OR Apache-2.0")

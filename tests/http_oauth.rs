@@ -288,3 +288,33 @@ fn an_app_gets_a_scoped_token_through_pkce_and_loses_it(db: Db) {
 }
 
 on_both_databases!(an_app_gets_a_scoped_token_through_pkce_and_loses_it);
+
+/// The same flow run by a third-party app written in Python with its standard library alone
+/// (`tests/oauth_app/app.py`): it shares no code with the server or these tests.
+fn a_python_app_runs_the_flow(db: Db) {
+    let s = support::spawn(db, |_| {}).expect("a database for this test");
+    let anna = s.register("anna");
+    let app = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/oauth_app/app.py");
+    let out = std::process::Command::new("python3")
+        .args([app, &s.base, &anna.token])
+        .output()
+        .expect("python3 runs");
+    assert!(
+        out.status.success(),
+        "{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: Value = serde_json::from_slice(&out.stdout).expect("one JSON line");
+    assert_eq!(report["ok"], true);
+    assert_eq!(report["name"], "anna");
+    // The game the app created with its token is anna's.
+    let id = report["game"].as_i64().unwrap();
+    assert_eq!(s.game(id, &anna)["seats"][0]["user"], "anna");
+}
+
+mod python {
+    use super::*;
+
+    on_both_databases!(a_python_app_runs_the_flow);
+}

@@ -36,6 +36,10 @@ pub struct Config {
     /// Login and registration attempts allowed per client address and minute.
     #[arg(long, env = "KELTIS_AUTH_RATE_LIMIT", default_value_t = 10)]
     pub auth_rate_limit: u32,
+    /// Requests per minute per API or app token (a bot's, an app's), on each instance;
+    /// signed-in sessions are not counted. Over it: 429 `rate_limited` with `Retry-After`.
+    #[arg(long, env = "KELTIS_TOKEN_RATE_LIMIT", default_value_t = 1200)]
+    pub token_rate_limit: u32,
     /// Reverse proxies whose connections may name the client (`Forwarded`, `X-Forwarded-For`):
     /// addresses or networks, comma-separated (`127.0.0.1,10.0.0.0/8`). None by default: the
     /// peer is the client.
@@ -194,6 +198,7 @@ impl Config {
             pool_size: 8,
             workers: Some(2),
             auth_rate_limit: 10,
+            token_rate_limit: 1200,
             trusted_proxies: Vec::new(),
             bots: true,
             bot_mcts_ms: 100,

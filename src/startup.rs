@@ -181,6 +181,7 @@ pub fn build_with_clock(
         public_url: config.public_url.trim_end_matches('/').to_string(),
         bots,
         limiter: api::rate_limit::RateLimiter::new(config.auth_rate_limit),
+        token_limiter: api::rate_limit::TokenLimiter::new(config.token_rate_limit),
         proxies: api::client_address::TrustedProxies::new(config.trusted_proxies.clone()),
         long_poll_max_seconds: config.long_poll_max_seconds,
         ratings: config.rating_parameters(),

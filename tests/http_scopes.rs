@@ -129,3 +129,29 @@ fn the_documented_scopes_are_the_enforced_ones() {
     }
     assert!(checked >= 25, "only {checked} operations checked");
 }
+
+/// A runaway token is slowed down alone: over its requests per minute it gets 429 `rate_limited`
+/// with `Retry-After`, while another token of the same player and the player's own session go on.
+#[test]
+fn a_token_over_its_rate_waits_alone() {
+    let s = support::spawn(Db::Sqlite, |c| c.token_rate_limit = 5).expect("SQLite");
+    let anna = s.register("anna");
+    let busy = token(&s, &anna.token, &["read"]);
+    let calm = token(&s, &anna.token, &["read"]);
+    for _ in 0..5 {
+        assert_eq!(s.get("/api/v1/me", Some(&busy)).status, 200);
+    }
+    let a = s.get("/api/v1/me", Some(&busy));
+    assert_eq!(
+        (a.status, a.code()),
+        (429, "rate_limited".into()),
+        "{}",
+        a.text
+    );
+    let wait: u64 = a.headers["retry-after"].to_str().unwrap().parse().unwrap();
+    assert!((1..=60).contains(&wait), "{wait}");
+    assert_eq!(s.get("/api/v1/me", Some(&calm)).status, 200);
+    for _ in 0..10 {
+        assert_eq!(s.get("/api/v1/me", Some(&anna.token)).status, 200);
+    }
+}

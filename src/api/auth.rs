@@ -9,6 +9,7 @@ use actix_web::{web, FromRequest, HttpRequest};
 use super::error::ApiError;
 use super::AppState;
 use crate::service::accounts::{self, Caller};
+use crate::service::ServiceError;
 
 /// An authenticated caller: a JWT access token or a personal API token.
 pub struct Authenticated(pub Caller);
@@ -50,11 +51,20 @@ pub(super) fn bearer_caller(
         })?;
         // Most requests need no database read (their session was found live recently): they are
         // checked here, without a hop to a blocking thread.
-        if let Some(checked) =
-            accounts::authenticate_without_reading(&state.db, &state.keys, &bearer)
-        {
-            return Ok(checked?);
+        let caller = match accounts::authenticate_without_reading(&state.db, &state.keys, &bearer) {
+            Some(checked) => checked?,
+            None => {
+                let (db, keys, bearer) = (state.db.clone(), state.keys.clone(), bearer.clone());
+                web::block(move || accounts::authenticate(&db, &keys, &bearer)).await??
+            }
+        };
+        // A token (a bot's, an app's) is counted; a signed-in person is not.
+        if caller.session_id.is_none() {
+            state
+                .token_limiter
+                .check(&bearer)
+                .map_err(|retry_after| ServiceError::RateLimited { retry_after })?;
         }
-        Ok(web::block(move || accounts::authenticate(&state.db, &state.keys, &bearer)).await??)
+        Ok(caller)
     }
 }

@@ -42,6 +42,8 @@ pub struct AppState {
     /// Where players reach the server (the OAuth issuer, links in emails).
     pub public_url: String,
     pub limiter: rate_limit::RateLimiter,
+    /// Requests per API or app token.
+    pub token_limiter: rate_limit::TokenLimiter,
     /// Whose `Forwarded` headers name the client (the rate limits' address).
     pub proxies: client_address::TrustedProxies,
     pub bots: Vec<crate::service::play::bots::ServerBot>,

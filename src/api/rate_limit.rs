@@ -1,37 +1,37 @@
-//! Login and registration attempts per client address, in fixed one-minute windows. Kept in
-//! memory: each server instance counts on its own.
+//! Rate limits in fixed one-minute windows: login and registration attempts per client address,
+//! and requests per API or app token. Kept in memory: each server instance counts on its own.
 
 use std::collections::HashMap;
+use std::hash::Hash;
 use std::net::IpAddr;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 const WINDOW: Duration = Duration::from_secs(60);
 
-/// Attempts per (client address, action): when the window started, and how many so far.
-type Windows = HashMap<(IpAddr, &'static str), (Instant, u32)>;
-
-pub struct RateLimiter {
+/// Counts per key in fixed one-minute windows: when each key's window started, and how many so
+/// far.
+struct Windows<K> {
     per_window: u32,
-    windows: Mutex<Windows>,
+    counts: Mutex<HashMap<K, (Instant, u32)>>,
 }
 
-impl RateLimiter {
-    pub fn new(per_window: u32) -> RateLimiter {
-        RateLimiter {
+impl<K: Hash + Eq> Windows<K> {
+    fn new(per_window: u32) -> Windows<K> {
+        Windows {
             per_window,
-            windows: Mutex::new(HashMap::new()),
+            counts: Mutex::new(HashMap::new()),
         }
     }
 
-    /// Count one attempt; `Err(seconds)` to wait when over the limit.
-    pub fn check(&self, ip: IpAddr, action: &'static str) -> Result<(), u64> {
+    /// Count one for `key`; `Err(seconds)` to wait when over the limit.
+    fn count(&self, key: K) -> Result<(), u64> {
         let now = Instant::now();
-        let mut windows = self.windows.lock().unwrap_or_else(|p| p.into_inner());
-        if windows.len() > 10_000 {
-            windows.retain(|_, (start, _)| now.duration_since(*start) < WINDOW);
+        let mut counts = self.counts.lock().unwrap_or_else(|p| p.into_inner());
+        if counts.len() > 10_000 {
+            counts.retain(|_, (start, _)| now.duration_since(*start) < WINDOW);
         }
-        let entry = windows.entry((ip, action)).or_insert((now, 0));
+        let entry = counts.entry(key).or_insert((now, 0));
         if now.duration_since(entry.0) >= WINDOW {
             *entry = (now, 0);
         }
@@ -41,5 +41,42 @@ impl RateLimiter {
         }
         entry.1 += 1;
         Ok(())
+    }
+}
+
+/// Login and registration attempts per (client address, action).
+pub struct RateLimiter {
+    windows: Windows<(IpAddr, &'static str)>,
+}
+
+impl RateLimiter {
+    pub fn new(per_window: u32) -> RateLimiter {
+        RateLimiter {
+            windows: Windows::new(per_window),
+        }
+    }
+
+    /// Count one attempt; `Err(seconds)` to wait when over the limit.
+    pub fn check(&self, ip: IpAddr, action: &'static str) -> Result<(), u64> {
+        self.windows.count((ip, action))
+    }
+}
+
+/// Requests per API or app token, so that a runaway bot or app cannot take the server from the
+/// others (signed-in sessions are people, and are not counted).
+pub struct TokenLimiter {
+    windows: Windows<String>,
+}
+
+impl TokenLimiter {
+    pub fn new(per_window: u32) -> TokenLimiter {
+        TokenLimiter {
+            windows: Windows::new(per_window),
+        }
+    }
+
+    /// Count one request of `token`; `Err(seconds)` to wait when over the limit.
+    pub fn check(&self, token: &str) -> Result<(), u64> {
+        self.windows.count(token.to_string())
     }
 }

@@ -110,6 +110,7 @@ pub fn spawn_at(db: Db, start: i64, tune: impl FnOnce(&mut Config)) -> Option<Te
     config.jwt_secret = Some(SECRET.into());
     config.vapid_private_key = Some(VAPID_KEY.into());
     config.auth_rate_limit = 100_000;
+    config.token_rate_limit = 100_000;
     config.clock_interval_ms = 50;
     tune(&mut config);
     let clock = keltis::clock::Clock::manual(start);

@@ -3361,7 +3361,7 @@ export interface components {
                 "application/json": components["schemas"]["Problem"];
             };
         };
-        /** @description `rate_limited`: too many attempts from this address */
+        /** @description `rate_limited`: too many attempts from this address (logins, registrations), or too many requests with this API or app token */
         TooManyRequests: {
             headers: {
                 /** @description Seconds to wait before trying again */
@@ -3687,6 +3687,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -3827,6 +3828,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -3868,6 +3870,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -3897,6 +3900,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -3963,6 +3967,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -3999,6 +4004,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4060,6 +4066,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4106,6 +4113,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4152,6 +4160,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4190,6 +4199,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4241,6 +4251,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4296,6 +4307,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4355,6 +4367,7 @@ export interface operations {
                 };
             };
             408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4412,6 +4425,7 @@ export interface operations {
                 };
             };
             408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4455,6 +4469,7 @@ export interface operations {
                 };
             };
             408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4481,6 +4496,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4537,9 +4553,11 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `rate_limited` */
+            /** @description `rate_limited`; `rate_limited`: too many attempts from this address (logins, registrations), or too many requests with this API or app token */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4572,6 +4590,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4613,6 +4632,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4654,6 +4674,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4690,6 +4711,7 @@ export interface operations {
                 };
             };
             408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4721,6 +4743,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4752,6 +4775,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4799,9 +4823,11 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `rate_limited` */
+            /** @description `rate_limited`; `rate_limited`: too many attempts from this address (logins, registrations), or too many requests with this API or app token */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4834,6 +4860,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4884,6 +4911,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4911,6 +4939,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4938,6 +4967,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4964,6 +4994,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4988,6 +5019,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5015,6 +5047,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5063,6 +5096,7 @@ export interface operations {
             };
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5089,6 +5123,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5138,6 +5173,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5165,6 +5201,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5191,6 +5228,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5234,6 +5272,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5292,9 +5331,11 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `rate_limited` */
+            /** @description `rate_limited`; `rate_limited`: too many attempts from this address (logins, registrations), or too many requests with this API or app token */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5357,9 +5398,11 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `rate_limited` */
+            /** @description `rate_limited`; `rate_limited`: too many attempts from this address (logins, registrations), or too many requests with this API or app token */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5392,6 +5435,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5427,6 +5471,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5462,6 +5507,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5488,6 +5534,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5538,6 +5585,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5565,6 +5613,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5599,6 +5648,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5628,6 +5678,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5690,6 +5741,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5739,6 +5791,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5777,6 +5830,7 @@ export interface operations {
                 };
             };
             408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5834,6 +5888,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };

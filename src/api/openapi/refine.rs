@@ -256,7 +256,7 @@ fn shared_responses() -> Value {
         "PayloadTooLarge": problem("`body_too_large`: the body is over 64 KiB", Value::Null),
         "UnsupportedMediaType": problem("`unsupported_media_type`: send the body as application/json", Value::Null),
         "UnprocessableEntity": problem("`invalid_body`: the body does not fit the schema, or a text field holds control characters", Value::Null),
-        "TooManyRequests": problem("`rate_limited`: too many attempts from this address", retry_after.clone()),
+        "TooManyRequests": problem("`rate_limited`: too many attempts from this address (logins, registrations), or too many requests with this API or app token", retry_after.clone()),
         "ServiceUnavailable": problem("`database_unavailable`, `overloaded`: try again after Retry-After", retry_after),
     })
 }
@@ -303,7 +303,10 @@ fn add_shared_responses(doc: &mut Value) {
             if !secured {
                 op.insert("security".into(), json!([]));
             }
-            let rate_limited = path.ends_with("/auth/login") || path.ends_with("/auth/register");
+            // Logins and registrations per address; every request with a bearer token per token
+            // (`api::rate_limit`).
+            let rate_limited =
+                secured || path.ends_with("/auth/login") || path.ends_with("/auth/register");
             let uses_database = path != "/healthz";
             let wanted = |status: &str| match status {
                 // The query's text is checked on every route (`api::input_guard`).

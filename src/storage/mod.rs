@@ -17,6 +17,7 @@ macro_rules! on_backend {
 // The modules below see `on_backend!`, defined above them.
 pub mod accounts;
 pub mod appends;
+pub mod backend;
 pub mod backups;
 pub mod checkpoints;
 pub mod ended_games;
@@ -42,6 +43,8 @@ pub mod vacations;
 pub mod wakeups;
 pub mod webhooks;
 
+pub use backend::Backend;
+use backend::{is_in_memory, sqlite_path};
 use pool::Manager;
 pub use pool::{SqliteSync, CONNECTION_TIMEOUT};
 
@@ -63,34 +66,6 @@ const SQLITE_MIGRATIONS: EmbeddedMigrations = embed_migrations!("migrations/sqli
 pub enum DbConnection {
     Postgresql(PgConnection),
     Sqlite(SqliteConnection),
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Backend {
-    Postgresql,
-    Sqlite,
-}
-
-impl Backend {
-    /// `postgres://` and `postgresql://` URLs select PostgreSQL; anything else is a SQLite file
-    /// (an optional `sqlite://` prefix is removed).
-    pub fn of_url(url: &str) -> Backend {
-        if url.starts_with("postgres://") || url.starts_with("postgresql://") {
-            Backend::Postgresql
-        } else {
-            Backend::Sqlite
-        }
-    }
-}
-
-/// Whether a SQLite path is a database in memory (no file).
-fn is_in_memory(path: &str) -> bool {
-    path == ":memory:" || path.starts_with("file::memory:")
-}
-
-/// The file a SQLite URL names: the URL without its optional `sqlite://` prefix.
-fn sqlite_path(url: &str) -> &str {
-    url.strip_prefix("sqlite://").unwrap_or(url)
 }
 
 #[derive(Debug, thiserror::Error)]

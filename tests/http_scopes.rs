@@ -32,7 +32,7 @@ fn body(operation: &str) -> Value {
         "changePassword" => {
             json!({"current_password": "correct horse", "new_password": "another one"})
         }
-        "deleteAccount" => json!({"password": "correct horse"}),
+        "deleteAccount" | "markAccountAsBot" => json!({"password": "correct horse"}),
         "setEmail" => json!({"email": null}),
         "setEmailPreferences" => json!({"your_turn": true, "deadline_reminder": true,
             "invitation": true, "game_started": true, "game_over": true, "digest_hours": null,

@@ -9,6 +9,7 @@ import { h, failed, duration, say, go } from './dom.js';
 import { t, language } from './i18n.js';
 import { pushButton } from './notify.js';
 import { changePassword } from './password.js';
+import { botAccount } from './bot_account.js';
 import { deleteAccount } from './delete_account.js';
 import { twoFactor } from './two_factor.js';
 
@@ -225,6 +226,7 @@ export function showSettings(main) {
     section('push-devices', t('push-devices'), pushDevices),
     section('this-device', t('this-device'), thisDevice),
     section('your-data', t('export-title'), yourData),
+    section('bot-account', t('bot-account-title'), botAccount),
     section('delete', t('delete-title'), deleteAccount),
   );
   return () => {};

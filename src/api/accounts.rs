@@ -58,6 +58,21 @@ pub struct RefreshRequest {
     pub refresh_token: String,
 }
 
+/// The password again, and a code when two-factor sign-in is on: what an operation that cannot
+/// be undone asks for.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"password": "correct horse battery"}))]
+pub struct PasswordConfirmation {
+    /// The account's password.
+    #[schema(max_length = 128)]
+    pub password: String,
+    /// When two-factor sign-in is on: a code of the authenticator app, or a recovery code.
+    #[serde(default)]
+    #[schema(min_length = 1, max_length = 32, pattern = r"^[^\x00-\x1F\x7F-\x9F]+$")]
+    pub code: Option<String>,
+}
+
 #[derive(Serialize, Deserialize, ToSchema)]
 pub struct Me {
     pub user_id: i64,

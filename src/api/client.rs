@@ -34,6 +34,11 @@ const FILES: &[(&str, &str, &[u8])] = &[
     ),
     ("oauth.js", JS, include_bytes!("../../web/oauth.js")),
     (
+        "bot_account.js",
+        JS,
+        include_bytes!("../../web/bot_account.js"),
+    ),
+    (
         "delete_account.js",
         JS,
         include_bytes!("../../web/delete_account.js"),

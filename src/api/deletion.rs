@@ -2,27 +2,12 @@
 
 use super::json_body::JsonObject;
 use actix_web::{post, web, HttpRequest, HttpResponse};
-use serde::Deserialize;
-use utoipa::ToSchema;
 
-use super::accounts::limit;
+use super::accounts::{limit, PasswordConfirmation};
 use super::auth::Authenticated;
 use super::error::{ApiError, Problem};
 use super::AppState;
 use crate::service::accounts::deletion;
-
-#[derive(Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-#[schema(example = json!({"password": "correct horse battery"}))]
-pub struct AccountDeletion {
-    /// The account's password.
-    #[schema(max_length = 128)]
-    pub password: String,
-    /// When two-factor sign-in is on: a code of the authenticator app, or a recovery code.
-    #[serde(default)]
-    #[schema(min_length = 1, max_length = 32, pattern = r"^[^\x00-\x1F\x7F-\x9F]+$")]
-    pub code: Option<String>,
-}
 
 /// Delete the caller's account, for good (from a signed-in session, with the password, and a code
 /// when two-factor sign-in is on). Open games are left and games in progress resigned (with 3 or
@@ -30,7 +15,7 @@ pub struct AccountDeletion {
 /// devices, notifications, vacations and ratings are erased; finished games keep their records
 /// and results under a placeholder name (`deleted-` and ten hex digits), and the former name
 /// cannot be registered for 30 days. A goodbye goes to the confirmed address.
-#[utoipa::path(operation_id = "deleteAccount", tag = "accounts", security(("bearer" = [])), request_body = AccountDeletion, responses(
+#[utoipa::path(operation_id = "deleteAccount", tag = "accounts", security(("bearer" = [])), request_body = PasswordConfirmation, responses(
     (status = 204, description = "Deleted: every session and token of the account stops working"),
     (status = 403, description = "`wrong_password`; `code_required` (two-factor sign-in is on); `insufficient_scope` with an API token", body = Problem),
     (status = 409, description = "`busy`: the games kept changing while they were left; try again", body = Problem),
@@ -42,7 +27,7 @@ pub async fn delete_account(
     state: web::Data<AppState>,
     req: HttpRequest,
     Authenticated(caller): Authenticated,
-    body: JsonObject<AccountDeletion>,
+    body: JsonObject<PasswordConfirmation>,
 ) -> Result<HttpResponse, ApiError> {
     limit(&state, &req, "password")?;
     web::block(move || {

@@ -380,15 +380,18 @@ pub async fn replay_step(
     ))
 }
 
-/// The server's bot accounts: seat them with `bots` when creating a game, or invite them.
+/// The bots: the server's own (seat them with `bots` when creating a game, or invite them), then
+/// the outside bots that their owners run through the API (invite them; they accept at once).
 #[utoipa::path(operation_id = "listBots", tag = "bots", security(("bearer" = [])), responses(
-    (status = 200, body = [crate::service::play::bots::ServerBot]),
+    (status = 200, body = [crate::service::play::bots::BotListing]),
 ))]
 #[get("/bots")]
 pub async fn bots(
     state: web::Data<AppState>,
     Authenticated(caller): Authenticated,
-) -> Result<web::Json<Vec<crate::service::play::bots::ServerBot>>, ApiError> {
+) -> Result<web::Json<Vec<crate::service::play::bots::BotListing>>, ApiError> {
     caller.require(crate::service::accounts::Scope::Read)?;
-    Ok(web::Json(state.bots.clone()))
+    Ok(web::Json(
+        web::block(move || crate::service::play::bots::list(&state.db, &state.bots)).await??,
+    ))
 }

@@ -21,6 +21,7 @@ pub mod my_games;
 pub mod notifications;
 pub mod oauth;
 pub mod openapi;
+pub mod outside_bots;
 pub mod passwords;
 pub mod players;
 pub mod push;
@@ -116,6 +117,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(two_factor::confirm)
         .service(two_factor::disable)
         .service(deletion::delete_account)
+        .service(outside_bots::mark_as_bot)
         .service(oauth::review)
         .service(oauth::answer)
         .service(games::list)

@@ -2,7 +2,7 @@
 
 use diesel::prelude::*;
 
-use super::schema::{api_tokens, idempotency_keys, refresh_tokens, sessions, users};
+use super::schema::{api_tokens, game_seats, idempotency_keys, refresh_tokens, sessions, users};
 use super::{DbConnection, StorageError};
 
 #[derive(Debug, Clone, Queryable, Selectable)]
@@ -15,6 +15,15 @@ pub struct UserRow {
     pub created_at: i64,
     /// Set once the account is deleted (the row stays, renamed, for the games' records).
     pub deleted_at: Option<i64>,
+    /// A bot its owner runs outside the server (`is_bot` is set too).
+    pub outside_bot: bool,
+}
+
+impl UserRow {
+    /// Whether this is one of the server's own bots, which nobody signs in as.
+    pub fn server_bot(&self) -> bool {
+        self.is_bot && !self.outside_bot
+    }
 }
 
 #[derive(Debug, Clone, Queryable, Selectable)]
@@ -65,6 +74,33 @@ pub fn user_by_name(conn: &mut DbConnection, name: &str) -> Result<Option<UserRo
         .select(UserRow::as_select())
         .first(conn)
         .optional()?)
+}
+
+/// Mark a person's account as an outside bot, unless it has ever sat at a game (then false).
+/// A join racing this can still seat the account as a person once; nothing depends on that.
+pub fn mark_outside_bot(conn: &mut DbConnection, user_id: i64) -> Result<bool, StorageError> {
+    let seated: i64 = game_seats::table
+        .filter(game_seats::user_id.eq(user_id))
+        .count()
+        .get_result(conn)?;
+    if seated > 0 {
+        return Ok(false);
+    }
+    diesel::update(users::table.find(user_id))
+        .set((users::is_bot.eq(true), users::outside_bot.eq(true)))
+        .execute(conn)?;
+    Ok(true)
+}
+
+/// The outside bots' names, in order (at most `limit`).
+pub fn outside_bot_names(conn: &mut DbConnection, limit: i64) -> Result<Vec<String>, StorageError> {
+    Ok(users::table
+        .filter(users::outside_bot.eq(true))
+        .filter(users::deleted_at.is_null())
+        .order(users::name.asc())
+        .select(users::name)
+        .limit(limit)
+        .load(conn)?)
 }
 
 pub fn user_by_id(conn: &mut DbConnection, id: i64) -> Result<Option<UserRow>, StorageError> {

@@ -47,7 +47,18 @@ pub struct SeatRow {
     pub seat: i32,
     pub user_id: i64,
     pub user_name: String,
+    /// A bot: the server's own or an outside one.
     pub is_bot: bool,
+    /// A bot its owner runs outside the server, through the API.
+    pub outside_bot: bool,
+}
+
+impl SeatRow {
+    /// Whether the server's bot worker plays this seat's user (so nobody outside is told of
+    /// turns or deadlines).
+    pub fn played_by_server(&self) -> bool {
+        self.is_bot && !self.outside_bot
+    }
 }
 
 /// A new game's row, as the lobby creates it (open, version 0).
@@ -140,19 +151,26 @@ pub fn save_state(
 }
 
 pub fn seats(conn: &mut DbConnection, game_id: i64) -> Result<Vec<SeatRow>, StorageError> {
-    let rows: Vec<(i32, i64, String, bool)> = game_seats::table
+    let rows: Vec<(i32, i64, String, bool, bool)> = game_seats::table
         .inner_join(users::table)
         .filter(game_seats::game_id.eq(game_id))
         .order(game_seats::seat.asc())
-        .select((game_seats::seat, users::id, users::name, users::is_bot))
+        .select((
+            game_seats::seat,
+            users::id,
+            users::name,
+            users::is_bot,
+            users::outside_bot,
+        ))
         .load(conn)?;
     Ok(rows
         .into_iter()
-        .map(|(seat, user_id, user_name, is_bot)| SeatRow {
+        .map(|(seat, user_id, user_name, is_bot, outside_bot)| SeatRow {
             seat,
             user_id,
             user_name,
             is_bot,
+            outside_bot,
         })
         .collect())
 }

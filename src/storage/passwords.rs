@@ -44,7 +44,7 @@ pub fn revoke_api_tokens(
     .execute(conn)?)
 }
 
-/// The accounts (people, not bots) whose confirmed address is `email`, whatever its case.
+/// The accounts (people and outside bots, not the server's bots) whose confirmed address is `email`, whatever its case.
 pub fn users_with_confirmed_email(
     conn: &mut DbConnection,
     email: &str,
@@ -54,7 +54,7 @@ pub fn users_with_confirmed_email(
         .filter(lower(mail_settings::email.assume_not_null()).eq(lower(email)))
         .filter(mail_settings::verified_at.is_not_null())
         .filter(mail_settings::bounced_at.is_null())
-        .filter(users::is_bot.eq(false))
+        .filter(users::is_bot.eq(false).or(users::outside_bot.eq(true)))
         .select(users::id)
         .order(users::id.asc())
         .limit(10)

@@ -9,6 +9,7 @@ diesel::table! {
         created_at -> BigInt,
         deleted_at -> Nullable<BigInt>,
         held_name_mac -> Nullable<Text>,
+        outside_bot -> Bool,
     }
 }
 

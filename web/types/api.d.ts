@@ -124,7 +124,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The server's bot accounts: seat them with `bots` when creating a game, or invite them. */
+        /**
+         * The bots: the server's own (seat them with `bots` when creating a game, or invite them), then
+         *     the outside bots that their owners run through the API (invite them; they accept at once).
+         */
         get: operations["listBots"];
         put?: never;
         post?: never;
@@ -445,6 +448,32 @@ export interface paths {
         get: operations["getMe"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/bot": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark the caller's account as a bot that its owner runs outside the server, for good (from a
+         *     signed-in session, with the password, and a code when two-factor sign-in is on). Only an
+         *     account that never sat at a game may: from then on it is shown as a bot in seats, profiles,
+         *     leaderboards and `GET /bots`, accepts invitations at once, and is rated with its bot mark. It
+         *     still signs in and holds tokens (an app's, through OAuth, or personal ones); its stream
+         *     (`GET /me/stream`) tells it when it is to act; the server never plays its seats. Marking a
+         *     bot again changes nothing.
+         * @description From a signed-in session only: an API token or an app's token gets 403 `insufficient_scope`.
+         */
+        post: operations["markAccountAsBot"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1168,17 +1197,6 @@ export interface components {
             /** @description The language of the account's emails (`en`, `fr`, `de`). */
             language: string;
         };
-        /**
-         * @example {
-         *       "password": "correct horse battery"
-         *     }
-         */
-        AccountDeletion: {
-            /** @description When two-factor sign-in is on: a code of the authenticator app, or a recovery code. */
-            code?: string | null;
-            /** @description The account's password. */
-            password: string;
-        };
         /** @description Everything the server holds about the caller. */
         AccountExport: {
             /** @description Without the tokens themselves (only their hashes are kept). */
@@ -1270,6 +1288,17 @@ export interface components {
             layout: string;
             piles: components["schemas"]["StonePileView"][];
             tiles: components["schemas"]["PlacedTile"][];
+        };
+        /** @description A bot one may seat or invite: one of the server's, or an outside bot. */
+        Bot: {
+            description: string;
+            /**
+             * @description `random`, `greedy` or `mcts:<budget>` for the server's bots; `outside` for a bot its owner
+             *     runs through the API.
+             */
+            kind: string;
+            /** @description The user name to invite (or, for the server's bots, to seat with `bots` on creation). */
+            name: string;
         };
         /**
          * @description The name of one of the server's bot accounts.
@@ -2289,6 +2318,19 @@ export interface components {
             kind: "password_changed";
         };
         /**
+         * @description The password again, and a code when two-factor sign-in is on: what an operation that cannot
+         *     be undone asks for.
+         * @example {
+         *       "password": "correct horse battery"
+         *     }
+         */
+        PasswordConfirmation: {
+            /** @description When two-factor sign-in is on: a code of the authenticator app, or a recovery code. */
+            code?: string | null;
+            /** @description The account's password. */
+            password: string;
+        };
+        /**
          * PasswordResetNotice
          * @description A link to choose a new password, asked for by name or address (sent to the confirmed
          *     address only; the link itself is written into the email and kept nowhere).
@@ -2370,6 +2412,7 @@ export interface components {
         PlayerProfile: {
             /** @description Games being played now. */
             current_games: components["schemas"]["GameSummary"][];
+            /** @description A bot: one of the server's, or an outside bot. */
             is_bot: boolean;
             /**
              * Format: int64
@@ -2377,6 +2420,8 @@ export interface components {
              */
             member_since: number;
             name: string;
+            /** @description A bot its owner runs outside the server, through the API. */
+            outside_bot: boolean;
             /** @description One per variant played rated. */
             ratings: components["schemas"]["VariantRating"][];
             /** @description One per variant played. */
@@ -2717,14 +2762,6 @@ export interface components {
             tile_points: number;
             /** @description Board games: wish stones held (public: B5, X7); `color` is `null` for base-game stones. */
             wish_stones: components["schemas"]["HeldStones"][];
-        };
-        /** @description A bot account of this server. */
-        ServerBot: {
-            description: string;
-            /** @description `random`, `greedy` or `mcts:<budget>`. */
-            kind: string;
-            /** @description The user name to seat or invite. */
-            name: string;
         };
         /**
          * @description One server-sent event as it travels (its `id:`, `event:` and `data:` lines); comment lines
@@ -3680,7 +3717,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ServerBot"][];
+                    "application/json": components["schemas"]["Bot"][];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4501,6 +4538,73 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    markAccountAsBot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordConfirmation"];
+            };
+        };
+        responses: {
+            /** @description The account is a bot */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description `wrong_password`; `code_required` (two-factor sign-in is on); `insufficient_scope` with an API token; `insufficient_scope`: the API token lacks the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description `has_played`: the account has sat at a game */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description `invalid_code`; `invalid_body`: the body does not fit the schema, or a text field holds control characters */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`; `rate_limited`: too many attempts from this address (logins, registrations), or too many requests with this API or app token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     deleteAccount: {
         parameters: {
             query?: never;
@@ -4510,7 +4614,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["AccountDeletion"];
+                "application/json": components["schemas"]["PasswordConfirmation"];
             };
         };
         responses: {

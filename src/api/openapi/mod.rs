@@ -18,8 +18,8 @@ use utoipa::openapi::security::{
 use utoipa::{Modify, OpenApi};
 
 use super::{
-    accounts, deletion, email, error, games, health, my_games, notifications, oauth, passwords,
-    players, push, streams, two_factor, vacation, webhooks,
+    accounts, deletion, email, error, games, health, my_games, notifications, oauth, outside_bots,
+    passwords, players, push, streams, two_factor, vacation, webhooks,
 };
 
 /// The whole document: health at the root, the API nested under `/api/v1`.
@@ -84,6 +84,7 @@ struct ApiDoc;
         two_factor::confirm,
         two_factor::disable,
         deletion::delete_account,
+        outside_bots::mark_as_bot,
         oauth::review,
         oauth::answer,
         games::list,

@@ -13,6 +13,7 @@ const SESSION_ONLY: &[&str] = &[
     "disableTwoFactor",
     "exportAccount",
     "deleteAccount",
+    "markAccountAsBot",
     "listApiTokens",
     "createApiToken",
     "revokeApiToken",

@@ -1,11 +1,13 @@
 //! Accounts: registration and login (argon2id; sessions in `sessions`), who a bearer token
 //! belongs to, personal API tokens, changing or resetting the password (`passwords`), and
 //! two-factor sign-in (`two_factor`), taking one's data (`export`), deleting the account
-//! (`deletion`), and apps that act for a player through OAuth (`oauth`).
+//! (`deletion`), apps that act for a player through OAuth (`oauth`), and accounts their owners
+//! mark as bots (`outside_bots`).
 
 pub mod deletion;
 pub mod export;
 pub mod oauth;
+pub mod outside_bots;
 pub mod passwords;
 pub mod sessions;
 pub mod two_factor;
@@ -257,10 +259,10 @@ pub fn login(
         ));
     }
     let user = db.read(|c| store::user_by_name(c, name))?;
-    // Every login verifies one hash: the user's, or the dummy for unknown names and for bots
-    // (which have no password), so that all failures take the same time.
+    // Every login verifies one hash: the user's, or the dummy for unknown names and for the
+    // server's bots (which have no password), so that all failures take the same time.
     let (hash, user) = match user {
-        Some(u) if !u.is_bot => (u.password_hash.clone(), Some(u)),
+        Some(u) if !u.server_bot() => (u.password_hash.clone(), Some(u)),
         _ => (dummy_hash().to_string(), None),
     };
     let matches = password_matches(&hash, password);

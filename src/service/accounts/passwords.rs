@@ -97,7 +97,7 @@ pub fn request_reset(db: &Database, keys: &TokenKeys, who: &str) -> ServiceResul
             store::users_with_confirmed_email(c, who)?
         } else {
             match account_store::user_by_name(c, who)? {
-                Some(user) if !user.is_bot && store::has_confirmed_email(c, user.id)? => {
+                Some(user) if !user.server_bot() && store::has_confirmed_email(c, user.id)? => {
                     vec![user.id]
                 }
                 _ => Vec::new(),

@@ -172,7 +172,7 @@ fn remind(conn: &mut DbConnection, game_id: i64, version: i64, now: i64) -> Serv
     {
         let player = store::seats(conn, game_id)?
             .into_iter()
-            .find(|s| s.seat == seat as i32 && !s.is_bot);
+            .find(|s| s.seat == seat as i32 && !s.played_by_server());
         if let Some(player) = player {
             let notice = Notice::DeadlineReminder {
                 game_id,

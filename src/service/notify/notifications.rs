@@ -235,15 +235,17 @@ pub(in crate::service) fn queue(
     Ok(store::insert_with_deliveries(conn, &new, encoded.to_webhooks, now)?.is_some())
 }
 
-/// The seated people (not the bots) in `seats` for whom `who` holds.
+/// The seated people and outside bots (not the server's bots) in `seats` for whom `who` holds.
 fn people<'a>(
     seats: &'a [crate::storage::games::SeatRow],
     who: impl Fn(u8) -> bool + 'a,
 ) -> impl Iterator<Item = &'a crate::storage::games::SeatRow> + 'a {
-    seats.iter().filter(move |s| !s.is_bot && who(s.seat as u8))
+    seats
+        .iter()
+        .filter(move |s| !s.played_by_server() && who(s.seat as u8))
 }
 
-/// Queue `notice(seat)` for every seated person (not the bots) in `seats` for whom `who` holds.
+/// Queue `notice(seat)` for every seated person and outside bot (not the server's bots) in `seats` for whom `who` holds.
 pub(in crate::service) fn queue_for_people(
     conn: &mut DbConnection,
     seats: &[crate::storage::games::SeatRow],

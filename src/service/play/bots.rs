@@ -1,9 +1,10 @@
 //! The server's bots: built-in accounts (`bot-random`, `bot-greedy`, `bot-mcts`) that can be
 //! seated at a game on creation or by invitation, and a background worker that plays their
-//! turns through the same validated, versioned decision path as people.
+//! turns through the same validated, versioned decision path as people. The list of bots also
+//! names the outside bots (see `service::accounts::outside_bots`), which this worker never plays.
 
 use crate::ratings::RatingParameters;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::engine::bots::{Bot, BotKind, Budget};
@@ -23,21 +24,45 @@ pub const STAND_IN: &str = "bot-greedy";
 const BATCH: i64 = 32;
 
 /// A bot account of this server.
-#[derive(Clone, Debug, Serialize, ToSchema)]
+#[derive(Clone, Debug)]
 pub struct ServerBot {
-    #[serde(skip)]
     pub user_id: i64,
-    /// The user name to seat or invite.
     pub name: String,
-    /// `random`, `greedy` or `mcts:<budget>`.
-    #[schema(value_type = String)]
-    #[serde(serialize_with = "kind_name")]
     pub kind: BotKind,
     pub description: String,
 }
 
-fn kind_name<S: serde::Serializer>(kind: &BotKind, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_str(&kind.name())
+/// A bot one may seat or invite: one of the server's, or an outside bot.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+#[schema(as = Bot)]
+pub struct BotListing {
+    /// The user name to invite (or, for the server's bots, to seat with `bots` on creation).
+    pub name: String,
+    /// `random`, `greedy` or `mcts:<budget>` for the server's bots; `outside` for a bot its owner
+    /// runs through the API.
+    pub kind: String,
+    pub description: String,
+}
+
+/// Outside bots listed at most.
+const OUTSIDE_BOTS_LISTED: i64 = 200;
+
+/// The server's bots, then the outside bots by name.
+pub fn list(db: &Database, server: &[ServerBot]) -> ServiceResult<Vec<BotListing>> {
+    let outside = db.read(|c| users::outside_bot_names(c, OUTSIDE_BOTS_LISTED))?;
+    Ok(server
+        .iter()
+        .map(|b| BotListing {
+            name: b.name.clone(),
+            kind: b.kind.name(),
+            description: b.description.clone(),
+        })
+        .chain(outside.into_iter().map(|name| BotListing {
+            name,
+            kind: "outside".into(),
+            description: "run by its owner, playing through the API".into(),
+        }))
+        .collect())
 }
 
 /// Create the bot accounts that do not exist yet (several instances may race: that is fine).

@@ -117,9 +117,12 @@ pub fn create(db: &Database, caller: &Caller, new: &NewGame) -> ServiceResult<Ga
                 .then(|| crate::storage::accounts::user_by_name(conn, name))
                 .transpose()?
                 .flatten()
-                .filter(|u| u.is_bot)
+                .filter(|u| u.server_bot())
                 .ok_or_else(|| {
-                    ServiceError::invalid("unknown_bot", format!("{name:?} is not a bot account"))
+                    ServiceError::invalid(
+                        "unknown_bot",
+                        format!("{name:?} is not one of the server's bots (invite an outside bot by its name)"),
+                    )
                 })?;
             let seats = store::seats(conn, row.id)?;
             if seats.len() >= new.players as usize {
@@ -294,7 +297,7 @@ pub fn invite(
             ServiceError::invalid("unknown_user", format!("there is no user {user:?}"))
         })?;
         if invitee.is_bot {
-            // Bots accept at once.
+            // Bots, the server's and outside ones, accept at once.
             if seat_of(&seats, invitee.id).is_some() {
                 return Err(ServiceError::conflict(
                     "already_seated",

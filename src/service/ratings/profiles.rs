@@ -62,7 +62,10 @@ pub struct VariantRecord {
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
 pub struct PlayerProfile {
     pub name: String,
+    /// A bot: one of the server's, or an outside bot.
     pub is_bot: bool,
+    /// A bot its owner runs outside the server, through the API.
+    pub outside_bot: bool,
     /// When the account was made (milliseconds since the Unix epoch).
     pub member_since: i64,
     /// One per variant played rated.
@@ -148,6 +151,7 @@ pub fn profile(
         Ok(PlayerProfile {
             name: user.name,
             is_bot: user.is_bot,
+            outside_bot: user.outside_bot,
             member_since: user.created_at,
             ratings,
             records,

@@ -246,6 +246,24 @@ fn the_example_bot_plays_a_rated_game_against_a_person(db: Db) {
     let entry = |name: &str| entries.iter().find(|e| e["user"] == name).cloned();
     assert_eq!(entry("robo").expect("robo is rated")["is_bot"], true);
     assert_eq!(entry("ada").expect("ada is rated")["is_bot"], false);
+    // Both ratings moved: one up and one down (or both unchanged after a draw), both surer.
+    let rating = |name: &str| {
+        let p = s
+            .get(&format!("/api/v1/players/{name}"), Some(&ada.token))
+            .json();
+        let r = p["ratings"][0].clone();
+        assert_eq!(
+            (&r["variant"], &r["rated_games"]),
+            (&json!("keltis-card"), &json!(1))
+        );
+        assert!(r["deviation"].as_f64().unwrap() < 350.0, "{r}");
+        r["rating"].as_f64().unwrap() - 1500.0
+    };
+    let (robo_moved, ada_moved) = (rating("robo"), rating("ada"));
+    assert!(
+        robo_moved * ada_moved < 0.0 || (robo_moved == 0.0 && ada_moved == 0.0),
+        "{robo_moved} {ada_moved}"
+    );
 }
 
 on_both_databases!(

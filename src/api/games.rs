@@ -160,7 +160,7 @@ pub async fn get(
 /// Take the next free seat.
 #[utoipa::path(operation_id = "joinGame", tag = "lobby", security(("bearer" = [])), params(("id" = i64, Path)), responses(
     (status = 200, body = GameDetail),
-    (status = 403, description = "`invite_only`: the game is by invitation only", body = Problem),
+    (status = 403, description = "`invite_only`: the game is by invitation only; `blocked`: a player of the game blocked you", body = Problem),
     (status = 409, description = "`game_not_open`, `already_seated`", body = Problem),
 ))]
 #[post("/games/{id}/join")]
@@ -196,7 +196,7 @@ pub async fn leave(
 /// Invite a user by name (a seated player, before the start). A bot sits down at once.
 #[utoipa::path(operation_id = "inviteToGame", tag = "lobby", security(("bearer" = [])), params(("id" = i64, Path)), request_body = InviteRequest, responses(
     (status = 200, body = GameDetail),
-    (status = 403, description = "`not_seated`", body = Problem),
+    (status = 403, description = "`not_seated`; `blocked`: that player blocked you", body = Problem),
     (status = 409, description = "`game_not_open`, `already_invited`, `already_seated`", body = Problem),
     (status = 422, description = "`unknown_user`: no user has that name; `invalid_name`", body = Problem),
 ))]

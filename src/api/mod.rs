@@ -26,6 +26,7 @@ pub mod passwords;
 pub mod players;
 pub mod push;
 pub mod rate_limit;
+pub mod social;
 pub mod streams;
 pub mod two_factor;
 pub mod vacation;
@@ -118,6 +119,14 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(two_factor::disable)
         .service(deletion::delete_account)
         .service(outside_bots::mark_as_bot)
+        .service(social::list_chat)
+        .service(social::post_chat)
+        .service(social::mark_chat_read)
+        .service(social::get_note)
+        .service(social::set_note)
+        .service(social::list_blocks)
+        .service(social::block)
+        .service(social::unblock)
         .service(oauth::review)
         .service(oauth::answer)
         .service(games::list)

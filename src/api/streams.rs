@@ -21,6 +21,7 @@ use super::AppState;
 use crate::service::accounts::Caller;
 use crate::service::notify::live::{self, LiveNotice, StreamTicket, TicketRequest, Waiter};
 use crate::service::play::events::{self as game_events, EventView};
+use crate::service::social::chat::{self, ChatMessage};
 
 /// Events or notices read from the database at a time.
 const READ_BATCH: i64 = 100;
@@ -35,6 +36,14 @@ pub struct StreamQuery {
     /// caller's stream with the next notice.
     #[param(minimum = 0)]
     pub after: Option<i64>,
+    /// A game's stream: carry the table's chat too (`event: chat`, data a `ChatMessage`), for its
+    /// seated players only (403 `not_seated` for anyone else). Each event id is then
+    /// `<event seq>.<message id>`, which `Last-Event-ID` sends back to resume both.
+    #[serde(default)]
+    pub chat: bool,
+    /// With `chat`: start after this message (default: the chat's first message).
+    #[param(minimum = 0)]
+    pub chat_after: Option<i64>,
 }
 
 /// One server-sent event as it travels (its `id:`, `event:` and `data:` lines); comment lines
@@ -42,11 +51,13 @@ pub struct StreamQuery {
 #[derive(ToSchema)]
 #[allow(dead_code)] // documents the wire format; never built
 pub struct ServerSentEvent {
-    /// A game event's sequence number, or a notice's id: what `Last-Event-ID` sends back.
+    /// A game event's sequence number (with `chat`: `<sequence number>.<message id>`), or a
+    /// notice's id: what `Last-Event-ID` sends back.
     id: String,
     /// The event's or the notice's kind (`decided`, `your_turn`...).
     event: String,
-    /// JSON: an `EventView` on a game's stream, a `LiveNotice` on the caller's.
+    /// JSON: an `EventView` (or with `chat` a `ChatMessage`) on a game's stream, a `LiveNotice`
+    /// on the caller's.
     data: String,
 }
 
@@ -94,8 +105,27 @@ fn resume_after(req: &HttpRequest, query: &StreamQuery) -> Result<Option<i64>, A
         .ok_or_else(|| out_of_range("Last-Event-ID", "a number sent by this stream"))
 }
 
+/// Where a game's stream with `chat` starts: `Last-Event-ID` (`N.M`, or a plain `N` for the
+/// events alone), else `?after=` and `?chat_after=`.
+fn resume_table(req: &HttpRequest, query: &StreamQuery) -> Result<(i64, i64), ApiError> {
+    if query.chat_after.is_some_and(|a| a < 0) {
+        return Err(out_of_range("chat_after", "0 or more"));
+    }
+    let chat_after = query.chat_after.unwrap_or(0);
+    let Some(header) = req.headers().get("Last-Event-ID") else {
+        return Ok((resume_after(req, query)?.unwrap_or(0), chat_after));
+    };
+    let sent = header.to_str().ok().map(str::trim).unwrap_or_default();
+    let number = |s: &str| s.parse::<i64>().ok().filter(|n| *n >= 0);
+    let resumed = match sent.split_once('.') {
+        Some((seq, msg)) => number(seq).zip(number(msg)),
+        None => number(sent).map(|seq| (seq, chat_after)),
+    };
+    resumed.ok_or_else(|| out_of_range("Last-Event-ID", "an id sent by this stream"))
+}
+
 /// One event as a server-sent event: its id, its kind, its JSON.
-fn frame(id: i64, kind: &str, json: &str) -> Bytes {
+fn frame(id: impl std::fmt::Display, kind: &str, json: &str) -> Bytes {
     Bytes::from(format!("id: {id}\nevent: {kind}\ndata: {json}\n\n"))
 }
 
@@ -110,9 +140,9 @@ const LOOK_AGAIN_EVERY: u32 = 4;
 /// What a stream sends next: read through `read` (after the last id sent) whenever its waiter is
 /// woken (and every few heartbeats), a heartbeat comment when nothing happened for a while,
 /// nothing more once the server stops.
-struct Stream<T> {
+struct Stream<T: Item> {
     pending: VecDeque<T>,
-    after: i64,
+    after: T::Cursor,
     /// The last read found everything there was: read again only when woken (or every
     /// [`LOOK_AGAIN_EVERY`] heartbeats).
     caught_up: bool,
@@ -142,14 +172,16 @@ impl Drop for OpenStream {
     }
 }
 
-/// Something a stream carries: its id and its frame.
+/// Something a stream carries: where the stream stands once it is sent, and its frame.
 trait Item {
-    fn id(&self) -> i64;
+    type Cursor: Copy + Send + 'static;
+    fn cursor(&self) -> Self::Cursor;
     fn frame(&self) -> Bytes;
 }
 
 impl Item for EventView {
-    fn id(&self) -> i64 {
+    type Cursor = i64;
+    fn cursor(&self) -> i64 {
         self.seq()
     }
     fn frame(&self) -> Bytes {
@@ -160,7 +192,8 @@ impl Item for EventView {
 }
 
 impl Item for LiveNotice {
-    fn id(&self) -> i64 {
+    type Cursor = i64;
+    fn cursor(&self) -> i64 {
         self.id
     }
     fn frame(&self) -> Bytes {
@@ -169,17 +202,77 @@ impl Item for LiveNotice {
     }
 }
 
+/// On a game's stream with `chat`: an event or a message, with where the stream stands once it
+/// is sent (the event's sequence number, the message's id).
+enum TableItem {
+    Event(EventView, (i64, i64)),
+    Chat(ChatMessage, (i64, i64)),
+}
+
+impl Item for TableItem {
+    type Cursor = (i64, i64);
+    fn cursor(&self) -> (i64, i64) {
+        match self {
+            TableItem::Event(_, at) | TableItem::Chat(_, at) => *at,
+        }
+    }
+    fn frame(&self) -> Bytes {
+        match self {
+            TableItem::Event(event, (seq, msg)) => {
+                let json = serde_json::to_value(event).unwrap_or_default();
+                let kind = json["kind"].as_str().unwrap_or("event");
+                frame(format!("{seq}.{msg}"), kind, &json.to_string())
+            }
+            TableItem::Chat(message, (seq, msg)) => {
+                let json = serde_json::to_string(message).unwrap_or_default();
+                frame(format!("{seq}.{msg}"), "chat", &json)
+            }
+        }
+    }
+}
+
+/// Events and messages in the order they happened (an event first when both share a
+/// millisecond), each with the stream's place after it, from `(seq, msg)`.
+fn interleave(
+    events: Vec<EventView>,
+    messages: Vec<ChatMessage>,
+    (mut seq, mut msg): (i64, i64),
+) -> Vec<TableItem> {
+    let mut events = events.into_iter().peekable();
+    let mut messages = messages.into_iter().peekable();
+    let mut items = Vec::new();
+    loop {
+        let event_first = match (events.peek(), messages.peek()) {
+            (Some(e), Some(m)) => e.at() <= m.created_at,
+            (Some(_), None) => true,
+            (None, Some(_)) => false,
+            (None, None) => return items,
+        };
+        if event_first {
+            let Some(event) = events.next() else { continue };
+            seq = event.seq();
+            items.push(TableItem::Event(event, (seq, msg)));
+        } else {
+            let Some(message) = messages.next() else {
+                continue;
+            };
+            msg = message.id;
+            items.push(TableItem::Chat(message, (seq, msg)));
+        }
+    }
+}
+
 /// The response of a stream of what `read` finds after `after`. The first read comes before the
 /// answer, so that an unknown game or a bad token is an error, not an empty stream.
 async fn respond<T, F>(
     state: &AppState,
-    after: i64,
+    after: T::Cursor,
     waiter: Waiter,
     read: F,
 ) -> Result<HttpResponse, ApiError>
 where
     T: Item + Send + 'static,
-    F: Fn(i64) -> Result<Vec<T>, ApiError> + Clone + Send + 'static,
+    F: Fn(T::Cursor) -> Result<Vec<T>, ApiError> + Clone + Send + 'static,
 {
     let first = web::block({
         let read = read.clone();
@@ -187,7 +280,7 @@ where
     })
     .await??;
     let stream = Stream {
-        after: first.last().map(Item::id).unwrap_or(after),
+        after: first.last().map(Item::cursor).unwrap_or(after),
         caught_up: first.len() < READ_BATCH as usize,
         beats: 0,
         pending: first.into(),
@@ -209,7 +302,7 @@ where
                     return None;
                 }
                 if let Some(item) = s.pending.pop_front() {
-                    s.after = item.id();
+                    s.after = item.cursor();
                     return Some((Ok(item.frame()), s));
                 }
                 if !s.caught_up {
@@ -253,13 +346,15 @@ where
 
 /// The caller's view of the game's events as they happen (`text/event-stream`): each event once,
 /// in order, with its sequence number as the event id and its kind as the event name, redacted
-/// exactly as `GET /games/{id}/events`. Reconnect with `Last-Event-ID` to resume without a gap.
+/// exactly as `GET /games/{id}/events`. With `chat=true` (seated players only), the table's
+/// messages too, as `chat` events in the order they were written. Reconnect with `Last-Event-ID` to resume without a gap.
 /// Heartbeat comments keep idle connections open; the server ends a stream after an hour (an
 /// operator setting), and the client resumes it. Authorise with a bearer token or `?ticket=`.
 #[utoipa::path(operation_id = "streamGameEvents", tag = "live", security(("bearer" = []), ()), params(("id" = i64, Path), StreamQuery,
-    ("Last-Event-ID" = Option<i64>, Header, minimum = 0, description = "Resume after this event")), responses(
+    ("Last-Event-ID" = Option<String>, Header, pattern = r"^[0-9]+(\.[0-9]+)?$", description = "Resume after this event: `N`, or `N.M` with `chat`")), responses(
     (status = 200, description = "Server-sent events; each `data` is an `EventView`", content_type = "text/event-stream", body = ServerSentEvent),
     (status = 401, description = "No valid token or ticket", body = Problem),
+    (status = 403, description = "`not_seated`: `chat` for someone who has no seat in the game", body = Problem),
     (status = 404, description = "No such game", body = Problem),
 ))]
 #[get("/games/{id}/stream")]
@@ -271,9 +366,18 @@ pub async fn game_stream(
 ) -> Result<HttpResponse, ApiError> {
     let id = id.into_inner();
     let caller = stream_caller(&req, &state, query.ticket.as_deref(), Some(id)).await?;
-    let after = resume_after(&req, &query)?.unwrap_or(0);
     let waiter = Waiter::for_game(&state.db, id);
     let db = state.db.clone();
+    if query.chat {
+        let after = resume_table(&req, &query)?;
+        let read = move |(seq, msg): (i64, i64)| {
+            let events = game_events::events(&db, &caller, id, seq, READ_BATCH)?;
+            let messages = chat::after(&db, &caller, id, msg, READ_BATCH)?;
+            Ok(interleave(events, messages, (seq, msg)))
+        };
+        return respond(&state, after, waiter, read).await;
+    }
+    let after = resume_after(&req, &query)?.unwrap_or(0);
     let read = move |after: i64| {
         game_events::events(&db, &caller, id, after, READ_BATCH).map_err(ApiError::from)
     };

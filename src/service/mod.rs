@@ -6,6 +6,7 @@
 //! - `correspondence/`: time controls, deadlines, vacation, the games waiting for you;
 //! - `notify/`: the outbox of notices and its channels (email, Web Push, webhooks, live streams);
 //! - `ratings/`: results, ratings, profiles, history and leaderboards;
+//! - `social/`: table chat, private notes, blocks;
 //! - `i18n/`: every word the server and its web client say, one Fluent catalogue per language;
 //! - `maintenance`: what expires, and when it is deleted.
 
@@ -16,6 +17,7 @@ pub mod maintenance;
 pub mod notify;
 pub mod play;
 pub mod ratings;
+pub mod social;
 
 use crate::engine::RuleError;
 use crate::storage::StorageError;

@@ -68,6 +68,7 @@ pub fn erase_personal_rows(conn: &mut DbConnection, user_id: i64) -> Result<(), 
     diesel::delete(game_invites::table.filter(game_invites::user_id.eq(user_id))).execute(conn)?;
     diesel::delete(ratings::table.filter(ratings::user_id.eq(user_id))).execute(conn)?;
     super::oauth::delete_codes_of(conn, user_id)?;
+    super::social::erase_user(conn, user_id)?;
     Ok(())
 }
 

@@ -38,6 +38,7 @@ pub mod schema;
 #[cfg(test)]
 pub(crate) mod scratch;
 pub mod shelves;
+pub mod social;
 pub mod two_factor;
 pub mod vacations;
 pub mod wakeups;

@@ -321,6 +321,42 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    chat_messages (id) {
+        id -> BigInt,
+        game_id -> BigInt,
+        user_id -> BigInt,
+        seat -> Integer,
+        body -> Text,
+        created_at -> BigInt,
+    }
+}
+
+diesel::table! {
+    chat_reads (game_id, user_id) {
+        game_id -> BigInt,
+        user_id -> BigInt,
+        last_read -> BigInt,
+    }
+}
+
+diesel::table! {
+    game_notes (game_id, user_id) {
+        game_id -> BigInt,
+        user_id -> BigInt,
+        body -> Text,
+        updated_at -> BigInt,
+    }
+}
+
+diesel::table! {
+    blocks (user_id, blocked_id) {
+        user_id -> BigInt,
+        blocked_id -> BigInt,
+        created_at -> BigInt,
+    }
+}
+
 diesel::joinable!(game_seats -> games (game_id));
 diesel::joinable!(mail_settings -> users (user_id));
 diesel::joinable!(ratings -> users (user_id));
@@ -330,6 +366,7 @@ diesel::joinable!(push_deliveries -> push_subscriptions (subscription_id));
 diesel::joinable!(game_seats -> users (user_id));
 diesel::joinable!(game_events -> games (game_id));
 diesel::joinable!(game_archives -> games (game_id));
+diesel::joinable!(chat_messages -> users (user_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
     users,
@@ -357,4 +394,8 @@ diesel::allow_tables_to_appear_in_same_query!(
     recovery_codes,
     account_erasures,
     oauth_codes,
+    chat_messages,
+    chat_reads,
+    game_notes,
+    blocks,
 );

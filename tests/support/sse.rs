@@ -36,6 +36,24 @@ impl Sse {
         }
     }
 
+    /// Open `url` resuming after `last_event_id` as the stream wrote it (`N` or `N.M`).
+    pub fn resume(url: &str, token: &str, last_event_id: &str) -> Sse {
+        let client = Client::builder()
+            .timeout(None::<Duration>)
+            .build()
+            .expect("client");
+        let response = client
+            .get(url)
+            .bearer_auth(token)
+            .header("Last-Event-ID", last_event_id)
+            .send()
+            .expect("stream request");
+        assert_eq!(response.status(), 200, "{url}");
+        Sse {
+            reader: BufReader::new(response),
+        }
+    }
+
     /// The answer to opening `url`, stream or not.
     pub fn request(url: &str, token: Option<&str>, last_event_id: Option<i64>) -> Response {
         // No overall timeout: a stream lasts as long as the test reads it.

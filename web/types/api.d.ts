@@ -220,6 +220,49 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/games/{id}/chat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The game's chat, newest message first, for its seated players (spectators have none).
+         *     Messages of a player the caller blocked, or who blocked the caller, are left out. New
+         *     messages arrive live on `GET /games/{id}/stream?chat=true`.
+         */
+        get: operations["listChatMessages"];
+        put?: never;
+        /**
+         * Say something at the table (a seated player; before, during or after the game). One line of
+         *     1 to 500 characters; at most 10 messages a minute per player. The message never enters the
+         *     game's event log.
+         */
+        post: operations["postChatMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/games/{id}/chat/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Mark the chat read up to a message: the games list counts the messages after it as unread. */
+        put: operations["markChatRead"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/games/{id}/decisions": {
         parameters: {
             query?: never;
@@ -313,6 +356,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/games/{id}/note": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's private note on a game it sits at (empty text when there is none). Nobody else
+         *     ever reads it: no other seat, stream, webhook, record or export.
+         */
+        get: operations["getNote"];
+        /** Replace the caller's private note on a game it sits at; an empty text deletes it. */
+        put: operations["setNote"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/games/{id}/record": {
         parameters: {
             query?: never;
@@ -384,7 +448,8 @@ export interface paths {
         /**
          * The caller's view of the game's events as they happen (`text/event-stream`): each event once,
          *     in order, with its sequence number as the event id and its kind as the event name, redacted
-         *     exactly as `GET /games/{id}/events`. Reconnect with `Last-Event-ID` to resume without a gap.
+         *     exactly as `GET /games/{id}/events`. With `chat=true` (seated players only), the table's
+         *     messages too, as `chat` events in the order they were written. Reconnect with `Last-Event-ID` to resume without a gap.
          *     Heartbeat comments keep idle connections open; the server ends a stream after an hour (an
          *     operator setting), and the client resumes it. Authorise with a bearer token or `?ticket=`.
          */
@@ -449,6 +514,45 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/blocks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The players the caller blocked. */
+        get: operations["listBlocks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/blocks/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Block a player: they can no longer invite you or join your open games, and neither of you
+         *     sees the other's messages (a game already under way goes on). They are not told. Blocking
+         *     again changes nothing.
+         */
+        put: operations["blockPlayer"];
+        post?: never;
+        /** Undo a block. */
+        delete: operations["unblockPlayer"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1201,6 +1305,8 @@ export interface components {
         AccountExport: {
             /** @description Without the tokens themselves (only their hashes are kept). */
             api_tokens: components["schemas"]["ApiTokenInfo"][];
+            /** @description The players the caller blocked. */
+            blocks: components["schemas"]["Block"][];
             email: components["schemas"]["MailSettings"];
             /**
              * Format: int64
@@ -1278,6 +1384,15 @@ export interface components {
             /** @description Passed back as it is, for the app to check (at most 500 characters). */
             state?: string | null;
         };
+        /** @description A player the caller blocked. */
+        Block: {
+            /**
+             * Format: int64
+             * @description Milliseconds since the Unix epoch.
+             */
+            since: number;
+            user: string;
+        };
         BoardView: {
             /**
              * Format: int32
@@ -1318,6 +1433,46 @@ export interface components {
             end?: boolean;
             /** Format: int32 */
             value?: number | null;
+        };
+        /** @description One message at a table. */
+        ChatMessage: {
+            /**
+             * Format: int64
+             * @description Milliseconds since the Unix epoch.
+             */
+            created_at: number;
+            /** Format: int64 */
+            id: number;
+            /**
+             * Format: int32
+             * @description The author's seat.
+             */
+            seat: number;
+            text: string;
+            /** @description The author's name. */
+            user: string;
+        };
+        /** @description One page of a game's chat, the newest message first. */
+        ChatPage: {
+            /**
+             * Format: int64
+             * @description The newest message the caller has marked read (0 for none).
+             */
+            last_read: number;
+            messages: components["schemas"]["ChatMessage"][];
+            /**
+             * Format: int64
+             * @description Pass as `before` for the older messages; `null` when there are none.
+             */
+            next_before: number | null;
+        };
+        /** @description How far the caller has read. */
+        ChatRead: {
+            /**
+             * Format: int64
+             * @description The newest message read (its `id`); marking never goes backwards.
+             */
+            last_read: number;
         };
         ClockStartedData: {
             /**
@@ -1685,10 +1840,17 @@ export interface components {
          *     what the end of the game reveals is added to it (`started.setup`, `decided.drawn`).
          */
         EventView: components["schemas"]["CreatedEvent"] | components["schemas"]["JoinedEvent"] | components["schemas"]["LeftEvent"] | components["schemas"]["InvitedEvent"] | components["schemas"]["StartedEvent"] | components["schemas"]["DecidedEvent"] | components["schemas"]["ClockStartedEvent"] | components["schemas"]["TimedOutEvent"] | components["schemas"]["SeatTakenOverEvent"] | components["schemas"]["AbortedEvent"] | components["schemas"]["VacationStartedEvent"] | components["schemas"]["VacationEndedEvent"];
-        /** @description One of the caller's games and its events, as the caller sees them. */
+        /**
+         * @description One of the caller's games and its events, as the caller sees them, with the caller's note and
+         *     messages.
+         */
         ExportedGame: {
             events: components["schemas"]["EventView"][];
             game: components["schemas"]["MyGame"];
+            /** @description The caller's own messages at the table, oldest first. */
+            messages: components["schemas"]["ChatMessage"][];
+            /** @description The caller's private note (empty for none). */
+            note: string;
         };
         /**
          * FinalPlayPhase
@@ -2142,6 +2304,12 @@ export interface components {
             /** @description The seats whose decision the game waits for (empty unless it is being played). */
             to_act: number[];
             /**
+             * Format: int64
+             * @description Messages of the table's chat you have not read (`PUT /games/{id}/chat/read`); 0 for an
+             *     invitation.
+             */
+            unread_messages: number;
+            /**
              * Format: int32
              * @description Your seat; `null` for an invitation.
              */
@@ -2190,6 +2358,16 @@ export interface components {
             time_control?: components["schemas"]["TimeControl"];
             variant: components["schemas"]["Variant"];
         };
+        /**
+         * @description A message to write.
+         * @example {
+         *       "text": "Good luck, have fun!"
+         *     }
+         */
+        NewMessage: {
+            /** @description 1 to 500 characters, not only spaces, no control characters (one line). */
+            text: string;
+        };
         /** @description A device to register: `PushSubscription.toJSON()` (its `expirationTime`, if any, is ignored). */
         NewPushSubscription: {
             /**
@@ -2236,6 +2414,16 @@ export interface components {
              * @enum {string}
              */
             type: "none";
+        };
+        /**
+         * @description The caller's note on a game.
+         * @example {
+         *       "text": "She keeps the pink pile: discard no pink."
+         *     }
+         */
+        Note: {
+            /** @description Up to 5,000 characters, lines allowed, no other control characters; empty for none. */
+            text: string;
         };
         /** @description What a notification says, tagged by `kind`. */
         Notice: components["schemas"]["DeadlineReminderNotice"] | components["schemas"]["YourTurnNotice"] | components["schemas"]["InvitationNotice"] | components["schemas"]["GameStartedNotice"] | components["schemas"]["GameOverNotice"] | components["schemas"]["VerifyEmailNotice"] | components["schemas"]["DigestNotice"] | components["schemas"]["PasswordResetNotice"] | components["schemas"]["PasswordChangedNotice"] | components["schemas"]["TwoFactorChangedNotice"] | components["schemas"]["AccountDeletedNotice"];
@@ -2768,11 +2956,17 @@ export interface components {
          *     (`: heartbeat`) carry nothing.
          */
         ServerSentEvent: {
-            /** @description JSON: an `EventView` on a game's stream, a `LiveNotice` on the caller's. */
+            /**
+             * @description JSON: an `EventView` (or with `chat` a `ChatMessage`) on a game's stream, a `LiveNotice`
+             *     on the caller's.
+             */
             data: string;
             /** @description The event's or the notice's kind (`decided`, `your_turn`...). */
             event: string;
-            /** @description A game event's sequence number, or a notice's id: what `Last-Event-ID` sends back. */
+            /**
+             * @description A game event's sequence number (with `chat`: `<sequence number>.<message id>`), or a
+             *     notice's id: what `Last-Event-ID` sends back.
+             */
             id: string;
         };
         /** @description What login and refresh return. */
@@ -3942,6 +4136,179 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listChatMessages: {
+        parameters: {
+            query?: {
+                /** @description Only messages older than this id (the `next_before` of the previous page). */
+                before?: number;
+                /** @description Messages per page (default 50). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description `not_seated`: only the game's players read its chat; `insufficient_scope`: the API token lacks the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_found`: no such game; `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postChatMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewMessage"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatMessage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description `not_seated`; `insufficient_scope`: the API token lacks the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_found`: no such game; `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description `invalid_message`: empty, too long, or with control characters; `invalid_body`: the body does not fit the schema, or a text field holds control characters */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: more than 10 messages in a minute; `Retry-After` says when to try again; `rate_limited`: too many attempts from this address (logins, registrations), or too many requests with this API or app token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    markChatRead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChatRead"];
+            };
+        };
+        responses: {
+            /** @description Marked */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description `not_seated`; `insufficient_scope`: the API token lacks the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_found`: no such game; `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     postDecision: {
         parameters: {
             query?: never;
@@ -4072,7 +4439,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            /** @description `not_seated`; `insufficient_scope`: the API token lacks the scope */
+            /** @description `not_seated`; `blocked`: that player blocked you; `insufficient_scope`: the API token lacks the scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4130,7 +4497,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            /** @description `invite_only`: the game is by invitation only; `insufficient_scope`: the API token lacks the scope */
+            /** @description `invite_only`: the game is by invitation only; `blocked`: a player of the game blocked you; `insufficient_scope`: the API token lacks the scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4190,6 +4557,113 @@ export interface operations {
             408: components["responses"]["RequestTimeout"];
             /** @description `game_started` */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getNote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Note"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description `not_seated`; `insufficient_scope`: the API token lacks the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_found`: no such game; `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    setNote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Note"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Note"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description `not_seated`; `insufficient_scope`: the API token lacks the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_found`: no such game; `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description `invalid_note`: over 5,000 characters, or control characters other than lines and tabs; `invalid_body`: the body does not fit the schema, or a text field holds control characters */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4360,10 +4834,18 @@ export interface operations {
                  *     caller's stream with the next notice.
                  */
                 after?: number;
+                /**
+                 * @description A game's stream: carry the table's chat too (`event: chat`, data a `ChatMessage`), for its
+                 *     seated players only (403 `not_seated` for anyone else). Each event id is then
+                 *     `<event seq>.<message id>`, which `Last-Event-ID` sends back to resume both.
+                 */
+                chat?: boolean;
+                /** @description With `chat`: start after this message (default: the chat's first message). */
+                chat_after?: number;
             };
             header?: {
-                /** @description Resume after this event */
-                "Last-Event-ID"?: number;
+                /** @description Resume after this event: `N`, or `N.M` with `chat` */
+                "Last-Event-ID"?: string;
             };
             path: {
                 id: number;
@@ -4393,7 +4875,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            403: components["responses"]["Forbidden"];
+            /** @description `not_seated`: `chat` for someone who has no seat in the game; `insufficient_scope`: the API token lacks the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description No such game; `not_found` */
             404: {
                 headers: {
@@ -4532,6 +5022,116 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listBlocks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Block"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    blockPlayer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user name */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Blocked */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description `not_found`: no such player; `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description `cannot_block_self` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    unblockPlayer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user name */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No longer blocked */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description `not_found`: no such player, or not blocked; `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -5167,6 +5767,14 @@ export interface operations {
                  *     caller's stream with the next notice.
                  */
                 after?: number;
+                /**
+                 * @description A game's stream: carry the table's chat too (`event: chat`, data a `ChatMessage`), for its
+                 *     seated players only (403 `not_seated` for anyone else). Each event id is then
+                 *     `<event seq>.<message id>`, which `Last-Event-ID` sends back to resume both.
+                 */
+                chat?: boolean;
+                /** @description With `chat`: start after this message (default: the chat's first message). */
+                chat_after?: number;
             };
             header?: {
                 /** @description Resume after this notice */

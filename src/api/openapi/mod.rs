@@ -19,7 +19,7 @@ use utoipa::{Modify, OpenApi};
 
 use super::{
     accounts, deletion, email, error, games, health, my_games, notifications, oauth, outside_bots,
-    passwords, players, push, streams, two_factor, vacation, webhooks,
+    passwords, players, push, social, streams, two_factor, vacation, webhooks,
 };
 
 /// The whole document: health at the root, the API nested under `/api/v1`.
@@ -54,7 +54,8 @@ use super::{
         (name = "webhooks", description = "Signed deliveries of your notices to your endpoints"),
         (name = "push", description = "Web Push: your notices on your devices"),
         (name = "players", description = "Profiles, ratings, finished games and leaderboards"),
-        (name = "bots", description = "The server's computer opponents"),
+        (name = "bots", description = "The server's computer opponents, and outside bots"),
+        (name = "social", description = "Table chat, private notes, blocks"),
         (name = "oauth", description = "Apps that act for a player: OAuth 2.0 authorization code with PKCE"),
         (name = "health", description = "Liveness and readiness"),
     )
@@ -85,6 +86,14 @@ struct ApiDoc;
         two_factor::disable,
         deletion::delete_account,
         outside_bots::mark_as_bot,
+        social::list_chat,
+        social::post_chat,
+        social::mark_chat_read,
+        social::get_note,
+        social::set_note,
+        social::list_blocks,
+        social::block,
+        social::unblock,
         oauth::review,
         oauth::answer,
         games::list,

@@ -42,7 +42,9 @@ pub(super) fn scope_of(method: &str, path: &str, operation: &str) -> Option<Opti
         "webhooks"
     } else if under("/api/v1/me/push-subscriptions") {
         "push"
-    } else if method != "get" && (under("/api/v1/games") || under("/api/v1/me/vacation")) {
+    } else if method != "get"
+        && (under("/api/v1/games") || under("/api/v1/me/vacation") || under("/api/v1/me/blocks"))
+    {
         "play"
     } else {
         "read"

@@ -19,14 +19,22 @@ use crate::service::notify::push::{self, PushDevice};
 use crate::service::notify::webhooks::{self, Webhook};
 use crate::service::play::events::{self, EventView};
 use crate::service::ratings::profiles::{self, PlayerProfile};
+use crate::service::social::blocks::{self, Block};
+use crate::service::social::chat::{self, ChatMessage};
+use crate::service::social::notes;
 use crate::service::ServiceResult;
 use crate::storage::Database;
 
-/// One of the caller's games and its events, as the caller sees them.
+/// One of the caller's games and its events, as the caller sees them, with the caller's note and
+/// messages.
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct ExportedGame {
     pub game: MyGame,
     pub events: Vec<EventView>,
+    /// The caller's private note (empty for none).
+    pub note: String,
+    /// The caller's own messages at the table, oldest first.
+    pub messages: Vec<ChatMessage>,
 }
 
 /// Everything the server holds about the caller.
@@ -49,6 +57,8 @@ pub struct AccountExport {
     pub push_devices: Vec<PushDevice>,
     pub notifications: Vec<NotificationView>,
     pub games: Vec<ExportedGame>,
+    /// The players the caller blocked.
+    pub blocks: Vec<Block>,
 }
 
 /// Pages read at a time.
@@ -71,8 +81,22 @@ pub fn export(
     loop {
         let page = my_games::list(db, caller, cursor.as_deref(), PAGE)?;
         for game in page.games {
-            let events = events::events(db, caller, game.summary.id, 0, ALL_EVENTS)?;
-            games.push(ExportedGame { game, events });
+            let id = game.summary.id;
+            let events = events::events(db, caller, id, 0, ALL_EVENTS)?;
+            // An invitation has no seat, so no note or message yet.
+            let (note, messages) = match game.your_seat {
+                Some(_) => (
+                    notes::get(db, caller, id)?.text,
+                    chat::own_messages(db, caller, id)?,
+                ),
+                None => (String::new(), Vec::new()),
+            };
+            games.push(ExportedGame {
+                game,
+                events,
+                note,
+                messages,
+            });
         }
         match page.next_cursor {
             Some(next) => cursor = Some(next),
@@ -102,5 +126,6 @@ pub fn export(
         push_devices: push::list(db, caller)?,
         notifications: all_notifications,
         games,
+        blocks: blocks::list(db, caller)?,
     })
 }

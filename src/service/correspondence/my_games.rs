@@ -14,6 +14,7 @@ use crate::service::play::games::{clock_view, load_state, summary, GameSummary};
 use crate::service::{bad_cursor, cursor_number, ServiceResult};
 use crate::storage::games::{self as store, GameRow, SeatRow};
 use crate::storage::shelves::{self, RecentShelf};
+use crate::storage::social;
 use crate::storage::{Database, DbConnection};
 
 /// Where a game stands for you, in the list's order.
@@ -75,6 +76,9 @@ pub struct MyGame {
     /// When the game last changed: the last move, join, or end (milliseconds since the Unix
     /// epoch).
     pub last_move_at: i64,
+    /// Messages of the table's chat you have not read (`PUT /games/{id}/chat/read`); 0 for an
+    /// invitation.
+    pub unread_messages: i64,
 }
 
 /// One page of your games, and how many wait for you.
@@ -182,10 +186,21 @@ pub fn list(
             .last()
             .filter(|_| more)
             .map(|(shelf, row)| Cursor::of(*shelf, row));
-        let games = rows
+        let mut games = rows
             .iter()
             .map(|(shelf, row)| entry(conn, caller, *shelf, row, now))
             .collect::<ServiceResult<Vec<_>>>()?;
+        let seated: Vec<i64> = games
+            .iter()
+            .filter(|g| g.your_seat.is_some())
+            .map(|g| g.summary.id)
+            .collect();
+        let hidden = social::kept_apart(conn, caller.user_id)?;
+        for (id, unread) in social::unread_counts(conn, caller.user_id, &seated, &hidden)? {
+            if let Some(game) = games.iter_mut().find(|g| g.summary.id == id) {
+                game.unread_messages = unread;
+            }
+        }
         Ok(MyGamesPage {
             games,
             your_turn_count,
@@ -229,6 +244,7 @@ fn entry(
         deadline,
         time_left_ms: deadline.and(time_left_ms),
         last_move_at: row.updated_at,
+        unread_messages: 0,
     })
 }
 

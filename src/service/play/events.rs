@@ -126,6 +126,24 @@ impl EventView {
             | EventView::VacationEnded { seq, .. } => *seq,
         }
     }
+
+    /// When the event was appended (milliseconds since the Unix epoch).
+    pub fn at(&self) -> i64 {
+        match self {
+            EventView::Created { at, .. }
+            | EventView::Joined { at, .. }
+            | EventView::Left { at, .. }
+            | EventView::Invited { at, .. }
+            | EventView::Started { at, .. }
+            | EventView::Decided { at, .. }
+            | EventView::ClockStarted { at, .. }
+            | EventView::TimedOut { at, .. }
+            | EventView::SeatTakenOver { at, .. }
+            | EventView::Aborted { at, .. }
+            | EventView::VacationStarted { at, .. }
+            | EventView::VacationEnded { at, .. } => *at,
+        }
+    }
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]

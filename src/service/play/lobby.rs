@@ -1,5 +1,6 @@
 //! The lobby: creating games, joining, leaving, inviting, listing.
 
+use crate::service::social::blocks::refuse_if_blocked;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -236,6 +237,13 @@ pub fn join(db: &Database, caller: &Caller, game_id: i64) -> ServiceResult<GameD
                 "this game is by invitation only",
             ));
         }
+        let seated: Vec<i64> = seats.iter().map(|s| s.user_id).collect();
+        refuse_if_blocked(
+            conn,
+            caller.user_id,
+            &seated,
+            "a player of this game does not accept you",
+        )?;
         take_seat(conn, &row, row.version, caller.user_id, &caller.name, now)?;
         reloaded_detail(conn, game_id, caller, now, db.memo())
     })
@@ -296,6 +304,12 @@ pub fn invite(
         let invitee = crate::storage::accounts::user_by_name(conn, user)?.ok_or_else(|| {
             ServiceError::invalid("unknown_user", format!("there is no user {user:?}"))
         })?;
+        refuse_if_blocked(
+            conn,
+            caller.user_id,
+            &[invitee.id],
+            "this player does not accept your invitations",
+        )?;
         if invitee.is_bot {
             // Bots, the server's and outside ones, accept at once.
             if seat_of(&seats, invitee.id).is_some() {

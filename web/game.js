@@ -13,6 +13,7 @@ import { boardOf, pilesOf, resultOf, seatsOf, turnOf } from './table.js';
 import { cardName, cardsOf, describe, sameCard, targetOf } from './words.js';
 import { refresh as refreshWaiting } from './waiting.js';
 import { confirmMoves } from './settings.js';
+import { tableTalk } from './table_talk.js';
 
 /** @typedef {import('./types/api').components['schemas']} Schemas */
 /** @typedef {Schemas['GameDetail']} GameDetail */
@@ -51,7 +52,10 @@ export function showGame(main, id) {
   const body = h('div', { class: 'game' });
   /** Where the other players' moves are read out as they arrive. */
   const announce = h('p', { class: 'sr-only', 'aria-live': 'polite', id: 'announce' });
-  main.replaceChildren(body, announce);
+  // The chat and note sit below the game, outside what each load redraws (so typing goes on).
+  const talk = tableTalk(id);
+  const talkPlace = h('div');
+  main.replaceChildren(body, talkPlace, announce);
   /** Where the next game waiting for the player is offered, once this one waits for others. */
   const next = h('p', { class: 'next-game', id: 'next-game' });
 
@@ -323,7 +327,10 @@ export function showGame(main, id) {
     try {
       const { ticket } = await call('POST', '/stream-tickets', { game_id: id });
       if (closed) return;
-      stream = new EventSource(`/api/v1/games/${id}/stream?ticket=${encodeURIComponent(ticket)}&after=${game?.version ?? 0}`);
+      const seated = game?.your_seat != null;
+      const chat = seated ? `&chat=true&chat_after=${talk.last()}` : '';
+      stream = new EventSource(`/api/v1/games/${id}/stream?ticket=${encodeURIComponent(ticket)}&after=${game?.version ?? 0}${chat}`);
+      stream.addEventListener('chat', (e) => talk.add(JSON.parse(/** @type {MessageEvent} */ (e).data)));
       let timer = 0;
       const changed = () => {
         clearTimeout(timer);
@@ -341,9 +348,15 @@ export function showGame(main, id) {
       setTimeout(follow, 5000);
     }
   };
-  load().then(follow, failed);
+  load().then(async () => {
+    if (game?.your_seat != null) {
+      talkPlace.replaceChildren(talk.section);
+      await talk.load();
+    }
+  }).then(follow, failed);
   return () => {
     closed = true;
+    talk.close();
     clearInterval(ticker);
     stream?.close();
   };

@@ -52,6 +52,7 @@ function myGameItem(g) {
         : t(`status-${g.status}`);
   const left = g.time_left_ms != null ? [' · ', h('span', { class: 'left' }, [t('left', { left: duration(g.time_left_ms) })])] : [];
   item.prepend(h('strong', { class: `shelf ${g.shelf}` }, [where]), ...left, ' · ');
+  if (g.unread_messages) item.append(' · ', h('span', { class: 'unread' }, [t('unread-messages', { n: g.unread_messages })]));
   if (g.your_turn) item.classList.add('your-turn');
   return item;
 }

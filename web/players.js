@@ -4,7 +4,7 @@
  * (`/leaderboards/<variant>`). Names anywhere in the client link to profiles (`playerLink`). */
 
 import { call } from './api.js';
-import { h, failed } from './dom.js';
+import { h, failed, say } from './dom.js';
 import { t, language } from './i18n.js';
 
 /** @typedef {import('./types/api').components['schemas']} Schemas */
@@ -14,6 +14,31 @@ export const VARIANTS = /** @type {const} */ (['keltis', 'neue-wege', 'keltis-ca
 /** A player's name as a link to their profile. @param {string} name */
 export function playerLink(name) {
   return h('a', { href: `/players/${encodeURIComponent(name)}`, class: 'player' }, [name]);
+}
+
+/** Block or unblock a player from their profile (nothing for one's own, or signed out).
+ * @param {string} name */
+async function blockButton(name) {
+  /** @type {Schemas['Me']} */
+  const me = await call('GET', '/me');
+  if (me.name.toLowerCase() === name.toLowerCase()) return '';
+  /** @type {Schemas['Block'][]} */
+  const blocks = await call('GET', '/me/blocks');
+  let blocked = blocks.some((b) => b.user.toLowerCase() === name.toLowerCase());
+  const button = /** @type {HTMLButtonElement} */ (h('button', { type: 'button', id: 'block' }));
+  const label = () => { button.textContent = blocked ? t('unblock') : t('block'); };
+  button.addEventListener('click', async () => {
+    try {
+      await call(blocked ? 'DELETE' : 'PUT', `/me/blocks/${encodeURIComponent(name)}`);
+      blocked = !blocked;
+      label();
+      say(blocked ? t('blocked-now', { name }) : t('unblocked-now', { name }));
+    } catch (e) {
+      failed(e);
+    }
+  });
+  label();
+  return h('p', { class: 'block' }, [button]);
 }
 
 /** A date in the reader's language. @param {number} ms */
@@ -80,6 +105,7 @@ export function showProfile(main, name) {
     main.replaceChildren(
       h('h1', {}, [p.is_bot ? `${p.name} (${t('bot')})` : p.name]),
       h('p', {}, [t('member-since', { when: day(p.member_since) })]),
+      await blockButton(p.name),
       h('section', { 'aria-labelledby': 'ratings-h' }, [h('h2', { id: 'ratings-h' }, [t('ratings')]), ratings]),
       h('section', { 'aria-labelledby': 'record-h' }, [h('h2', { id: 'record-h' }, [t('record')]), p.records.length ? records : h('p', {}, [t('nothing')])]),
       h('section', { 'aria-labelledby': 'current-h' }, [h('h2', { id: 'current-h' }, [t('current-games')]),

@@ -34,6 +34,11 @@ const FILES: &[(&str, &str, &[u8])] = &[
     ),
     ("oauth.js", JS, include_bytes!("../../web/oauth.js")),
     (
+        "table_talk.js",
+        JS,
+        include_bytes!("../../web/table_talk.js"),
+    ),
+    (
         "bot_account.js",
         JS,
         include_bytes!("../../web/bot_account.js"),

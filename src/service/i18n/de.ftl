@@ -246,6 +246,22 @@ web-oauth-allow = Erlauben
 web-oauth-refuse = Ablehnen
 web-oauth-invalid = Diese Anfrage kann nicht beantwortet werden:
 web-token-app = App, Antwort an { $host }
+web-chat = Tischgespräch
+web-chat-empty = Noch keine Nachrichten.
+web-chat-say = Nachricht an den Tisch
+web-chat-send = Senden
+web-note = Meine Notiz
+web-note-hint = Nur du siehst diese Notiz.
+web-note-save = Notiz speichern
+web-note-saved = Notiz gespeichert.
+web-block = Blockieren
+web-unblock = Nicht mehr blockieren
+web-blocked-now = Du hast { $name } blockiert: Diese Person kann dich nicht mehr einladen oder deinen Partien beitreten, und ihr seht die Nachrichten des anderen nicht mehr.
+web-unblocked-now = Du blockierst { $name } nicht mehr.
+web-unread-messages = { $n ->
+    [one] 1 neue Nachricht
+   *[other] { $n } neue Nachrichten
+}
 web-bot-account-title = Konto eines Bots
 web-bot-account-intro = Gehört dieses Konto einem Programm, das über die API spielt? Markiere es als Bot: Es erscheint dann überall als Bot, nimmt Einladungen sofort an und wird mit seiner Bot-Markierung gewertet. Nur ein Konto, das noch nie an einer Partie saß, kann ein Bot werden, und es wird nie wieder das Konto eines Menschen.
 web-bot-account-sure = Ich verstehe: Dieses Konto ist endgültig ein Bot

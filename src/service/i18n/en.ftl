@@ -241,6 +241,22 @@ web-oauth-allow = Allow
 web-oauth-refuse = Refuse
 web-oauth-invalid = This request cannot be answered:
 web-token-app = app, answered to { $host }
+web-chat = Table talk
+web-chat-empty = No messages yet.
+web-chat-say = Message to the table
+web-chat-send = Send
+web-note = My note
+web-note-hint = Only you ever see this note.
+web-note-save = Save note
+web-note-saved = Note saved.
+web-block = Block
+web-unblock = Unblock
+web-blocked-now = You blocked { $name }: they cannot invite you or join your games, and you no longer see each other's messages.
+web-unblocked-now = You no longer block { $name }.
+web-unread-messages = { $n ->
+    [one] 1 new message
+   *[other] { $n } new messages
+}
 web-bot-account-title = A bot's account
 web-bot-account-intro = Is this account for a program that plays through the API? Mark it as a bot: it then shows as a bot everywhere, accepts invitations at once, and is rated with its bot mark. Only an account that has never sat at a game can become a bot, and it never becomes a person's account again.
 web-bot-account-sure = I understand: this account is a bot for good

@@ -247,6 +247,22 @@ web-oauth-allow = Autoriser
 web-oauth-refuse = Refuser
 web-oauth-invalid = Impossible de répondre à cette demande :
 web-token-app = application, réponse envoyée à { $host }
+web-chat = Discussion de table
+web-chat-empty = Pas encore de message.
+web-chat-say = Message à la table
+web-chat-send = Envoyer
+web-note = Ma note
+web-note-hint = Vous seul voyez cette note.
+web-note-save = Enregistrer la note
+web-note-saved = Note enregistrée.
+web-block = Bloquer
+web-unblock = Débloquer
+web-blocked-now = Vous avez bloqué { $name } : ce joueur ne peut plus vous inviter ni rejoindre vos parties, et vous ne voyez plus vos messages l'un de l'autre.
+web-unblocked-now = Vous ne bloquez plus { $name }.
+web-unread-messages = { $n ->
+    [one] 1 nouveau message
+   *[other] { $n } nouveaux messages
+}
 web-bot-account-title = Compte de robot
 web-bot-account-intro = Ce compte est-il celui d'un programme qui joue par l'API ? Marquez-le comme robot : il apparaît alors partout comme un robot, accepte les invitations aussitôt et est classé avec sa marque de robot. Seul un compte qui ne s'est jamais assis à une partie peut devenir un robot, et il ne redevient jamais le compte d'une personne.
 web-bot-account-sure = J'ai compris : ce compte est un robot pour de bon

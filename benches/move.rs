@@ -15,6 +15,12 @@ use keltis::service::correspondence::clocks::TimeControl;
 use keltis::service::i18n::Language;
 use keltis::service::play::decisions::{self, DecisionAnswer, DecisionRequest};
 use keltis::service::play::lobby::{self, NewGame};
+use keltis::service::social::fair_use::FairUse;
+
+/// No cap that a bench could reach.
+const FAIR: FairUse = FairUse {
+    max_running_games: i64::MAX,
+};
 use keltis::storage::Database;
 
 /// Two seated players and the game they play.
@@ -57,10 +63,11 @@ impl Table {
             rated: false,
             time_control: TimeControl::None,
             bots: Vec::new(),
+            invite: Vec::new(),
         };
-        let created = lobby::create(&self.db, &self.players[0], &new).expect("created");
+        let created = lobby::create(&self.db, &self.players[0], &new, FAIR).expect("created");
         self.game = created.summary.id;
-        lobby::join(&self.db, &self.players[1], self.game).expect("joined");
+        lobby::join(&self.db, &self.players[1], self.game, FAIR).expect("joined");
     }
 
     /// The next decision of the seat to act (a draw from the deck when it may, so that games

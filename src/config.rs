@@ -68,6 +68,10 @@ pub struct Config {
     /// The longest a long poll of events (`wait=`) is held, in seconds (at most 60).
     #[arg(long, env = "KELTIS_LONG_POLL_MAX", default_value_t = 60)]
     pub long_poll_max_seconds: u64,
+    /// Games a player may have open or under way at once (creating or joining one more is
+    /// refused with 409 `too_many_games`); the server's bots have no cap.
+    #[arg(long, env = "KELTIS_MAX_RUNNING_GAMES", default_value_t = 60, value_parser = clap::value_parser!(i64).range(1..))]
+    pub max_running_games: i64,
     /// Seconds an event stream stays silent before it sends a heartbeat comment (keeps proxies
     /// from closing idle streams).
     #[arg(long, env = "KELTIS_STREAM_HEARTBEAT", default_value_t = 15)]
@@ -205,6 +209,7 @@ impl Config {
             sqlite_synchronous: crate::storage::SqliteSync::Full,
             body_timeout_seconds: 10,
             long_poll_max_seconds: 60,
+            max_running_games: 60,
             stream_heartbeat_seconds: 15,
             stream_max_seconds: 3600,
             webhooks_allow_private: false,

@@ -52,6 +52,17 @@ enum Command {
         #[command(flatten)]
         config: keltis::config::Config,
     },
+    /// Make a player a moderator (who reads reports, mutes, suspends and dismisses through the
+    /// API), or with --revoke no longer one. The role is given here only, never through the API.
+    Moderator {
+        /// The player's user name.
+        name: String,
+        /// Take the role away.
+        #[arg(long)]
+        revoke: bool,
+        #[command(flatten)]
+        config: keltis::config::Config,
+    },
     /// Record every finished game's result and rating again from the games' logs, with the
     /// rating flags given (after changing them); prints one JSON report. Run it while no game ends.
     RecomputeRatings(keltis::config::Config),
@@ -218,6 +229,25 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
                 "restored {} into {}: start the server",
                 from.display(),
                 config.database_url()
+            );
+            Ok(())
+        }
+        Command::Moderator {
+            name,
+            revoke,
+            config,
+        } => {
+            let db = keltis::storage::Database::open_with(
+                &config.database_url(),
+                1,
+                config.sqlite_synchronous,
+            )?;
+            if !keltis::service::social::moderation::set_moderator(&db, &name, !revoke)? {
+                return Err(format!("there is no player {name:?}").into());
+            }
+            println!(
+                "{name} is {} a moderator",
+                if revoke { "no longer" } else { "now" }
             );
             Ok(())
         }

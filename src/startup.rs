@@ -180,6 +180,9 @@ pub fn build_with_clock(
         keys: TokenKeys::new(&secret),
         public_url: config.public_url.trim_end_matches('/').to_string(),
         bots,
+        fair_use: crate::service::social::fair_use::FairUse {
+            max_running_games: config.max_running_games,
+        },
         limiter: api::rate_limit::RateLimiter::new(config.auth_rate_limit),
         token_limiter: api::rate_limit::TokenLimiter::new(config.token_rate_limit),
         proxies: api::client_address::TrustedProxies::new(config.trusted_proxies.clone()),

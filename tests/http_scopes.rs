@@ -33,6 +33,7 @@ fn body(operation: &str) -> Value {
             json!({"current_password": "correct horse", "new_password": "another one"})
         }
         "deleteAccount" | "markAccountAsBot" => json!({"password": "correct horse"}),
+        "createReport" => json!({"user": "nobody", "reason": "x"}),
         "setEmail" => json!({"email": null}),
         "setEmailPreferences" => json!({"your_turn": true, "deadline_reminder": true,
             "invitation": true, "game_started": true, "game_over": true, "digest_hours": null,

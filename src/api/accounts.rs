@@ -157,6 +157,7 @@ pub async fn register(
 #[utoipa::path(operation_id = "login", tag = "accounts", request_body = LoginRequest, responses(
     (status = 200, body = Session),
     (status = 401, description = "`unauthorized` (wrong name, password or code); `two_factor_required`: send `code` too", body = Problem),
+    (status = 403, description = "`suspended`: a moderator suspended the account (`until` says until when; said only with the right password)", body = Problem),
     (status = 422, description = "`invalid_name`, `invalid_code` (longer than 32 characters, or control characters)", body = Problem),
 ))]
 #[post("/auth/login")]

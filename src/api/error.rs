@@ -21,6 +21,9 @@ pub struct Problem {
     /// On `stale_version`: the game's current version.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub current_version: Option<i64>,
+    /// On `muted` and `suspended`: until when (milliseconds since the Unix epoch).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub until: Option<i64>,
 }
 
 #[derive(Debug)]
@@ -29,7 +32,7 @@ pub struct ApiError {
     pub problem: Problem,
     pub retry_after: Option<u64>,
     /// On 405: the methods the path answers.
-    pub allow: Option<String>,
+    pub allow: Option<Box<str>>,
 }
 
 impl ApiError {
@@ -40,6 +43,7 @@ impl ApiError {
                 code: code.to_string(),
                 message: message.into(),
                 current_version: None,
+                until: None,
             },
             retry_after: None,
             allow: None,
@@ -63,8 +67,8 @@ impl ResponseError for ApiError {
         if let Some(seconds) = self.retry_after {
             response.insert_header((header::RETRY_AFTER, seconds.to_string()));
         }
-        if let Some(methods) = &self.allow {
-            response.insert_header((header::ALLOW, methods.as_str()));
+        if let Some(methods) = self.allow.as_deref() {
+            response.insert_header((header::ALLOW, methods));
         }
         if self.status == StatusCode::UNAUTHORIZED {
             response.insert_header((header::WWW_AUTHENTICATE, "Bearer"));
@@ -103,6 +107,11 @@ impl From<ServiceError> for ApiError {
             }
             ServiceError::Rule(rule) => {
                 ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, rule.code(), message)
+            }
+            ServiceError::Restricted { code, until } => {
+                let mut err = ApiError::new(StatusCode::FORBIDDEN, code, message);
+                err.problem.until = Some(until);
+                err
             }
             ServiceError::RateLimited { retry_after } => {
                 let mut err = ApiError::new(StatusCode::TOO_MANY_REQUESTS, "rate_limited", message);
@@ -210,7 +219,7 @@ pub async fn no_route(req: actix_web::HttpRequest) -> Result<HttpResponse, ApiEr
                     methods.join(", ")
                 ),
             );
-            err.allow = Some(methods.join(", "));
+            err.allow = Some(methods.join(", ").into_boxed_str());
             Err(err)
         }
         _ => Err(ApiError::new(

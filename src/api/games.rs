@@ -128,7 +128,9 @@ pub async fn list(
 /// Create a game and take its first seat. It starts when its seats are full.
 #[utoipa::path(operation_id = "createGame", tag = "lobby", security(("bearer" = [])), request_body = NewGame, responses(
     (status = 201, body = GameDetail),
-    (status = 422, description = "`invalid_players`, `unknown_bot`, `too_many_bots`, `duplicate_bot`, `invalid_time_control` (outside the documented ranges, or a Fischer maximum below its start)", body = Problem),
+    (status = 403, description = "`suspended` (with `until`); `blocked`: a player in `invite` blocked you", body = Problem),
+    (status = 409, description = "`too_many_games`: you have the most games running at once; `game_not_open`: the invited bots filled the seats before the next invitation; `already_invited`, `already_seated` for `invite`", body = Problem),
+    (status = 422, description = "`invalid_players`, `unknown_bot`, `too_many_bots`, `duplicate_bot`, `invalid_time_control` (outside the documented ranges, or a Fischer maximum below its start); `too_many_invites`, `unknown_user`, `invalid_name` for `invite`", body = Problem),
 ))]
 #[post("/games")]
 pub async fn create(
@@ -136,7 +138,8 @@ pub async fn create(
     Authenticated(caller): Authenticated,
     body: JsonObject<NewGame>,
 ) -> Result<HttpResponse, ApiError> {
-    let game = web::block(move || lobby::create(&state.db, &caller, &body)).await??;
+    let game =
+        web::block(move || lobby::create(&state.db, &caller, &body, state.fair_use)).await??;
     Ok(HttpResponse::Created().json(game))
 }
 
@@ -160,8 +163,8 @@ pub async fn get(
 /// Take the next free seat.
 #[utoipa::path(operation_id = "joinGame", tag = "lobby", security(("bearer" = [])), params(("id" = i64, Path)), responses(
     (status = 200, body = GameDetail),
-    (status = 403, description = "`invite_only`: the game is by invitation only; `blocked`: a player of the game blocked you", body = Problem),
-    (status = 409, description = "`game_not_open`, `already_seated`", body = Problem),
+    (status = 403, description = "`invite_only`: the game is by invitation only; `blocked`: a player of the game blocked you; `suspended` (with `until`)", body = Problem),
+    (status = 409, description = "`game_not_open`, `already_seated`; `too_many_games`: you have the most games running at once", body = Problem),
 ))]
 #[post("/games/{id}/join")]
 pub async fn join(
@@ -171,7 +174,7 @@ pub async fn join(
 ) -> Result<web::Json<GameDetail>, ApiError> {
     let id = id.into_inner();
     Ok(web::Json(
-        web::block(move || lobby::join(&state.db, &caller, id)).await??,
+        web::block(move || lobby::join(&state.db, &caller, id, state.fair_use)).await??,
     ))
 }
 

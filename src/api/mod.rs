@@ -17,6 +17,7 @@ pub mod health;
 pub mod input_guard;
 pub mod json_body;
 pub mod metrics;
+pub mod moderation;
 pub mod my_games;
 pub mod notifications;
 pub mod oauth;
@@ -49,6 +50,8 @@ pub struct AppState {
     /// Whose `Forwarded` headers name the client (the rate limits' address).
     pub proxies: client_address::TrustedProxies,
     pub bots: Vec<crate::service::play::bots::ServerBot>,
+    /// The cap on games running at once.
+    pub fair_use: crate::service::social::fair_use::FairUse,
     /// The longest a long poll of events is held, in seconds.
     pub long_poll_max_seconds: u64,
     pub vacation: crate::service::correspondence::vacations::VacationPolicy,
@@ -127,6 +130,15 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(social::list_blocks)
         .service(social::block)
         .service(social::unblock)
+        .service(social::list_following)
+        .service(social::follow)
+        .service(social::unfollow)
+        .service(moderation::create_report)
+        .service(moderation::list_reports)
+        .service(moderation::dismiss_report)
+        .service(moderation::mute)
+        .service(moderation::suspend)
+        .service(moderation::audit)
         .service(oauth::review)
         .service(oauth::answer)
         .service(games::list)

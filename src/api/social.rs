@@ -1,5 +1,5 @@
 //! Players together: `/games/{id}/chat` (table chat), `/games/{id}/note` (a private note),
-//! `/me/blocks` (players kept away).
+//! `/me/blocks` (players kept away), `/me/following` (friends).
 
 use actix_web::{delete, get, post, put, web, HttpResponse};
 use serde::Deserialize;
@@ -12,6 +12,7 @@ use super::json_body::JsonObject;
 use super::AppState;
 use crate::service::social::blocks::{self, Block};
 use crate::service::social::chat::{self, ChatMessage, ChatPage, ChatRead, NewMessage};
+use crate::service::social::friends::{self, Followed};
 use crate::service::social::notes::{self, Note};
 
 /// Largest page of messages.
@@ -174,5 +175,50 @@ pub async fn unblock(
     name: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     web::block(move || blocks::unblock(&state.db, &caller, &name)).await??;
+    Ok(HttpResponse::NoContent().finish())
+}
+
+/// The players the caller follows, by name, with their games under way.
+#[utoipa::path(operation_id = "listFollowing", tag = "social", security(("bearer" = [])), responses(
+    (status = 200, body = [Followed]),
+))]
+#[get("/me/following")]
+pub async fn list_following(
+    state: web::Data<AppState>,
+    Authenticated(caller): Authenticated,
+) -> Result<web::Json<Vec<Followed>>, ApiError> {
+    Ok(web::Json(
+        web::block(move || friends::list(&state.db, &caller)).await??,
+    ))
+}
+
+/// Follow a player (they are not asked or told). Following again changes nothing.
+#[utoipa::path(operation_id = "followPlayer", tag = "social", security(("bearer" = [])), params(("name" = String, Path, description = "The user name")), responses(
+    (status = 204, description = "Followed"),
+    (status = 404, description = "`not_found`: no such player", body = Problem),
+    (status = 422, description = "`cannot_follow_self`", body = Problem),
+))]
+#[put("/me/following/{name}")]
+pub async fn follow(
+    state: web::Data<AppState>,
+    Authenticated(caller): Authenticated,
+    name: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    web::block(move || friends::follow(&state.db, &caller, &name)).await??;
+    Ok(HttpResponse::NoContent().finish())
+}
+
+/// Stop following a player.
+#[utoipa::path(operation_id = "unfollowPlayer", tag = "social", security(("bearer" = [])), params(("name" = String, Path, description = "The user name")), responses(
+    (status = 204, description = "No longer followed"),
+    (status = 404, description = "`not_found`: no such player, or not followed", body = Problem),
+))]
+#[delete("/me/following/{name}")]
+pub async fn unfollow(
+    state: web::Data<AppState>,
+    Authenticated(caller): Authenticated,
+    name: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    web::block(move || friends::unfollow(&state.db, &caller, &name)).await??;
     Ok(HttpResponse::NoContent().finish())
 }

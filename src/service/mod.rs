@@ -54,10 +54,29 @@ pub enum ServiceError {
     Rule(#[from] RuleError),
     #[error("too many attempts: retry in {retry_after} s")]
     RateLimited { retry_after: u64 },
+    /// A moderator restricted the account until `until` (milliseconds since the Unix epoch):
+    /// `muted` (no chat) or `suspended` (no sign-in, no new games).
+    #[error("{}", restriction_text(code, *until))]
+    Restricted { code: &'static str, until: i64 },
     #[error(transparent)]
     Storage(#[from] StorageError),
     #[error("internal error: {0}")]
     Internal(String),
+}
+
+/// What a restriction says to the player: what, and until when (UTC).
+fn restriction_text(code: &str, until: i64) -> String {
+    let when = time::OffsetDateTime::from_unix_timestamp_nanos(i128::from(until) * 1_000_000)
+        .ok()
+        .and_then(|t| {
+            t.format(&time::format_description::well_known::Rfc3339)
+                .ok()
+        })
+        .unwrap_or_else(|| until.to_string());
+    match code {
+        "muted" => format!("a moderator muted you: you cannot write at tables until {when}"),
+        _ => format!("a moderator suspended this account until {when}"),
+    }
 }
 
 impl ServiceError {

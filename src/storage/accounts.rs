@@ -17,6 +17,14 @@ pub struct UserRow {
     pub deleted_at: Option<i64>,
     /// A bot its owner runs outside the server (`is_bot` is set too).
     pub outside_bot: bool,
+    /// Games abandoned by letting the clock run out.
+    pub timeouts: i32,
+    /// A moderator (given by an operator with `keltis moderator`).
+    pub moderator: bool,
+    /// No chat until then (milliseconds since the Unix epoch).
+    pub muted_until: Option<i64>,
+    /// No sign-in and no new games until then.
+    pub suspended_until: Option<i64>,
 }
 
 impl UserRow {

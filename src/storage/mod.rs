@@ -28,6 +28,7 @@ pub mod live_sessions;
 pub mod logs;
 pub mod mail;
 pub mod memo;
+pub mod moderation;
 pub mod notifications;
 pub mod oauth;
 pub mod passwords;

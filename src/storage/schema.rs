@@ -10,6 +10,10 @@ diesel::table! {
         deleted_at -> Nullable<BigInt>,
         held_name_mac -> Nullable<Text>,
         outside_bot -> Bool,
+        timeouts -> Integer,
+        moderator -> Bool,
+        muted_until -> Nullable<BigInt>,
+        suspended_until -> Nullable<BigInt>,
     }
 }
 
@@ -357,6 +361,41 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    follows (user_id, followed_id) {
+        user_id -> BigInt,
+        followed_id -> BigInt,
+        created_at -> BigInt,
+    }
+}
+
+diesel::table! {
+    reports (id) {
+        id -> BigInt,
+        reporter_id -> BigInt,
+        user_id -> BigInt,
+        message_id -> Nullable<BigInt>,
+        game_id -> Nullable<BigInt>,
+        reason -> Text,
+        created_at -> BigInt,
+        status -> Text,
+        handled_at -> Nullable<BigInt>,
+    }
+}
+
+diesel::table! {
+    moderation_actions (id) {
+        id -> BigInt,
+        moderator_id -> BigInt,
+        action -> Text,
+        user_id -> Nullable<BigInt>,
+        report_id -> Nullable<BigInt>,
+        reason -> Text,
+        until_at -> Nullable<BigInt>,
+        created_at -> BigInt,
+    }
+}
+
 diesel::joinable!(game_seats -> games (game_id));
 diesel::joinable!(mail_settings -> users (user_id));
 diesel::joinable!(ratings -> users (user_id));
@@ -398,4 +437,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     chat_reads,
     game_notes,
     blocks,
+    follows,
+    reports,
+    moderation_actions,
 );

@@ -1,9 +1,9 @@
 //! What players say and keep apart from the rules' record: table chat and how far each player
-//! has read it, private notes per game, and blocks between players.
+//! has read it, private notes per game, blocks between players, and whom each follows.
 
 use diesel::prelude::*;
 
-use super::schema::{blocks, chat_messages, chat_reads, game_notes, users};
+use super::schema::{blocks, chat_messages, chat_reads, follows, game_notes, users};
 use super::{DbConnection, StorageError};
 
 #[derive(Debug, Clone, Queryable, Selectable)]
@@ -107,6 +107,15 @@ pub fn messages(
         q.order(chat_messages::id.desc())
     };
     Ok(q.load(conn)?)
+}
+
+/// One message by its id.
+pub fn message(conn: &mut DbConnection, id: i64) -> Result<Option<ChatRow>, StorageError> {
+    Ok(chat_messages::table
+        .find(id)
+        .select(ChatRow::as_select())
+        .first(conn)
+        .optional()?)
 }
 
 /// The newest message id of a game (0 when there is none).
@@ -317,7 +326,7 @@ pub fn messages_by(
 }
 
 /// Erase what is `user_id`'s alone here (a deleted account): its messages, notes, marks of what
-/// it read, and blocks either way.
+/// it read, and blocks and follows either way.
 pub fn erase_user(conn: &mut DbConnection, user_id: i64) -> Result<(), StorageError> {
     diesel::delete(chat_messages::table.filter(chat_messages::user_id.eq(user_id)))
         .execute(conn)?;
@@ -332,4 +341,45 @@ pub fn erase_user(conn: &mut DbConnection, user_id: i64) -> Result<(), StorageEr
     )
     .execute(conn)?;
     Ok(())
+}
+
+/// `user_id` follows `followed_id` (following again changes nothing).
+pub fn follow(
+    conn: &mut DbConnection,
+    user_id: i64,
+    followed_id: i64,
+    now: i64,
+) -> Result<(), StorageError> {
+    insert_unless_there(conn, |c| {
+        diesel::insert_into(follows::table)
+            .values((
+                follows::user_id.eq(user_id),
+                follows::followed_id.eq(followed_id),
+                follows::created_at.eq(now),
+            ))
+            .execute(c)
+    })
+}
+
+/// Stop following; false when `user_id` did not follow `followed_id`.
+pub fn unfollow(
+    conn: &mut DbConnection,
+    user_id: i64,
+    followed_id: i64,
+) -> Result<bool, StorageError> {
+    Ok(diesel::delete(follows::table.find((user_id, followed_id))).execute(conn)? > 0)
+}
+
+/// Whom `user_id` follows: id, name, whether a bot, since when; by name.
+pub fn followed_by(
+    conn: &mut DbConnection,
+    user_id: i64,
+) -> Result<Vec<(i64, String, bool, i64)>, StorageError> {
+    Ok(follows::table
+        .inner_join(users::table.on(users::id.eq(follows::followed_id)))
+        .filter(follows::user_id.eq(user_id))
+        .filter(users::deleted_at.is_null())
+        .order(users::name.asc())
+        .select((users::id, users::name, users::is_bot, follows::created_at))
+        .load(conn)?)
 }

@@ -678,6 +678,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/me/following": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The players the caller follows, by name, with their games under way. */
+        get: operations["listFollowing"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/following/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Follow a player (they are not asked or told). Following again changes nothing. */
+        put: operations["followPlayer"];
+        post?: never;
+        /** Stop following a player. */
+        delete: operations["unfollowPlayer"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/me/games": {
         parameters: {
             query?: never;
@@ -1083,6 +1118,110 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/moderation/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What moderators did, newest first.
+         * @description From a signed-in session only: an API token or an app's token gets 403 `insufficient_scope`.
+         */
+        get: operations["listModerationActions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/moderation/players/{name}/mute": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mute a player: no chat for `hours` (their messages are refused with 403 `muted` and the time
+         *     it ends). Closes `report_id` as actioned; kept in the audit log.
+         * @description From a signed-in session only: an API token or an app's token gets 403 `insufficient_scope`.
+         */
+        post: operations["mutePlayer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/moderation/players/{name}/suspend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Suspend a player for `hours`: no sign-in (403 `suspended` with the time it ends) and no new
+         *     games; their sessions end, their open games are left and their games under way resigned (with
+         *     3 or 4 players the stand-in bot plays on, as after a time-out). Closes `report_id` as
+         *     actioned; kept in the audit log.
+         * @description From a signed-in session only: an API token or an app's token gets 403 `insufficient_scope`.
+         */
+        post: operations["suspendPlayer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/moderation/reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The open reports, oldest first, each with the messages around the one reported.
+         * @description From a signed-in session only: an API token or an app's token gets 403 `insufficient_scope`.
+         */
+        get: operations["listReports"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/moderation/reports/{id}/dismiss": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close a report without action (kept in the audit log).
+         * @description From a signed-in session only: an API token or an app's token gets 403 `insufficient_scope`.
+         */
+        post: operations["dismissReport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/oauth/authorize": {
         parameters: {
             query?: never;
@@ -1145,6 +1284,23 @@ export interface paths {
         get: operations["getVapidKey"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Report a player, or one of their messages at a table you sit at, to the moderators. */
+        post: operations["createReport"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1355,6 +1511,25 @@ export interface components {
             /** Format: int64 */
             revoked_at: number | null;
             scopes: components["schemas"]["Scope"][];
+        };
+        /** @description One line of the audit log. */
+        AuditEntry: {
+            /** @description `mute`, `suspend` or `dismiss`. */
+            action: string;
+            /** Format: int64 */
+            created_at: number;
+            /** Format: int64 */
+            id: number;
+            moderator: string;
+            reason: string;
+            /** Format: int64 */
+            report_id: number | null;
+            /**
+             * Format: int64
+             * @description Until when a mute or suspension holds (milliseconds since the Unix epoch).
+             */
+            until: number | null;
+            user: string | null;
         };
         /** @description The player's answer to an app's request. */
         AuthorizationAnswer: {
@@ -1772,6 +1947,11 @@ export interface components {
              */
             type: "discard_tile";
         };
+        /** @description Closing a report without action. */
+        Dismissal: {
+            /** @description Why (kept in the audit log): 1 to 1,000 characters. */
+            reason: string;
+        };
         /**
          * DrawDeck
          * @description Draw the top card of the draw pile (K6c, C7).
@@ -1903,6 +2083,18 @@ export interface components {
              * @enum {string}
              */
             type: "fischer";
+        };
+        /** @description A player the caller follows. */
+        Followed: {
+            /** @description Their games under way. */
+            current_games: components["schemas"]["GameSummary"][];
+            is_bot: boolean;
+            /**
+             * Format: int64
+             * @description Since when (milliseconds since the Unix epoch).
+             */
+            since: number;
+            user: string;
         };
         /**
          * FreeStepPhase
@@ -2345,6 +2537,11 @@ export interface components {
         NewGame: {
             /** @description Bot accounts that take seats at once, e.g. `["bot-greedy"]` (see `GET /api/v1/bots`). */
             bots?: components["schemas"]["BotName"][];
+            /**
+             * @description Players to invite at once (friends, say), as `POST /games/{id}/invites` does: a bot sits
+             *     down, a person is invited.
+             */
+            invite?: string[];
             /** @description Only invited users may join. */
             invite_only?: boolean;
             /**
@@ -2378,6 +2575,25 @@ export interface components {
             /** Format: double */
             expirationTime?: number | null;
             keys: components["schemas"]["DeviceKeys"];
+        };
+        /**
+         * @description A report of a player, or of one of their messages.
+         * @example {
+         *       "message_id": 42,
+         *       "reason": "insults",
+         *       "user": "ben"
+         *     }
+         */
+        NewReport: {
+            /**
+             * Format: int64
+             * @description One of their messages, at a table the reporter sits at.
+             */
+            message_id?: number | null;
+            /** @description Why: 1 to 1,000 characters, no control characters. */
+            reason: string;
+            /** @description The player reported. */
+            user: string;
         };
         /**
          * @example {
@@ -2614,6 +2830,11 @@ export interface components {
             ratings: components["schemas"]["VariantRating"][];
             /** @description One per variant played. */
             records: components["schemas"]["VariantRecord"][];
+            /**
+             * Format: int32
+             * @description Games the player abandoned by letting the clock run out (finished or not).
+             */
+            timed_out_games: number;
         };
         /**
          * @description Which emails and pushes a player wants, and in which language.
@@ -2661,6 +2882,11 @@ export interface components {
             current_version?: number | null;
             /** @description For people; may change between versions. */
             message: string;
+            /**
+             * Format: int64
+             * @description On `muted` and `suspended`: until when (milliseconds since the Unix epoch).
+             */
+            until?: number | null;
         };
         /** @description A registered device, as its owner sees it (its keys are not shown again). */
         PushDevice: {
@@ -2745,6 +2971,34 @@ export interface components {
             /** @description The table then, as `seat` saw it (a spectator when no seat is asked for). */
             view: components["schemas"]["View"];
         };
+        /** @description A report as it was filed. */
+        ReportFiled: {
+            /** Format: int64 */
+            id: number;
+        };
+        /** @description An open report, with the messages around the one reported. */
+        ReportView: {
+            /** @description Up to five messages of that table before it and five after, in order (it included). */
+            context: components["schemas"]["ChatMessage"][];
+            /**
+             * Format: int64
+             * @description Milliseconds since the Unix epoch.
+             */
+            created_at: number;
+            /**
+             * Format: int64
+             * @description The game of the message reported.
+             */
+            game_id: number | null;
+            /** Format: int64 */
+            id: number;
+            message: null | components["schemas"]["ChatMessage"];
+            reason: string;
+            reporter: string;
+            /** @description `open`, `dismissed` or `actioned`. */
+            status: string;
+            user: string;
+        };
         /** @description The answer to every request for a reset link, whoever it names. */
         ResetAsked: {
             message: string;
@@ -2817,6 +3071,28 @@ export interface components {
             cards: components["schemas"]["Card"][];
             color: components["schemas"]["Color"];
             direction: components["schemas"]["Direction"];
+        };
+        /**
+         * @description A mute or a suspension.
+         * @example {
+         *       "hours": 72,
+         *       "reason": "insults at table 12",
+         *       "report_id": 3
+         *     }
+         */
+        Sanction: {
+            /**
+             * Format: int64
+             * @description How long: 1 hour to a year.
+             */
+            hours: number;
+            /** @description Why (kept in the audit log): 1 to 1,000 characters. */
+            reason: string;
+            /**
+             * Format: int64
+             * @description The report this answers: closed as `actioned`.
+             */
+            report_id?: number | null;
         };
         /**
          * @description What a token lets its bearer do. `GET /me` (who the token acts for) needs none.
@@ -3696,6 +3972,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `suspended`: a moderator suspended the account (`until` says until when; said only with the right password) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -4088,11 +4373,28 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            /** @description `suspended` (with `until`); `blocked`: a player in `invite` blocked you; `insufficient_scope`: the API token lacks the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             408: components["responses"]["RequestTimeout"];
+            /** @description `too_many_games`: you have the most games running at once; `game_not_open`: the invited bots filled the seats before the next invitation; `already_invited`, `already_seated` for `invite` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description `invalid_players`, `unknown_bot`, `too_many_bots`, `duplicate_bot`, `invalid_time_control` (outside the documented ranges, or a Fischer maximum below its start); `invalid_body`: the body does not fit the schema, or a text field holds control characters */
+            /** @description `invalid_players`, `unknown_bot`, `too_many_bots`, `duplicate_bot`, `invalid_time_control` (outside the documented ranges, or a Fischer maximum below its start); `too_many_invites`, `unknown_user`, `invalid_name` for `invite`; `invalid_body`: the body does not fit the schema, or a text field holds control characters */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4497,7 +4799,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            /** @description `invite_only`: the game is by invitation only; `blocked`: a player of the game blocked you; `insufficient_scope`: the API token lacks the scope */
+            /** @description `invite_only`: the game is by invitation only; `blocked`: a player of the game blocked you; `suspended` (with `until`); `insufficient_scope`: the API token lacks the scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4508,7 +4810,7 @@ export interface operations {
             };
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
-            /** @description `game_not_open`, `already_seated` */
+            /** @description `game_not_open`, `already_seated`; `too_many_games`: you have the most games running at once */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5407,6 +5709,116 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             /** @description `insufficient_scope` with an API token; `insufficient_scope`: the API token lacks the scope */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listFollowing: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Followed"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    followPlayer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user name */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Followed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description `not_found`: no such player; `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description `cannot_follow_self` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    unfollowPlayer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user name */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No longer followed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description `not_found`: no such player, or not followed; `not_found` */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6395,6 +6807,283 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listModerationActions: {
+        parameters: {
+            query?: {
+                /** @description Only entries older than this id (the last `id` of the previous page). */
+                before?: number;
+                /** @description Entries per page (default 50). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEntry"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description `not_moderator`; `insufficient_scope` with a token; `insufficient_scope`: the API token lacks the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    mutePlayer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user name */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Sanction"];
+            };
+        };
+        responses: {
+            /** @description Muted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description `not_moderator`; `insufficient_scope` with a token; `insufficient_scope`: the API token lacks the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_found`: no such player or report; `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description `invalid_reason`, `invalid_sanction`; `invalid_body`: the body does not fit the schema, or a text field holds control characters */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    suspendPlayer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user name */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Sanction"];
+            };
+        };
+        responses: {
+            /** @description Suspended */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description `not_moderator`; `insufficient_scope` with a token; `insufficient_scope`: the API token lacks the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_found`: no such player or report; `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description `busy`: the player's games kept changing while they were left; the suspension holds, try again to leave them */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description `invalid_reason`, `invalid_sanction`; `invalid_body`: the body does not fit the schema, or a text field holds control characters */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listReports: {
+        parameters: {
+            query?: {
+                /** @description Only reports after this id (the last `id` of the previous page). */
+                after?: number;
+                /** @description Reports per page (default 50). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReportView"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description `not_moderator`; `insufficient_scope` with a token; `insufficient_scope`: the API token lacks the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    dismissReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Dismissal"];
+            };
+        };
+        responses: {
+            /** @description Dismissed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description `not_moderator`; `insufficient_scope` with a token; `insufficient_scope`: the API token lacks the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_found`: no such report; `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description `report_closed`: already handled */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description `invalid_reason`; `invalid_body`: the body does not fit the schema, or a text field holds control characters */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     reviewAuthorization: {
         parameters: {
             query?: {
@@ -6567,6 +7256,57 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             408: components["responses"]["RequestTimeout"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewReport"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReportFiled"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description `not_found`: no such player, or no such message of theirs at a table you sit at */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description `invalid_reason`, `cannot_report_self`; `invalid_body`: the body does not fit the schema, or a text field holds control characters */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };

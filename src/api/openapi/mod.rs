@@ -18,8 +18,8 @@ use utoipa::openapi::security::{
 use utoipa::{Modify, OpenApi};
 
 use super::{
-    accounts, deletion, email, error, games, health, my_games, notifications, oauth, outside_bots,
-    passwords, players, push, social, streams, two_factor, vacation, webhooks,
+    accounts, deletion, email, error, games, health, moderation, my_games, notifications, oauth,
+    outside_bots, passwords, players, push, social, streams, two_factor, vacation, webhooks,
 };
 
 /// The whole document: health at the root, the API nested under `/api/v1`.
@@ -55,7 +55,8 @@ use super::{
         (name = "push", description = "Web Push: your notices on your devices"),
         (name = "players", description = "Profiles, ratings, finished games and leaderboards"),
         (name = "bots", description = "The server's computer opponents, and outside bots"),
-        (name = "social", description = "Table chat, private notes, blocks"),
+        (name = "social", description = "Table chat, private notes, blocks, friends"),
+        (name = "moderation", description = "Reports, and what moderators do about them"),
         (name = "oauth", description = "Apps that act for a player: OAuth 2.0 authorization code with PKCE"),
         (name = "health", description = "Liveness and readiness"),
     )
@@ -94,6 +95,15 @@ struct ApiDoc;
         social::list_blocks,
         social::block,
         social::unblock,
+        social::list_following,
+        social::follow,
+        social::unfollow,
+        moderation::create_report,
+        moderation::list_reports,
+        moderation::dismiss_report,
+        moderation::mute,
+        moderation::suspend,
+        moderation::audit,
         oauth::review,
         oauth::answer,
         games::list,

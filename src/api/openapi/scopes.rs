@@ -24,6 +24,11 @@ const SESSION_ONLY: &[&str] = &[
     "setEmailPreferences",
     "reviewAuthorization",
     "answerAuthorization",
+    "listReports",
+    "dismissReport",
+    "mutePlayer",
+    "suspendPlayer",
+    "listModerationActions",
 ];
 
 /// The scope `operation` (`method` on `path`) needs; `Some(None)` for any token (`getMe`),
@@ -43,7 +48,11 @@ pub(super) fn scope_of(method: &str, path: &str, operation: &str) -> Option<Opti
     } else if under("/api/v1/me/push-subscriptions") {
         "push"
     } else if method != "get"
-        && (under("/api/v1/games") || under("/api/v1/me/vacation") || under("/api/v1/me/blocks"))
+        && (under("/api/v1/games")
+            || under("/api/v1/me/vacation")
+            || under("/api/v1/me/blocks")
+            || under("/api/v1/me/following")
+            || under("/api/v1/reports"))
     {
         "play"
     } else {

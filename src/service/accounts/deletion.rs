@@ -115,7 +115,7 @@ pub fn delete(
 /// Leave the open games and resign the games in progress. A seat already retired, a game that
 /// ended meanwhile, and a seat whose deadline has just passed (the clock times it out) need
 /// nothing more.
-fn leave_every_game(
+pub(crate) fn leave_every_game(
     db: &Database,
     caller: &Caller,
     ratings: &RatingParameters,

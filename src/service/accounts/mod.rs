@@ -268,6 +268,13 @@ pub fn login(
     let matches = password_matches(&hash, password);
     match user {
         Some(user) if matches => {
+            // A suspension is said only to whoever knows the password.
+            if let Some(until) = user.suspended_until.filter(|u| *u > db.now()) {
+                return Err(ServiceError::Restricted {
+                    code: "suspended",
+                    until,
+                });
+            }
             two_factor::check_at_login(db, keys, user.id, &user.name, code)?;
             sessions::open(db, keys, user.id, &user.name, user_agent)
         }

@@ -90,6 +90,13 @@ fn expire(
         now,
         ratings,
     )?;
+    // Fair use: the profile counts the games a player abandoned on time.
+    if let Some(player) = store::seats(conn, game_id)?
+        .into_iter()
+        .find(|s| s.seat == seat as i32)
+    {
+        crate::storage::moderation::count_timeout(conn, player.user_id)?;
+    }
     Ok(Expiry::TimedOut {
         seat,
         over: game.is_over(),

@@ -1,6 +1,7 @@
 //! The lobby: creating games, joining, leaving, inviting, listing.
 
 use crate::service::social::blocks::refuse_if_blocked;
+use crate::service::social::fair_use::{may_take_a_seat, FairUse};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -66,13 +67,23 @@ pub struct NewGame {
     #[serde(default)]
     #[schema(max_items = 3, value_type = Vec<BotName>)]
     pub bots: Vec<String>,
+    /// Players to invite at once (friends, say), as `POST /games/{id}/invites` does: a bot sits
+    /// down, a person is invited.
+    #[serde(default)]
+    #[schema(max_items = 3, value_type = Vec<String>)]
+    pub invite: Vec<String>,
 }
 
 fn rated_by_default() -> bool {
     true
 }
 
-pub fn create(db: &Database, caller: &Caller, new: &NewGame) -> ServiceResult<GameDetail> {
+pub fn create(
+    db: &Database,
+    caller: &Caller,
+    new: &NewGame,
+    fair: FairUse,
+) -> ServiceResult<GameDetail> {
     caller.require(Scope::Play)?;
     if !new.variant.player_counts().contains(&new.players) {
         let range = new.variant.player_counts();
@@ -86,10 +97,17 @@ pub fn create(db: &Database, caller: &Caller, new: &NewGame) -> ServiceResult<Ga
             ),
         ));
     }
+    if new.invite.len() > 3 {
+        return Err(ServiceError::invalid(
+            "too_many_invites",
+            "invite at most 3 players at creation",
+        ));
+    }
     let time_control = new.time_control.check()?;
     let clock = ClockState::new(time_control, new.players).to_json()?;
     let now = db.now();
     db.write(|conn| {
+        may_take_a_seat(conn, caller.user_id, fair, now)?;
         let row = store::insert_game(
             conn,
             &store::NewGameRow {
@@ -139,6 +157,9 @@ pub fn create(db: &Database, caller: &Caller, new: &NewGame) -> ServiceResult<Ga
                 ));
             }
             v = take_seat(conn, &row, v, bot.id, &bot.name, now)?;
+        }
+        for name in &new.invite {
+            invite_in(conn, caller, row.id, name, now)?;
         }
         reloaded_detail(conn, row.id, caller, now, db.memo())
     })
@@ -220,7 +241,12 @@ fn take_seat(
     Ok(version)
 }
 
-pub fn join(db: &Database, caller: &Caller, game_id: i64) -> ServiceResult<GameDetail> {
+pub fn join(
+    db: &Database,
+    caller: &Caller,
+    game_id: i64,
+    fair: FairUse,
+) -> ServiceResult<GameDetail> {
     caller.require(Scope::Play)?;
     let now = db.now();
     db.write(|conn| {
@@ -237,6 +263,7 @@ pub fn join(db: &Database, caller: &Caller, game_id: i64) -> ServiceResult<GameD
                 "this game is by invitation only",
             ));
         }
+        may_take_a_seat(conn, caller.user_id, fair, now)?;
         let seated: Vec<i64> = seats.iter().map(|s| s.user_id).collect();
         refuse_if_blocked(
             conn,
@@ -293,61 +320,74 @@ pub fn invite(
     caller.require(Scope::Play)?;
     let now = db.now();
     db.write(|conn| {
-        let (row, seats) = open_game(conn, game_id)?;
-        if seat_of(&seats, caller.user_id).is_none() {
-            return Err(ServiceError::forbidden(
-                "not_seated",
-                "only a seated player may invite",
-            ));
-        }
-        crate::service::accounts::check_name_shape(user)?;
-        let invitee = crate::storage::accounts::user_by_name(conn, user)?.ok_or_else(|| {
-            ServiceError::invalid("unknown_user", format!("there is no user {user:?}"))
-        })?;
-        refuse_if_blocked(
-            conn,
-            caller.user_id,
-            &[invitee.id],
-            "this player does not accept your invitations",
-        )?;
-        if invitee.is_bot {
-            // Bots, the server's and outside ones, accept at once.
-            if seat_of(&seats, invitee.id).is_some() {
-                return Err(ServiceError::conflict(
-                    "already_seated",
-                    "that bot already sits at this game",
-                ));
-            }
-            take_seat(conn, &row, row.version, invitee.id, &invitee.name, now)?;
-            return reloaded_detail(conn, game_id, caller, now, db.memo());
-        }
-        match store::insert_invite(conn, game_id, invitee.id) {
-            Ok(()) => {}
-            Err(StorageError::Conflict) => {
-                return Err(ServiceError::conflict(
-                    "already_invited",
-                    "that user is already invited",
-                ))
-            }
-            Err(e) => return Err(e.into()),
-        }
-        append(
-            conn,
-            &row,
-            row.version,
-            &GameEvent::Invited {
-                user: invitee.name.clone(),
-            },
-            GameUpdate::default(),
-            now,
-        )?;
-        let invitation = Notice::Invitation {
-            game_id,
-            by: caller.name.clone(),
-        };
-        queue(conn, invitee.id, &invitation, now)?;
+        invite_in(conn, caller, game_id, user, now)?;
         reloaded_detail(conn, game_id, caller, now, db.memo())
     })
+}
+
+/// Invite `user` to open game `game_id` in the caller's transaction: a bot sits down at once,
+/// a person is told.
+fn invite_in(
+    conn: &mut DbConnection,
+    caller: &Caller,
+    game_id: i64,
+    user: &str,
+    now: i64,
+) -> ServiceResult<()> {
+    let (row, seats) = open_game(conn, game_id)?;
+    if seat_of(&seats, caller.user_id).is_none() {
+        return Err(ServiceError::forbidden(
+            "not_seated",
+            "only a seated player may invite",
+        ));
+    }
+    crate::service::accounts::check_name_shape(user)?;
+    let invitee = crate::storage::accounts::user_by_name(conn, user)?.ok_or_else(|| {
+        ServiceError::invalid("unknown_user", format!("there is no user {user:?}"))
+    })?;
+    refuse_if_blocked(
+        conn,
+        caller.user_id,
+        &[invitee.id],
+        "this player does not accept your invitations",
+    )?;
+    if invitee.is_bot {
+        // Bots, the server's and outside ones, accept at once.
+        if seat_of(&seats, invitee.id).is_some() {
+            return Err(ServiceError::conflict(
+                "already_seated",
+                "that bot already sits at this game",
+            ));
+        }
+        take_seat(conn, &row, row.version, invitee.id, &invitee.name, now)?;
+        return Ok(());
+    }
+    match store::insert_invite(conn, game_id, invitee.id) {
+        Ok(()) => {}
+        Err(StorageError::Conflict) => {
+            return Err(ServiceError::conflict(
+                "already_invited",
+                "that user is already invited",
+            ))
+        }
+        Err(e) => return Err(e.into()),
+    }
+    append(
+        conn,
+        &row,
+        row.version,
+        &GameEvent::Invited {
+            user: invitee.name.clone(),
+        },
+        GameUpdate::default(),
+        now,
+    )?;
+    let invitation = Notice::Invitation {
+        game_id,
+        by: caller.name.clone(),
+    };
+    queue(conn, invitee.id, &invitation, now)?;
+    Ok(())
 }
 
 /// Which games to list.

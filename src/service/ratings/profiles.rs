@@ -66,6 +66,8 @@ pub struct PlayerProfile {
     pub is_bot: bool,
     /// A bot its owner runs outside the server, through the API.
     pub outside_bot: bool,
+    /// Games the player abandoned by letting the clock run out (finished or not).
+    pub timed_out_games: i32,
     /// When the account was made (milliseconds since the Unix epoch).
     pub member_since: i64,
     /// One per variant played rated.
@@ -152,6 +154,7 @@ pub fn profile(
             name: user.name,
             is_bot: user.is_bot,
             outside_bot: user.outside_bot,
+            timed_out_games: user.timeouts,
             member_since: user.created_at,
             ratings,
             records,

@@ -109,6 +109,7 @@ pub fn post(
     let now = db.now();
     db.write(|c| {
         let seat = own_seat(c, game_id, caller.user_id)?;
+        super::fair_use::may_talk(c, caller.user_id, now)?;
         let (written, oldest) = store::written_since(c, caller.user_id, now - MINUTE_MS)?;
         if written >= PER_MINUTE {
             let free_at = oldest.unwrap_or(now) + MINUTE_MS;
@@ -210,7 +211,7 @@ mod tests {
     fn a_message_is_one_line_of_at_most_500_characters() {
         assert_eq!(checked("  gg  ").unwrap(), "gg");
         assert_eq!(checked(&"é".repeat(500)).unwrap().chars().count(), 500);
-        for bad in ["", "   ", "a\nb", "bell\u{7}", "\u{85}x", &"x".repeat(501)] {
+        for bad in ["", "   ", "a\nb", "bell\u{7}", "x\u{85}x", &"x".repeat(501)] {
             assert!(checked(bad).is_err(), "{bad:?}");
         }
     }

@@ -16,6 +16,7 @@ import { showGame } from './game.js';
 import { showLobby } from './lobby.js';
 import { showReplay } from './replay.js';
 import { showSettings } from './settings.js';
+import { showModeration } from './moderation.js';
 import { showConsent } from './oauth.js';
 import { showLeaderboard, showProfile } from './players.js';
 import { showHelp } from './help.js';
@@ -120,6 +121,10 @@ function route() {
   }
   if (location.pathname === '/settings') {
     leave = showSettings(main);
+    return;
+  }
+  if (location.pathname === '/moderation') {
+    leave = showModeration(main);
     return;
   }
   if (location.pathname === '/oauth/authorize') {

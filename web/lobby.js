@@ -92,6 +92,19 @@ export async function showLobby(main) {
   fit();
   const clock = h('select', { id: 'time-control' },
     Object.keys(TIME_CONTROLS).map((k) => h('option', { value: k }, [t(`tc-${k}`)])));
+  // The players one follows, to invite at once (three at most).
+  const friends = h('fieldset', { class: 'friends', id: 'friends', hidden: true });
+  call('GET', '/me/following').then((/** @type {Schemas['Followed'][]} */ list) => {
+    if (!list.length) return;
+    const boxes = list.map((f) => h('label', { class: 'check' }, [h('input', { type: 'checkbox', value: f.user, name: 'invite' }), ` ${f.user}`]));
+    friends.replaceChildren(h('legend', {}, [t('invite-friends')]), ...boxes);
+    friends.addEventListener('change', () => {
+      const all = /** @type {HTMLInputElement[]} */ ([...friends.querySelectorAll('input')]);
+      const full = all.filter((c) => c.checked).length >= 3;
+      for (const c of all) c.disabled = full && !c.checked;
+    });
+    friends.hidden = false;
+  }, () => {});
   const inviteOnly = h('input', { id: 'invite-only', type: 'checkbox' });
   const rated = h('input', { id: 'rated', type: 'checkbox', checked: true });
   const value = (/** @type {Element} */ e) => /** @type {HTMLInputElement} */ (e).value;
@@ -105,6 +118,7 @@ export async function showLobby(main) {
       invite_only: checked(inviteOnly),
       rated: checked(rated),
       bots: bots.map((b) => /** @type {Schemas['BotName']} */ (b.value)).filter(Boolean),
+      invite: [...friends.querySelectorAll('input:checked')].map((c) => /** @type {HTMLInputElement} */ (c).value),
       time_control: TIME_CONTROLS[value(clock)],
     };
     try {
@@ -119,6 +133,7 @@ export async function showLobby(main) {
     h('label', { for: 'variant' }, [t('variant')]), variant,
     h('label', { for: 'players' }, [t('players')]), players,
     h('div', { class: 'bots' }, botFields),
+    friends,
     h('label', { for: 'time-control' }, [t('time-control')]), clock,
     h('label', { class: 'check' }, [inviteOnly, t('invite-only')]),
     h('label', { class: 'check' }, [rated, t('rated')]),

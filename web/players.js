@@ -6,6 +6,7 @@
 import { call } from './api.js';
 import { h, failed, say } from './dom.js';
 import { t, language } from './i18n.js';
+import { reportForm } from './moderation.js';
 
 /** @typedef {import('./types/api').components['schemas']} Schemas */
 
@@ -16,15 +17,31 @@ export function playerLink(name) {
   return h('a', { href: `/players/${encodeURIComponent(name)}`, class: 'player' }, [name]);
 }
 
-/** Block or unblock a player from their profile (nothing for one's own, or signed out).
+/** Follow, block or report a player from their profile (nothing for one's own).
  * @param {string} name */
 async function blockButton(name) {
   /** @type {Schemas['Me']} */
   const me = await call('GET', '/me');
   if (me.name.toLowerCase() === name.toLowerCase()) return '';
+  const same = (/** @type {string} */ other) => other.toLowerCase() === name.toLowerCase();
   /** @type {Schemas['Block'][]} */
   const blocks = await call('GET', '/me/blocks');
-  let blocked = blocks.some((b) => b.user.toLowerCase() === name.toLowerCase());
+  /** @type {Schemas['Followed'][]} */
+  const following = await call('GET', '/me/following');
+  let followed = following.some((f) => same(f.user));
+  const followButton = /** @type {HTMLButtonElement} */ (h('button', { type: 'button', id: 'follow' }));
+  const followLabel = () => { followButton.textContent = followed ? t('unfollow') : t('follow'); };
+  followButton.addEventListener('click', () => {
+    call(followed ? 'DELETE' : 'PUT', `/me/following/${encodeURIComponent(name)}`).then(() => {
+      followed = !followed;
+      followLabel();
+      say(followed ? t('followed-now', { name }) : t('unfollowed-now', { name }));
+    }, failed);
+  });
+  followLabel();
+  const reportPlace = h('span');
+  const reportButton = h('button', { type: 'button', id: 'report', onclick: () => reportPlace.replaceChildren(reportForm(name, null)) }, [t('report')]);
+  let blocked = blocks.some((b) => same(b.user));
   const button = /** @type {HTMLButtonElement} */ (h('button', { type: 'button', id: 'block' }));
   const label = () => { button.textContent = blocked ? t('unblock') : t('block'); };
   button.addEventListener('click', async () => {
@@ -38,7 +55,7 @@ async function blockButton(name) {
     }
   });
   label();
-  return h('p', { class: 'block' }, [button]);
+  return h('p', { class: 'block' }, [followButton, ' ', button, ' ', reportButton, ' ', reportPlace]);
 }
 
 /** A date in the reader's language. @param {number} ms */
@@ -106,6 +123,7 @@ export function showProfile(main, name) {
       h('h1', {}, [p.is_bot ? `${p.name} (${t('bot')})` : p.name]),
       h('p', {}, [t('member-since', { when: day(p.member_since) })]),
       await blockButton(p.name),
+      h('p', { class: 'timeouts' }, [t('timed-out-games', { n: p.timed_out_games })]),
       h('section', { 'aria-labelledby': 'ratings-h' }, [h('h2', { id: 'ratings-h' }, [t('ratings')]), ratings]),
       h('section', { 'aria-labelledby': 'record-h' }, [h('h2', { id: 'record-h' }, [t('record')]), p.records.length ? records : h('p', {}, [t('nothing')])]),
       h('section', { 'aria-labelledby': 'current-h' }, [h('h2', { id: 'current-h' }, [t('current-games')]),

@@ -3,10 +3,11 @@
  * arrive on the game's stream, read out politely; one line each) and the player's private note,
  * which nobody else ever sees. Names link to profiles, where a player can be blocked. */
 
-import { call } from './api.js';
+import { call, session } from './api.js';
 import { h, checkedForm, failed, say } from './dom.js';
 import { t } from './i18n.js';
 import { playerLink } from './players.js';
+import { reportForm } from './moderation.js';
 
 /** @typedef {import('./types/api').components['schemas']} Schemas */
 
@@ -14,14 +15,19 @@ import { playerLink } from './players.js';
  * `last` for the newest message id shown (where a stream resumes).
  * @param {number} id */
 export function tableTalk(id) {
+  const me = session()?.name;
   /** @type {Schemas['ChatMessage'][]} */
   let messages = [];
   const list = h('ol', { class: 'chat', id: 'chat', 'aria-live': 'polite', 'aria-labelledby': 'chat-h' });
   const empty = h('p', { class: 'chat-empty', id: 'chat-empty' }, [t('chat-empty')]);
-  /** @param {Schemas['ChatMessage']} m */
-  const line = (m) => h('li', { 'data-id': m.id }, [
-    playerLink(m.user), ': ', h('span', { class: 'chat-text' }, [m.text]),
-  ]);
+  /** A message; another player's can be reported. @param {Schemas['ChatMessage']} m */
+  const line = (m) => {
+    const item = h('li', { 'data-id': m.id }, [playerLink(m.user), ': ', h('span', { class: 'chat-text' }, [m.text])]);
+    if (m.user !== me) {
+      item.append(' ', h('button', { type: 'button', class: 'link report', onclick: () => item.append(' ', reportForm(m.user, m.id)) }, [t('report')]));
+    }
+    return item;
+  };
   /** Tell the server what has been read, when the page is in view. */
   const markRead = () => {
     const newest = messages[messages.length - 1];

@@ -39,6 +39,11 @@ const FILES: &[(&str, &str, &[u8])] = &[
         include_bytes!("../../web/table_talk.js"),
     ),
     (
+        "moderation.js",
+        JS,
+        include_bytes!("../../web/moderation.js"),
+    ),
+    (
         "bot_account.js",
         JS,
         include_bytes!("../../web/bot_account.js"),
@@ -179,9 +184,9 @@ pub async fn people_screen(req: HttpRequest) -> Result<HttpResponse, ApiError> {
     serve(&req, "index.html")
 }
 
-/// The settings screen and the reset of a forgotten password (the link of its email), by their
-/// paths.
-#[get("/{screen:settings|reset-password}")]
+/// The settings screen, the moderators' page and the reset of a forgotten password (the link of
+/// its email), by their paths.
+#[get("/{screen:settings|reset-password|moderation}")]
 pub async fn settings_screen(req: HttpRequest) -> Result<HttpResponse, ApiError> {
     serve(&req, "index.html")
 }

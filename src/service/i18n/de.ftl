@@ -262,6 +262,27 @@ web-unread-messages = { $n ->
     [one] 1 neue Nachricht
    *[other] { $n } neue Nachrichten
 }
+web-follow = Folgen
+web-unfollow = Nicht mehr folgen
+web-followed-now = Du folgst { $name }: Lade diese Person ein, wenn du eine Partie erstellst.
+web-unfollowed-now = Du folgst { $name } nicht mehr.
+web-invite-friends = Spieler einladen, denen du folgst
+web-report = Melden
+web-report-reason = Warum meldest du das?
+web-report-send = Meldung senden
+web-report-sent = Danke: Die Moderatoren sehen es sich an.
+web-timed-out-games = { $n ->
+    [one] Hat 1 Partie durch Zeitüberschreitung aufgegeben.
+   *[other] Hat { $n } Partien durch Zeitüberschreitung aufgegeben.
+}
+web-moderation = Moderation
+web-moderators-only = Diese Seite ist für Moderatoren.
+web-open-reports = Offene Meldungen
+web-audit-log = Was Moderatoren getan haben
+web-moderation-reason = Grund (wird protokolliert)
+web-mute-day = Einen Tag stummschalten
+web-suspend-week = Eine Woche sperren
+web-dismiss = Verwerfen
 web-bot-account-title = Konto eines Bots
 web-bot-account-intro = Gehört dieses Konto einem Programm, das über die API spielt? Markiere es als Bot: Es erscheint dann überall als Bot, nimmt Einladungen sofort an und wird mit seiner Bot-Markierung gewertet. Nur ein Konto, das noch nie an einer Partie saß, kann ein Bot werden, und es wird nie wieder das Konto eines Menschen.
 web-bot-account-sure = Ich verstehe: Dieses Konto ist endgültig ein Bot

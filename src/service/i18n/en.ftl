@@ -257,6 +257,27 @@ web-unread-messages = { $n ->
     [one] 1 new message
    *[other] { $n } new messages
 }
+web-follow = Follow
+web-unfollow = Unfollow
+web-followed-now = You follow { $name }: invite them when you create a game.
+web-unfollowed-now = You no longer follow { $name }.
+web-invite-friends = Invite players you follow
+web-report = Report
+web-report-reason = Why do you report this?
+web-report-send = Send the report
+web-report-sent = Thank you: the moderators will look at it.
+web-timed-out-games = { $n ->
+    [one] Abandoned 1 game on time.
+   *[other] Abandoned { $n } games on time.
+}
+web-moderation = Moderation
+web-moderators-only = This page is for moderators.
+web-open-reports = Open reports
+web-audit-log = What moderators did
+web-moderation-reason = Reason (kept in the log)
+web-mute-day = Mute for a day
+web-suspend-week = Suspend for a week
+web-dismiss = Dismiss
 web-bot-account-title = A bot's account
 web-bot-account-intro = Is this account for a program that plays through the API? Mark it as a bot: it then shows as a bot everywhere, accepts invitations at once, and is rated with its bot mark. Only an account that has never sat at a game can become a bot, and it never becomes a person's account again.
 web-bot-account-sure = I understand: this account is a bot for good

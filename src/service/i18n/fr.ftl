@@ -263,6 +263,27 @@ web-unread-messages = { $n ->
     [one] 1 nouveau message
    *[other] { $n } nouveaux messages
 }
+web-follow = Suivre
+web-unfollow = Ne plus suivre
+web-followed-now = Vous suivez { $name } : invitez ce joueur quand vous créez une partie.
+web-unfollowed-now = Vous ne suivez plus { $name }.
+web-invite-friends = Inviter des joueurs que vous suivez
+web-report = Signaler
+web-report-reason = Pourquoi signalez-vous ceci ?
+web-report-send = Envoyer le signalement
+web-report-sent = Merci : les modérateurs vont l'examiner.
+web-timed-out-games = { $n ->
+    [one] A abandonné 1 partie au temps.
+   *[other] A abandonné { $n } parties au temps.
+}
+web-moderation = Modération
+web-moderators-only = Cette page est réservée aux modérateurs.
+web-open-reports = Signalements ouverts
+web-audit-log = Ce que les modérateurs ont fait
+web-moderation-reason = Motif (gardé dans le journal)
+web-mute-day = Rendre muet un jour
+web-suspend-week = Suspendre une semaine
+web-dismiss = Classer sans suite
 web-bot-account-title = Compte de robot
 web-bot-account-intro = Ce compte est-il celui d'un programme qui joue par l'API ? Marquez-le comme robot : il apparaît alors partout comme un robot, accepte les invitations aussitôt et est classé avec sa marque de robot. Seul un compte qui ne s'est jamais assis à une partie peut devenir un robot, et il ne redevient jamais le compte d'une personne.
 web-bot-account-sure = J'ai compris : ce compte est un robot pour de bon

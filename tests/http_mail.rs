@@ -405,6 +405,52 @@ fn a_digest_collects_the_games_waiting(db: Db) {
     }
 }
 
+/// Chat reaches email only as a count in the digest: never a message's words, never one email
+/// per message.
+fn a_digest_counts_the_chat_messages(db: Db) {
+    let sink = SmtpSink::start();
+    let s = server(db, &sink, None);
+    let gus = register(&s, "gus", "en");
+    let ben = register(&s, "ben", "en");
+    let address = confirmed_address(&s, &sink, &gus);
+    let prefs = json!({"language": "en", "your_turn": true, "deadline_reminder": true, "invitation": true,
+                       "game_started": false, "game_over": true, "digest_hours": 1});
+    assert_eq!(
+        put(&s, "/api/v1/me/email/preferences", &gus, prefs).status,
+        200
+    );
+    let id = s.started_game("keltis-card", &[gus.clone(), ben.clone()]);
+    // Ben to act: no game waits for gus.
+    if s.game(id, &gus)["state"]["to_act"] == 0 {
+        s.finish_turn(id, &[gus.clone(), ben.clone()]);
+    }
+    for text in ["the secret plan", "another word"] {
+        let a = s.post(
+            &format!("/api/v1/games/{id}/chat"),
+            Some(&ben.token),
+            json!({ "text": text }),
+        );
+        assert_eq!(a.status, 201);
+    }
+    s.clock.advance(3600 * 1000 + 1000);
+    let got = sink.wait_for(&address, 2);
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    assert_eq!(
+        sink.to(&address).len(),
+        2,
+        "the confirmation and one digest"
+    );
+    let digest = &got[1];
+    assert!(
+        digest["headers"]["Subject"]
+            .as_str()
+            .unwrap()
+            .contains("2 new messages at your tables"),
+        "{digest}"
+    );
+    assert!(!digest.to_string().contains("secret plan"), "{digest}");
+}
+
 const DAY: i64 = 24 * 3600 * 1000;
 
 /// The messages `address` received whose subject contains `needle`.
@@ -662,6 +708,7 @@ mail_tests_on_both_databases!(
     one_email_per_turn_after_the_relay_was_down,
     game_started_names_the_player_to_act,
     a_digest_collects_the_games_waiting,
+    a_digest_counts_the_chat_messages,
     a_deadline_reminder_arrives_by_email,
     a_reminder_is_skipped_once_its_player_has_moved,
     no_email_names_a_card_its_reader_could_not_see,

@@ -13,7 +13,7 @@ use super::AppState;
 use crate::service::social::blocks::{self, Block};
 use crate::service::social::chat::{self, ChatMessage, ChatPage, ChatRead, NewMessage};
 use crate::service::social::friends::{self, Followed};
-use crate::service::social::notes::{self, Note};
+use crate::service::social::notes::{self, Note, NoteText};
 
 /// Largest page of messages.
 const MAX_PAGE: i64 = 100;
@@ -112,7 +112,7 @@ pub async fn get_note(
 }
 
 /// Replace the caller's private note on a game it sits at; an empty text deletes it.
-#[utoipa::path(operation_id = "setNote", tag = "social", security(("bearer" = [])), params(("id" = i64, Path)), request_body = Note, responses(
+#[utoipa::path(operation_id = "setNote", tag = "social", security(("bearer" = [])), params(("id" = i64, Path)), request_body = NoteText, responses(
     (status = 200, body = Note),
     (status = 403, description = "`not_seated`", body = Problem),
     (status = 404, description = "`not_found`: no such game", body = Problem),
@@ -123,7 +123,7 @@ pub async fn set_note(
     state: web::Data<AppState>,
     Authenticated(caller): Authenticated,
     id: web::Path<i64>,
-    body: JsonObject<Note>,
+    body: JsonObject<NoteText>,
 ) -> Result<web::Json<Note>, ApiError> {
     let id = id.into_inner();
     Ok(web::Json(

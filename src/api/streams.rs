@@ -31,13 +31,23 @@ const READ_BATCH: i64 = 100;
 pub struct StreamQuery {
     /// A ticket from `POST /stream-tickets`, instead of an `Authorization` header.
     pub ticket: Option<String>,
-    /// Start after this event or notice (what `Last-Event-ID` does on a reconnect; the header
-    /// wins when both are sent). Default: a game's stream starts with its first event, the
-    /// caller's stream with the next notice.
+    /// Start after this notice (what `Last-Event-ID` does on a reconnect; the header wins when
+    /// both are sent). Default: the next notice.
     #[param(minimum = 0)]
     pub after: Option<i64>,
-    /// A game's stream: carry the table's chat too (`event: chat`, data a `ChatMessage`), for its
-    /// seated players only (403 `not_seated` for anyone else). Each event id is then
+}
+
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct GameStreamQuery {
+    /// A ticket from `POST /stream-tickets`, instead of an `Authorization` header.
+    pub ticket: Option<String>,
+    /// Start after this event (what `Last-Event-ID` does on a reconnect; the header wins when
+    /// both are sent). Default: the game's first event.
+    #[param(minimum = 0)]
+    pub after: Option<i64>,
+    /// Carry the table's chat too (`event: chat`, data a `ChatMessage`), for the game's seated
+    /// players only (403 `not_seated` for anyone else). Each event id is then
     /// `<event seq>.<message id>`, which `Last-Event-ID` sends back to resume both.
     #[serde(default)]
     pub chat: bool,
@@ -89,12 +99,12 @@ async fn stream_caller(
 }
 
 /// Where the stream starts: `Last-Event-ID`, else `?after=`.
-fn resume_after(req: &HttpRequest, query: &StreamQuery) -> Result<Option<i64>, ApiError> {
-    if query.after.is_some_and(|a| a < 0) {
+fn resume_after(req: &HttpRequest, after: Option<i64>) -> Result<Option<i64>, ApiError> {
+    if after.is_some_and(|a| a < 0) {
         return Err(out_of_range("after", "0 or more"));
     }
     let Some(header) = req.headers().get("Last-Event-ID") else {
-        return Ok(query.after);
+        return Ok(after);
     };
     header
         .to_str()
@@ -107,13 +117,13 @@ fn resume_after(req: &HttpRequest, query: &StreamQuery) -> Result<Option<i64>, A
 
 /// Where a game's stream with `chat` starts: `Last-Event-ID` (`N.M`, or a plain `N` for the
 /// events alone), else `?after=` and `?chat_after=`.
-fn resume_table(req: &HttpRequest, query: &StreamQuery) -> Result<(i64, i64), ApiError> {
+fn resume_table(req: &HttpRequest, query: &GameStreamQuery) -> Result<(i64, i64), ApiError> {
     if query.chat_after.is_some_and(|a| a < 0) {
         return Err(out_of_range("chat_after", "0 or more"));
     }
     let chat_after = query.chat_after.unwrap_or(0);
     let Some(header) = req.headers().get("Last-Event-ID") else {
-        return Ok((resume_after(req, query)?.unwrap_or(0), chat_after));
+        return Ok((resume_after(req, query.after)?.unwrap_or(0), chat_after));
     };
     let sent = header.to_str().ok().map(str::trim).unwrap_or_default();
     let number = |s: &str| s.parse::<i64>().ok().filter(|n| *n >= 0);
@@ -350,7 +360,7 @@ where
 /// messages too, as `chat` events in the order they were written. Reconnect with `Last-Event-ID` to resume without a gap.
 /// Heartbeat comments keep idle connections open; the server ends a stream after an hour (an
 /// operator setting), and the client resumes it. Authorise with a bearer token or `?ticket=`.
-#[utoipa::path(operation_id = "streamGameEvents", tag = "live", security(("bearer" = []), ()), params(("id" = i64, Path), StreamQuery,
+#[utoipa::path(operation_id = "streamGameEvents", tag = "live", security(("bearer" = []), ()), params(("id" = i64, Path), GameStreamQuery,
     ("Last-Event-ID" = Option<String>, Header, pattern = r"^[0-9]+(\.[0-9]+)?$", description = "Resume after this event: `N`, or `N.M` with `chat`")), responses(
     (status = 200, description = "Server-sent events; each `data` is an `EventView`", content_type = "text/event-stream", body = ServerSentEvent),
     (status = 401, description = "No valid token or ticket", body = Problem),
@@ -362,7 +372,7 @@ pub async fn game_stream(
     req: HttpRequest,
     state: web::Data<AppState>,
     id: web::Path<i64>,
-    query: web::Query<StreamQuery>,
+    query: web::Query<GameStreamQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let id = id.into_inner();
     let caller = stream_caller(&req, &state, query.ticket.as_deref(), Some(id)).await?;
@@ -377,7 +387,7 @@ pub async fn game_stream(
         };
         return respond(&state, after, waiter, read).await;
     }
-    let after = resume_after(&req, &query)?.unwrap_or(0);
+    let after = resume_after(&req, query.after)?.unwrap_or(0);
     let read = move |after: i64| {
         game_events::events(&db, &caller, id, after, READ_BATCH).map_err(ApiError::from)
     };
@@ -399,7 +409,7 @@ pub async fn my_stream(
     query: web::Query<StreamQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let caller = stream_caller(&req, &state, query.ticket.as_deref(), None).await?;
-    let after = resume_after(&req, &query)?;
+    let after = resume_after(&req, query.after)?;
     let waiter = Waiter::for_user(&state.db, caller.user_id);
     let db = state.db.clone();
     let after = match after {

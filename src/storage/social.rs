@@ -222,6 +222,41 @@ pub fn unread_counts(
     Ok(counts)
 }
 
+/// Messages of others at the games `user_id` sits at, written since `since` and not yet read
+/// (none of `hidden`): the count a digest gives. A message of the very millisecond of the last
+/// digest counts again rather than never.
+pub fn unread_since(
+    conn: &mut DbConnection,
+    user_id: i64,
+    since: i64,
+    hidden: &[i64],
+) -> Result<i64, StorageError> {
+    let seated: Vec<i64> = super::schema::game_seats::table
+        .filter(super::schema::game_seats::user_id.eq(user_id))
+        .select(super::schema::game_seats::game_id)
+        .load(conn)?;
+    if seated.is_empty() {
+        return Ok(0);
+    }
+    let read: Vec<(i64, i64)> = chat_reads::table
+        .filter(chat_reads::user_id.eq(user_id))
+        .select((chat_reads::game_id, chat_reads::last_read))
+        .load(conn)?;
+    let rows: Vec<(i64, i64)> = chat_messages::table
+        .filter(chat_messages::game_id.eq_any(&seated))
+        .filter(chat_messages::created_at.ge(since))
+        .filter(chat_messages::user_id.ne(user_id))
+        .filter(chat_messages::user_id.ne_all(hidden))
+        .select((chat_messages::game_id, chat_messages::id))
+        .load(conn)?;
+    let unread = |(game, id): &(i64, i64)| {
+        read.iter()
+            .find(|(g, _)| g == game)
+            .is_none_or(|(_, last)| id > last)
+    };
+    Ok(rows.iter().filter(|r| unread(r)).count() as i64)
+}
+
 /// `user_id`'s note on `game_id`: its text and when it was last changed.
 pub fn note(
     conn: &mut DbConnection,

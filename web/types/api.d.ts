@@ -1866,7 +1866,8 @@ export interface components {
         };
         /**
          * DigestNotice
-         * @description The games waiting for you (digest mode).
+         * @description The games waiting for you (digest mode), and how many chat messages came at your tables
+         *     since the last digest (chat reaches email only as this count).
          */
         DigestNotice: {
             /** @description The games where it is your turn. */
@@ -1876,6 +1877,11 @@ export interface components {
              * @enum {string}
              */
             kind: "digest";
+            /**
+             * Format: int64
+             * @description Messages of other players at your tables since the last digest, still unread.
+             */
+            unread_messages?: number;
         };
         /**
          * @description The direction a row has taken (K5).
@@ -2631,14 +2637,24 @@ export interface components {
              */
             type: "none";
         };
+        /** @description The caller's note on a game. */
+        Note: {
+            /** @description Empty for none. */
+            text: string;
+            /**
+             * Format: int64
+             * @description When it was last changed (milliseconds since the Unix epoch); `null` without a note.
+             */
+            updated_at: number | null;
+        };
         /**
-         * @description The caller's note on a game.
+         * @description A note's new text.
          * @example {
          *       "text": "She keeps the pink pile: discard no pink."
          *     }
          */
-        Note: {
-            /** @description Up to 5,000 characters, lines allowed, no other control characters; empty for none. */
+        NoteText: {
+            /** @description Up to 5,000 characters, lines allowed, no other control characters; empty deletes it. */
             text: string;
         };
         /** @description What a notification says, tagged by `kind`. */
@@ -4928,7 +4944,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["Note"];
+                "application/json": components["schemas"]["NoteText"];
             };
         };
         responses: {
@@ -5131,14 +5147,13 @@ export interface operations {
                 /** @description A ticket from `POST /stream-tickets`, instead of an `Authorization` header. */
                 ticket?: string;
                 /**
-                 * @description Start after this event or notice (what `Last-Event-ID` does on a reconnect; the header
-                 *     wins when both are sent). Default: a game's stream starts with its first event, the
-                 *     caller's stream with the next notice.
+                 * @description Start after this event (what `Last-Event-ID` does on a reconnect; the header wins when
+                 *     both are sent). Default: the game's first event.
                  */
                 after?: number;
                 /**
-                 * @description A game's stream: carry the table's chat too (`event: chat`, data a `ChatMessage`), for its
-                 *     seated players only (403 `not_seated` for anyone else). Each event id is then
+                 * @description Carry the table's chat too (`event: chat`, data a `ChatMessage`), for the game's seated
+                 *     players only (403 `not_seated` for anyone else). Each event id is then
                  *     `<event seq>.<message id>`, which `Last-Event-ID` sends back to resume both.
                  */
                 chat?: boolean;
@@ -6174,19 +6189,10 @@ export interface operations {
                 /** @description A ticket from `POST /stream-tickets`, instead of an `Authorization` header. */
                 ticket?: string;
                 /**
-                 * @description Start after this event or notice (what `Last-Event-ID` does on a reconnect; the header
-                 *     wins when both are sent). Default: a game's stream starts with its first event, the
-                 *     caller's stream with the next notice.
+                 * @description Start after this notice (what `Last-Event-ID` does on a reconnect; the header wins when
+                 *     both are sent). Default: the next notice.
                  */
                 after?: number;
-                /**
-                 * @description A game's stream: carry the table's chat too (`event: chat`, data a `ChatMessage`), for its
-                 *     seated players only (403 `not_seated` for anyone else). Each event id is then
-                 *     `<event seq>.<message id>`, which `Last-Event-ID` sends back to resume both.
-                 */
-                chat?: boolean;
-                /** @description With `chat`: start after this message (default: the chat's first message). */
-                chat_after?: number;
             };
             header?: {
                 /** @description Resume after this notice */

@@ -26,6 +26,10 @@ mail-invitation = { $by } lädt dich zu einer Partie { $variant } ein (Partie { 
 mail-started = Partie { $id } ({ $variant }) hat begonnen
 mail-over = Partie { $id } ({ $variant }) ist beendet
 mail-aborted = Partie { $id } ({ $variant }) wurde abgebrochen: ihr erster Zug wurde nie gespielt
+mail-digest-chat = { $count ->
+    [one] 1 neue Nachricht an deinen Tischen
+   *[other] { $count } neue Nachrichten an deinen Tischen
+}
 mail-digest = { $count ->
     [one] Eine Partie wartet auf dich
    *[other] { $count } Partien warten auf dich

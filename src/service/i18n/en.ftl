@@ -29,6 +29,10 @@ mail-invitation = { $by } invited you to a game of { $variant } (game { $id })
 mail-started = Game { $id } ({ $variant }) has started
 mail-over = Game { $id } ({ $variant }) is over
 mail-aborted = Game { $id } ({ $variant }) was aborted: its first turn was never played
+mail-digest-chat = { $count ->
+    [one] 1 new message at your tables
+   *[other] { $count } new messages at your tables
+}
 mail-digest = { $count ->
     [one] One game is waiting for you
    *[other] { $count } games are waiting for you

@@ -26,6 +26,10 @@ mail-invitation = { $by } vous invite à une partie de { $variant } (partie { $i
 mail-started = La partie { $id } ({ $variant }) a commencé
 mail-over = La partie { $id } ({ $variant }) est terminée
 mail-aborted = La partie { $id } ({ $variant }) est annulée : son premier tour n'a jamais été joué
+mail-digest-chat = { $count ->
+    [one] 1 nouveau message à vos tables
+   *[other] { $count } nouveaux messages à vos tables
+}
 mail-digest = { $count ->
     [one] Une partie vous attend
    *[other] { $count } parties vous attendent

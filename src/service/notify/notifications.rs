@@ -45,10 +45,14 @@ pub enum Notice {
         /// The address to confirm.
         email: String,
     },
-    /// The games waiting for you (digest mode).
+    /// The games waiting for you (digest mode), and how many chat messages came at your tables
+    /// since the last digest (chat reaches email only as this count).
     Digest {
         /// The games where it is your turn.
         game_ids: Vec<i64>,
+        /// Messages of other players at your tables since the last digest, still unread.
+        #[serde(default)]
+        unread_messages: i64,
     },
     /// A link to choose a new password, asked for by name or address (sent to the confirmed
     /// address only; the link itself is written into the email and kept nowhere).

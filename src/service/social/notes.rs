@@ -15,16 +15,22 @@ pub const MAX_CHARS: usize = 5000;
 
 /// The caller's note on a game.
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-#[schema(example = json!({"text": "She keeps the pink pile: discard no pink."}))]
 pub struct Note {
-    /// Up to 5,000 characters, lines allowed, no other control characters; empty for none.
-    #[schema(max_length = 5000)]
+    /// Empty for none.
     pub text: String,
     /// When it was last changed (milliseconds since the Unix epoch); `null` without a note.
-    #[serde(default, skip_deserializing)]
-    #[schema(required = true, read_only)]
+    #[schema(required = true)]
     pub updated_at: Option<i64>,
+}
+
+/// A note's new text.
+#[derive(Clone, Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"text": "She keeps the pink pile: discard no pink."}))]
+pub struct NoteText {
+    /// Up to 5,000 characters, lines allowed, no other control characters; empty deletes it.
+    #[schema(max_length = 5000)]
+    pub text: String,
 }
 
 /// The caller's note on a game it sits at (empty when it has none).
@@ -41,7 +47,7 @@ pub fn get(db: &Database, caller: &Caller, game_id: i64) -> ServiceResult<Note> 
 }
 
 /// Replace the caller's note on a game it sits at; an empty text deletes it.
-pub fn set(db: &Database, caller: &Caller, game_id: i64, note: &Note) -> ServiceResult<Note> {
+pub fn set(db: &Database, caller: &Caller, game_id: i64, note: &NoteText) -> ServiceResult<Note> {
     caller.require(Scope::Play)?;
     let text = note.text.trim_end();
     if text.chars().count() > MAX_CHARS

@@ -350,7 +350,10 @@ fn plan(
         mailer.public_url
     );
     let email = match &notice {
-        Notice::Digest { game_ids } => {
+        Notice::Digest {
+            game_ids,
+            unread_messages,
+        } => {
             let mut games = Vec::new();
             for &id in game_ids {
                 if let Some(facts) = game_facts(conn, id, row.user_id, now)? {
@@ -361,7 +364,14 @@ fn plan(
                 main: &mailer.public_url,
                 unsubscribe: Some(&unsubscribe),
             };
-            render(language, Subject::Digest(&games), &links)
+            render(
+                language,
+                Subject::Digest {
+                    waiting: &games,
+                    unread_messages: *unread_messages,
+                },
+                &links,
+            )
         }
         _ => {
             let game_id = notice.game_id().unwrap_or_default();
@@ -446,13 +456,20 @@ pub fn queue_due_digests(db: &Database, batch: i64) -> ServiceResult<usize> {
                 .into_iter()
                 .map(|(id, _)| id)
                 .collect::<Vec<_>>();
-            if game_ids.is_empty() || !settings.your_turn {
+            let hidden = crate::storage::social::kept_apart(conn, settings.user_id)?;
+            let since = settings.last_digest_at.unwrap_or(0);
+            let unread_messages =
+                crate::storage::social::unread_since(conn, settings.user_id, since, &hidden)?;
+            if (game_ids.is_empty() && unread_messages == 0) || !settings.your_turn {
                 return Ok(false);
             }
             crate::service::notify::notifications::queue(
                 conn,
                 settings.user_id,
-                &Notice::Digest { game_ids },
+                &Notice::Digest {
+                    game_ids,
+                    unread_messages,
+                },
                 now,
             )
         })?;

@@ -59,7 +59,11 @@ pub enum Subject<'a> {
     Started(&'a GameFacts),
     Over(&'a GameFacts),
     /// The games waiting, with their links.
-    Digest(&'a [(GameFacts, String)]),
+    /// The games waiting (with their links), and the chat messages unread since the last digest.
+    Digest {
+        waiting: &'a [(GameFacts, String)],
+        unread_messages: i64,
+    },
     Verify,
     /// The link to choose a new password.
     PasswordReset,
@@ -295,7 +299,10 @@ pub fn render(language: Language, subject: Subject<'_>, links: &Links<'_>) -> Em
             game_text(language, g),
             word("mail-open"),
         ),
-        Subject::Digest(waiting) => {
+        Subject::Digest {
+            waiting,
+            unread_messages,
+        } => {
             games = waiting
                 .iter()
                 .map(|(g, link)| DigestEntry {
@@ -304,9 +311,30 @@ pub fn render(language: Language, subject: Subject<'_>, links: &Links<'_>) -> Em
                 })
                 .collect();
             let count = i64::try_from(waiting.len()).unwrap_or(i64::MAX);
+            let title = if count > 0 {
+                i18n::text(language, "mail-digest", &[("count", count.into())])
+            } else {
+                i18n::text(
+                    language,
+                    "mail-digest-chat",
+                    &[("count", unread_messages.into())],
+                )
+            };
+            let lines = if count > 0 && unread_messages > 0 {
+                vec![i18n::text(
+                    language,
+                    "mail-digest-chat",
+                    &[("count", unread_messages.into())],
+                )]
+            } else {
+                Vec::new()
+            };
             (
-                i18n::text(language, "mail-digest", &[("count", count.into())]),
-                GameText::default(),
+                title,
+                GameText {
+                    lines,
+                    ..GameText::default()
+                },
                 word("mail-open"),
             )
         }
@@ -439,7 +467,14 @@ mod tests {
             );
         }
         let digest = [(game.clone(), "https://keltis.example/games/12".to_string())];
-        let email = render(Language::De, Subject::Digest(&digest), &links);
+        let email = render(
+            Language::De,
+            Subject::Digest {
+                waiting: &digest,
+                unread_messages: 0,
+            },
+            &links,
+        );
         assert_eq!(email.subject, "Eine Partie wartet auf dich");
         assert!(email.text.contains("Partie 12"), "{}", email.text);
         let email = render(Language::Fr, Subject::Verify, &links);

@@ -19,14 +19,14 @@
 
 use serde_json::Value;
 
-use super::{password_matches, two_factor, Caller, TokenKeys};
+use super::{reauthenticated, Caller, TokenKeys};
 use crate::engine::RuleError;
 use crate::ratings::RatingParameters;
 use crate::service::notify::notifications::{queue, Notice};
 use crate::service::play::{decisions, lobby};
 use crate::service::{random_hex, ServiceError, ServiceResult};
 use crate::storage::erasures::{self as store, ErasureRow};
-use crate::storage::{accounts as account_store, games as game_store, logs, mail as mail_store};
+use crate::storage::{games as game_store, logs, mail as mail_store};
 use crate::storage::{Database, StorageError};
 
 /// A deleted account's name cannot be registered for this long: 30 days.
@@ -53,18 +53,14 @@ pub fn delete(
     code: Option<&str>,
     ratings: &RatingParameters,
 ) -> ServiceResult<()> {
-    caller.require_session("an account is deleted from a signed-in session, not with a token")?;
-    let user = db
-        .read(|c| account_store::user_by_id(c, caller.user_id))?
-        .filter(|u| u.deleted_at.is_none())
-        .ok_or(ServiceError::Unauthorized("signed out"))?;
-    if !password_matches(&user.password_hash, password) {
-        return Err(ServiceError::forbidden(
-            "wrong_password",
-            "the password is not right",
-        ));
-    }
-    two_factor::prove(db, keys, user.id, &user.name, code)?;
+    let user = reauthenticated(
+        db,
+        keys,
+        caller,
+        password,
+        code,
+        "an account is deleted from a signed-in session, not with a token",
+    )?;
     leave_every_game(db, caller, ratings)?;
     let now = db.now();
     let erasure = ErasureRow {

@@ -195,6 +195,31 @@ fn dummy_hash() -> &'static str {
     })
 }
 
+/// The caller's account, proven again for what cannot be undone: a signed-in session (`why` is
+/// said to a token), the password, and a code when two-factor sign-in is on.
+pub(crate) fn reauthenticated(
+    db: &Database,
+    keys: &TokenKeys,
+    caller: &Caller,
+    password: &str,
+    code: Option<&str>,
+    why: &'static str,
+) -> ServiceResult<store::UserRow> {
+    caller.require_session(why)?;
+    let user = db
+        .read(|c| store::user_by_id(c, caller.user_id))?
+        .filter(|u| u.deleted_at.is_none())
+        .ok_or(ServiceError::Unauthorized("signed out"))?;
+    if !password_matches(&user.password_hash, password) {
+        return Err(ServiceError::forbidden(
+            "wrong_password",
+            "the password is not right",
+        ));
+    }
+    two_factor::prove(db, keys, user.id, &user.name, code)?;
+    Ok(user)
+}
+
 /// Whether `password` matches the PHC string `hash` (a malformed hash matches nothing).
 fn password_matches(hash: &str, password: &str) -> bool {
     PasswordHash::new(hash)

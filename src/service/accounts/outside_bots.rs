@@ -7,7 +7,7 @@
 //! Only an account that never sat at a game may become a bot, so that no person's results are
 //! ever counted as a bot's; and it never becomes a person's account again.
 
-use super::{password_matches, two_factor, Caller, TokenKeys};
+use super::{reauthenticated, Caller, TokenKeys};
 use crate::service::{ServiceError, ServiceResult};
 use crate::storage::{accounts as store, Database};
 
@@ -20,18 +20,14 @@ pub fn mark(
     password: &str,
     code: Option<&str>,
 ) -> ServiceResult<()> {
-    caller.require_session("an account is marked as a bot from a signed-in session")?;
-    let user = db
-        .read(|c| store::user_by_id(c, caller.user_id))?
-        .filter(|u| u.deleted_at.is_none())
-        .ok_or(ServiceError::Unauthorized("signed out"))?;
-    if !password_matches(&user.password_hash, password) {
-        return Err(ServiceError::forbidden(
-            "wrong_password",
-            "the password is not right",
-        ));
-    }
-    two_factor::prove(db, keys, user.id, &user.name, code)?;
+    let user = reauthenticated(
+        db,
+        keys,
+        caller,
+        password,
+        code,
+        "an account is marked as a bot from a signed-in session",
+    )?;
     if user.outside_bot {
         return Ok(());
     }

@@ -64,15 +64,20 @@ pub enum ServiceError {
     Internal(String),
 }
 
-/// What a restriction says to the player: what, and until when (UTC).
-fn restriction_text(code: &str, until: i64) -> String {
-    let when = time::OffsetDateTime::from_unix_timestamp_nanos(i128::from(until) * 1_000_000)
+/// A time (milliseconds since the Unix epoch) as RFC 3339, in UTC.
+pub(crate) fn utc_text(ms: i64) -> String {
+    time::OffsetDateTime::from_unix_timestamp_nanos(i128::from(ms) * 1_000_000)
         .ok()
         .and_then(|t| {
             t.format(&time::format_description::well_known::Rfc3339)
                 .ok()
         })
-        .unwrap_or_else(|| until.to_string());
+        .unwrap_or_else(|| ms.to_string())
+}
+
+/// What a restriction says to the player: what, and until when (UTC).
+fn restriction_text(code: &str, until: i64) -> String {
+    let when = utc_text(until);
     match code {
         "muted" => format!("a moderator muted you: you cannot write at tables until {when}"),
         _ => format!("a moderator suspended this account until {when}"),

@@ -2479,6 +2479,25 @@ export interface components {
             token_endpoint: string;
             token_endpoint_auth_methods_supported: string[];
         };
+        /**
+         * ModeratedNotice
+         * @description A moderator muted (`mute`) or suspended (`suspend`) the account until a time, and why
+         *     (sent whatever the preferences: the player must hear of it).
+         */
+        ModeratedNotice: {
+            action: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "moderated";
+            reason: string;
+            /**
+             * Format: int64
+             * @description Milliseconds since the Unix epoch.
+             */
+            until: number;
+        };
         /** @description One of your games, as the list shows it. */
         MyGame: components["schemas"]["GameSummary"] & {
             /**
@@ -2658,7 +2677,7 @@ export interface components {
             text: string;
         };
         /** @description What a notification says, tagged by `kind`. */
-        Notice: components["schemas"]["DeadlineReminderNotice"] | components["schemas"]["YourTurnNotice"] | components["schemas"]["InvitationNotice"] | components["schemas"]["GameStartedNotice"] | components["schemas"]["GameOverNotice"] | components["schemas"]["VerifyEmailNotice"] | components["schemas"]["DigestNotice"] | components["schemas"]["PasswordResetNotice"] | components["schemas"]["PasswordChangedNotice"] | components["schemas"]["TwoFactorChangedNotice"] | components["schemas"]["AccountDeletedNotice"];
+        Notice: components["schemas"]["DeadlineReminderNotice"] | components["schemas"]["YourTurnNotice"] | components["schemas"]["InvitationNotice"] | components["schemas"]["GameStartedNotice"] | components["schemas"]["GameOverNotice"] | components["schemas"]["VerifyEmailNotice"] | components["schemas"]["DigestNotice"] | components["schemas"]["PasswordResetNotice"] | components["schemas"]["PasswordChangedNotice"] | components["schemas"]["TwoFactorChangedNotice"] | components["schemas"]["ModeratedNotice"] | components["schemas"]["AccountDeletedNotice"];
         /** @description One of the caller's notifications and its delivery. */
         NotificationView: {
             /** Format: int32 */

@@ -30,6 +30,9 @@ mail-digest-chat = { $count ->
     [one] 1 neue Nachricht an deinen Tischen
    *[other] { $count } neue Nachrichten an deinen Tischen
 }
+mail-muted-subject = Ein Moderator hat dich bis { $until } stummgeschaltet
+mail-suspended-subject = Ein Moderator hat dein Konto bis { $until } gesperrt
+mail-moderated-reason = Angegebener Grund: { $reason }
 mail-digest = { $count ->
     [one] Eine Partie wartet auf dich
    *[other] { $count } Partien warten auf dich

@@ -33,6 +33,9 @@ mail-digest-chat = { $count ->
     [one] 1 new message at your tables
    *[other] { $count } new messages at your tables
 }
+mail-muted-subject = A moderator muted you until { $until }
+mail-suspended-subject = A moderator suspended your account until { $until }
+mail-moderated-reason = The reason given: { $reason }
 mail-digest = { $count ->
     [one] One game is waiting for you
    *[other] { $count } games are waiting for you

@@ -30,6 +30,9 @@ mail-digest-chat = { $count ->
     [one] 1 nouveau message à vos tables
    *[other] { $count } nouveaux messages à vos tables
 }
+mail-muted-subject = Un modérateur vous a rendu muet jusqu'au { $until }
+mail-suspended-subject = Un modérateur a suspendu votre compte jusqu'au { $until }
+mail-moderated-reason = Motif donné : { $reason }
 mail-digest = { $count ->
     [one] Une partie vous attend
    *[other] { $count } parties vous attendent

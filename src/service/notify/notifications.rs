@@ -66,6 +66,14 @@ pub enum Notice {
     /// Two-factor sign-in was turned on or off (sent to the confirmed address whatever the
     /// preferences).
     TwoFactorChanged { on: bool },
+    /// A moderator muted (`mute`) or suspended (`suspend`) the account until a time, and why
+    /// (sent whatever the preferences: the player must hear of it).
+    Moderated {
+        action: String,
+        /// Milliseconds since the Unix epoch.
+        until: i64,
+        reason: String,
+    },
     /// The account was deleted: a goodbye to the address it had confirmed, which the notice
     /// carries (the account's settings are gone); the row is deleted once the email is sent or
     /// given up on.
@@ -123,6 +131,7 @@ impl Notice {
             Notice::PasswordReset { .. } => "password_reset",
             Notice::PasswordChanged => "password_changed",
             Notice::TwoFactorChanged { .. } => "two_factor_changed",
+            Notice::Moderated { .. } => "moderated",
             Notice::AccountDeleted { .. } => "account_deleted",
         }
     }
@@ -144,6 +153,7 @@ impl Notice {
             | Notice::PasswordReset { .. }
             | Notice::PasswordChanged
             | Notice::TwoFactorChanged { .. }
+            | Notice::Moderated { .. }
             | Notice::AccountDeleted { .. } => None,
         }
     }
@@ -169,6 +179,7 @@ impl Notice {
                 at.to_string()
             }
             Notice::TwoFactorChanged { on } => format!("{on}:{at}"),
+            Notice::Moderated { action, until, .. } => format!("{action}:{until}:{at}"),
             Notice::PasswordReset { reset_id } => reset_id.to_string(),
         };
         format!("{}:{user_id}:{what}", self.kind())

@@ -1,10 +1,11 @@
 //! Reports and moderation. A player reports another player, or a message they can read, with a
 //! reason. Moderators (a role an operator gives with `keltis moderator`, never through the API)
 //! read the open reports with their context (the messages around a reported one), and mute (no
-//! chat for a while: the refusal tells the player until when), suspend (no sign-in and no new
+//! chat for a while), suspend (no sign-in and no new
 //! games for a while: the player's sessions end, their open games are left and their games under
 //! way resigned, so that with 3 or 4 players the stand-in bot plays on, as after a time-out), or
-//! dismiss. Every action is kept in an audit log that moderators read. Moderation is done from a
+//! dismiss. A muted or suspended player is told (a notification, by email whatever the
+//! preferences, and each refusal says until when). Every action is kept in an audit log that moderators read. Moderation is done from a
 //! signed-in session, never with a token.
 
 use serde::{Deserialize, Serialize};
@@ -13,6 +14,7 @@ use utoipa::ToSchema;
 use super::chat::ChatMessage;
 use crate::ratings::RatingParameters;
 use crate::service::accounts::{deletion, Caller, Scope};
+use crate::service::notify::notifications::{queue, Notice};
 use crate::service::{ServiceError, ServiceResult};
 use crate::storage::moderation::{self as store, NewAction, ReportRow};
 use crate::storage::{accounts as users, games as game_store, social, Database, DbConnection};
@@ -299,6 +301,13 @@ fn sanction(
             until_at: Some(until),
         };
         store::insert_action(c, &action, now)?;
+        // The player hears of it (in the notifications, and by email whatever the preferences).
+        let notice = Notice::Moderated {
+            action: action.action.to_string(),
+            until,
+            reason: reason.to_string(),
+        };
+        queue(c, user.id, &notice, now)?;
         Ok((user.id, user.name))
     })
 }

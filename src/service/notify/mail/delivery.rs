@@ -334,6 +334,18 @@ fn plan(
             let link = format!("{}/settings", mailer.public_url);
             return Ok(own(Subject::TwoFactorChanged { on: *on }, &link));
         }
+        Notice::Moderated {
+            action,
+            until,
+            reason,
+        } => {
+            let subject = Subject::Moderated {
+                suspended: action == "suspend",
+                until: *until,
+                reason,
+            };
+            return Ok(own(subject, &mailer.public_url));
+        }
         _ => {}
     }
     let kind = notice.kind();
@@ -436,6 +448,7 @@ fn unwanted(settings: &MailSettingsRow, notice: &Notice) -> Option<&'static str>
         | Notice::PasswordReset { .. }
         | Notice::PasswordChanged
         | Notice::TwoFactorChanged { .. }
+        | Notice::Moderated { .. }
         | Notice::AccountDeleted { .. } => true,
     };
     (!wanted).then_some("turned off in the preferences")

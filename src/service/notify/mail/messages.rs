@@ -75,6 +75,12 @@ pub enum Subject<'a> {
     },
     /// The account was deleted (with a link to the server).
     AccountDeleted,
+    /// A moderator muted or suspended the account until a time, and why.
+    Moderated {
+        suspended: bool,
+        until: i64,
+        reason: &'a str,
+    },
 }
 
 /// Links the email carries.
@@ -375,6 +381,30 @@ pub fn render(language: Language, subject: Subject<'_>, links: &Links<'_>) -> Em
                     ..GameText::default()
                 },
                 word("mail-two-factor-link"),
+            )
+        }
+        Subject::Moderated {
+            suspended,
+            until,
+            reason,
+        } => {
+            let until = crate::service::utc_text(until);
+            let subject = if suspended {
+                "mail-suspended-subject"
+            } else {
+                "mail-muted-subject"
+            };
+            (
+                i18n::text(language, subject, &[("until", until.into())]),
+                GameText {
+                    lines: vec![i18n::text(
+                        language,
+                        "mail-moderated-reason",
+                        &[("reason", reason.into())],
+                    )],
+                    ..GameText::default()
+                },
+                word("mail-open"),
             )
         }
         Subject::AccountDeleted => (

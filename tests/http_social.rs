@@ -229,8 +229,23 @@ fn every_read_as(s: &TestServer, who: &User, game: i64, author: &str) -> Vec<(St
     answers
 }
 
+/// Everything a stream of `url` sends as `who` until it falls silent (its first heartbeat).
+fn streamed_until_silent(url: &str, who: &User) -> String {
+    let mut stream = Sse::open(url, Some(&who.token), None);
+    let mut seen = String::new();
+    while let Some(frame) = stream.frame() {
+        match frame {
+            Frame::Comment(c) if c == "heartbeat" => break,
+            other => seen.push_str(&format!("{other:?}")),
+        }
+    }
+    seen
+}
+
 fn a_note_is_its_authors_alone(db: Db) {
-    let s = support::spawn(db, |_| {}).expect("a database for this test");
+    // Streams fall silent within a second, so that the test reads them to their end.
+    let s =
+        support::spawn(db, |c| c.stream_heartbeat_seconds = 1).expect("a database for this test");
     let (anna, ben) = (s.register("anna"), s.register("ben"));
     let id = s.started_game("keltis", &[anna.clone(), ben.clone()]);
     let secret = "Ben keeps the pink pile: discard no pink";
@@ -263,6 +278,17 @@ fn a_note_is_its_authors_alone(db: Db) {
         checked += 1;
     }
     assert!(checked > 20, "{checked} routes");
+    // Nor the streams: the game's (with its chat) and ben's own.
+    for path in [
+        format!("/api/v1/games/{id}/stream?chat=true"),
+        "/api/v1/me/stream?after=0".to_string(),
+    ] {
+        let seen = streamed_until_silent(&s.url(&path), &ben);
+        assert!(
+            !seen.is_empty() && !seen.contains("pink pile"),
+            "{path}: {seen}"
+        );
+    }
     // Ben's export does not have it; anna's does.
     let export = |who: &User| s.get("/api/v1/me/export", Some(&who.token)).text;
     assert!(!export(&ben).contains("pink pile"));

@@ -68,7 +68,7 @@ try {
         const card = page.locator(`button.card[data-index="${index}"]`);
         if (index != null && variant !== 'keltis-card') {
           await card.click();
-          const lit = await page.waitForSelector('svg g.target', { timeout: 1000 }).catch(() => null);
+          const lit = await page.waitForSelector('svg g.target', { timeout: 3000 }).catch(() => null);
           if (lit) {
             await page.waitForTimeout(100);
             seen.litChecked++;

@@ -186,14 +186,15 @@ pub fn read_up_to(
         .unwrap_or(0))
 }
 
-/// For each of `game_ids`, how many messages `user_id` has not read (its own and those of
-/// `hidden` do not count); games without any are left out.
-pub fn unread_counts(
+/// The game of each message at `game_ids` that `user_id` has not read, written since `since`:
+/// others' messages only, none of `hidden`. Two queries whatever the number of games.
+fn unread_messages(
     conn: &mut DbConnection,
     user_id: i64,
     game_ids: &[i64],
+    since: i64,
     hidden: &[i64],
-) -> Result<Vec<(i64, i64)>, StorageError> {
+) -> Result<Vec<i64>, StorageError> {
     if game_ids.is_empty() {
         return Ok(Vec::new());
     }
@@ -202,24 +203,35 @@ pub fn unread_counts(
         .filter(chat_reads::game_id.eq_any(game_ids))
         .select((chat_reads::game_id, chat_reads::last_read))
         .load(conn)?;
-    let mut counts = Vec::new();
-    for &game_id in game_ids {
-        let last_read = read
-            .iter()
-            .find(|(g, _)| *g == game_id)
-            .map_or(0, |(_, r)| *r);
-        let n: i64 = chat_messages::table
-            .filter(chat_messages::game_id.eq(game_id))
-            .filter(chat_messages::id.gt(last_read))
-            .filter(chat_messages::user_id.ne(user_id))
-            .filter(chat_messages::user_id.ne_all(hidden))
-            .count()
-            .get_result(conn)?;
-        if n > 0 {
-            counts.push((game_id, n));
-        }
-    }
-    Ok(counts)
+    let rows: Vec<(i64, i64)> = chat_messages::table
+        .filter(chat_messages::game_id.eq_any(game_ids))
+        .filter(chat_messages::created_at.ge(since))
+        .filter(chat_messages::user_id.ne(user_id))
+        .filter(chat_messages::user_id.ne_all(hidden))
+        .select((chat_messages::game_id, chat_messages::id))
+        .load(conn)?;
+    let last_read = |game: i64| read.iter().find(|(g, _)| *g == game).map_or(0, |(_, r)| *r);
+    Ok(rows
+        .into_iter()
+        .filter(|&(game, id)| id > last_read(game))
+        .map(|(game, _)| game)
+        .collect())
+}
+
+/// For each of `game_ids`, how many messages `user_id` has not read (its own and those of
+/// `hidden` do not count); games without any are left out.
+pub fn unread_counts(
+    conn: &mut DbConnection,
+    user_id: i64,
+    game_ids: &[i64],
+    hidden: &[i64],
+) -> Result<Vec<(i64, i64)>, StorageError> {
+    let unread = unread_messages(conn, user_id, game_ids, 0, hidden)?;
+    Ok(game_ids
+        .iter()
+        .map(|&game| (game, unread.iter().filter(|&&g| g == game).count() as i64))
+        .filter(|&(_, n)| n > 0)
+        .collect())
 }
 
 /// Messages of others at the games `user_id` sits at, written since `since` and not yet read
@@ -235,26 +247,7 @@ pub fn unread_since(
         .filter(super::schema::game_seats::user_id.eq(user_id))
         .select(super::schema::game_seats::game_id)
         .load(conn)?;
-    if seated.is_empty() {
-        return Ok(0);
-    }
-    let read: Vec<(i64, i64)> = chat_reads::table
-        .filter(chat_reads::user_id.eq(user_id))
-        .select((chat_reads::game_id, chat_reads::last_read))
-        .load(conn)?;
-    let rows: Vec<(i64, i64)> = chat_messages::table
-        .filter(chat_messages::game_id.eq_any(&seated))
-        .filter(chat_messages::created_at.ge(since))
-        .filter(chat_messages::user_id.ne(user_id))
-        .filter(chat_messages::user_id.ne_all(hidden))
-        .select((chat_messages::game_id, chat_messages::id))
-        .load(conn)?;
-    let unread = |(game, id): &(i64, i64)| {
-        read.iter()
-            .find(|(g, _)| g == game)
-            .is_none_or(|(_, last)| id > last)
-    };
-    Ok(rows.iter().filter(|r| unread(r)).count() as i64)
+    Ok(unread_messages(conn, user_id, &seated, since, hidden)?.len() as i64)
 }
 
 /// `user_id`'s note on `game_id`: its text and when it was last changed.

@@ -154,6 +154,24 @@ pub struct Config {
     /// Milliseconds between the mail worker's looks at the outbox.
     #[arg(long, env = "KELTIS_MAIL_INTERVAL_MS", default_value_t = 1000)]
     pub mail_interval_ms: u64,
+    /// Moves by email: the address replies to "your turn" emails go to
+    /// (`play@keltis.example.org`; each email extends its part before the `@` with a token of
+    /// the turn). Unset: no email offers moves and no mail is received.
+    #[arg(long, env = "KELTIS_REPLY_ADDRESS")]
+    pub reply_address: Option<String>,
+    /// Moves by email: the address the server's own SMTP listener binds to (`127.0.0.1:2525`),
+    /// for the operator's mail server to hand replies to. Off by default.
+    #[arg(long, env = "KELTIS_INBOUND_SMTP")]
+    pub inbound_smtp: Option<String>,
+    /// Moves by email: the `whsec_` secret a mail provider's inbound webhook signs its posts to
+    /// `POST /api/v1/inbound/mail` with (Standard Webhooks). Unset: that endpoint is off.
+    #[arg(long, env = "KELTIS_INBOUND_WEBHOOK_SECRET", hide_env_values = true)]
+    pub inbound_webhook_secret: Option<String>,
+    /// Moves by email: the id of the operator's mail server in `Authentication-Results`
+    /// (`mx.keltis.example.org`). When set, a reply counts only if the topmost such header from
+    /// that server shows DKIM or SPF pass.
+    #[arg(long, env = "KELTIS_INBOUND_AUTHSERV_ID")]
+    pub inbound_authserv_id: Option<String>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -232,6 +250,10 @@ impl Config {
             mail_from: "Keltis <keltis@localhost>".into(),
             public_url: "http://127.0.0.1:8080".into(),
             mail_interval_ms: 1000,
+            reply_address: None,
+            inbound_smtp: None,
+            inbound_webhook_secret: None,
+            inbound_authserv_id: None,
         }
     }
 
@@ -245,6 +267,7 @@ impl Config {
             password: self.smtp_password.clone(),
             from: self.mail_from.clone(),
             public_url: self.public_url.clone(),
+            reply_address: self.reply_address.clone(),
         })
     }
 

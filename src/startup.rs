@@ -174,8 +174,36 @@ pub fn build_with_clock(
         name: "maintenance",
         error,
     })?;
+    let inbound = match &config.reply_address {
+        Some(address) => Some(crate::service::correspondence::by_mail::Inbound {
+            reply: crate::service::correspondence::by_mail::token::ReplyAddress::parse(address)
+                .map_err(StartupError::Mail)?,
+            keys: TokenKeys::new(&secret),
+            authserv_id: config.inbound_authserv_id.clone(),
+            ratings: config.rating_parameters(),
+        }),
+        None => None,
+    };
+    match (&inbound, &config.inbound_smtp) {
+        (Some(inbound), Some(bind)) => {
+            let bound = crate::workers::inbound_smtp::spawn(db.clone(), inbound.clone(), bind)
+                .map_err(|error| StartupError::Bind {
+                    addr: bind.clone(),
+                    error,
+                })?;
+            tracing::info!(address = %bound, "receiving replies by email (SMTP)");
+        }
+        (None, Some(_)) => {
+            return Err(StartupError::Mail(
+                "--inbound-smtp needs --reply-address (the address replies go to)".into(),
+            ))
+        }
+        _ => {}
+    }
     let draining = api::Draining::default();
     let state = web::Data::new(AppState {
+        inbound,
+        inbound_webhook_secret: config.inbound_webhook_secret.clone(),
         db: db.clone(),
         keys: TokenKeys::new(&secret),
         public_url: config.public_url.trim_end_matches('/').to_string(),

@@ -14,6 +14,7 @@ pub mod error;
 pub mod games;
 pub mod head;
 pub mod health;
+pub mod inbound_mail;
 pub mod input_guard;
 pub mod json_body;
 pub mod metrics;
@@ -62,6 +63,10 @@ pub struct AppState {
     pub vapid_public_key: String,
     /// The rating system's parameters.
     pub ratings: crate::ratings::RatingParameters,
+    /// Moves by email: what receiving a reply needs (`None` without `--reply-address`).
+    pub inbound: Option<crate::service::correspondence::by_mail::Inbound>,
+    /// The secret a mail provider's inbound webhook signs with (`None`: that endpoint is off).
+    pub inbound_webhook_secret: Option<String>,
     pub metrics: std::sync::Arc<metrics::Metrics>,
     /// Set when the server begins to stop: open streams end.
     pub draining: Draining,
@@ -122,6 +127,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(two_factor::disable)
         .service(deletion::delete_account)
         .service(outside_bots::mark_as_bot)
+        .service(inbound_mail::receive)
         .service(social::list_chat)
         .service(social::post_chat)
         .service(social::mark_chat_read)

@@ -26,6 +26,8 @@ pub struct MailSettingsRow {
     pub push_invitation: bool,
     pub push_game_started: bool,
     pub push_game_over: bool,
+    /// The "your turn" email offers the turn's choices, and a reply to it plays them.
+    pub moves_by_reply: bool,
 }
 
 /// What a player may change; `None` leaves a setting as it is.
@@ -45,6 +47,7 @@ pub struct PreferenceChanges<'a> {
     pub push_invitation: Option<bool>,
     pub push_game_started: Option<bool>,
     pub push_game_over: Option<bool>,
+    pub moves_by_reply: Option<bool>,
 }
 
 pub fn settings(

@@ -24,6 +24,7 @@ pub mod ended_games;
 pub mod erasures;
 pub mod games;
 mod group_commit;
+pub mod inbound_mail;
 pub mod live_sessions;
 pub mod logs;
 pub mod mail;

@@ -165,6 +165,17 @@ diesel::table! {
         push_invitation -> Bool,
         push_game_started -> Bool,
         push_game_over -> Bool,
+        moves_by_reply -> Bool,
+    }
+}
+
+diesel::table! {
+    inbound_mails (message_hash) {
+        message_hash -> Text,
+        user_id -> BigInt,
+        game_id -> BigInt,
+        received_at -> BigInt,
+        outcome -> Text,
     }
 }
 
@@ -421,6 +432,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     vacations,
     notifications,
     mail_settings,
+    inbound_mails,
     webhooks,
     webhook_deliveries,
     webhook_attempts,

@@ -7,6 +7,7 @@
 //! - `notifier`: tells every instance's listener what this one committed (PostgreSQL).
 //! - `mail`: sends the notification outbox by SMTP (when a relay is configured).
 //! - `webhooks`: sends the webhook deliveries of the outbox, with retries.
+//! - `inbound_smtp`: receives replies that play (moves by email), when `--inbound-smtp` is set.
 //! - `push`: sends the Web Push deliveries of the outbox, encrypted and signed, with retries.
 //! - `maintenance`: deletes what has expired (idempotency answers, refresh tokens, sessions) and
 //!   packs the logs of finished games left unpacked.
@@ -20,6 +21,7 @@
 pub mod bots;
 pub mod checkpoints;
 pub mod clocks;
+pub mod inbound_smtp;
 pub mod listener;
 pub mod mail;
 pub mod maintenance;

@@ -18,8 +18,9 @@ use utoipa::openapi::security::{
 use utoipa::{Modify, OpenApi};
 
 use super::{
-    accounts, deletion, email, error, games, health, moderation, my_games, notifications, oauth,
-    outside_bots, passwords, players, push, social, streams, two_factor, vacation, webhooks,
+    accounts, deletion, email, error, games, health, inbound_mail, moderation, my_games,
+    notifications, oauth, outside_bots, passwords, players, push, social, streams, two_factor,
+    vacation, webhooks,
 };
 
 /// The whole document: health at the root, the API nested under `/api/v1`.
@@ -123,6 +124,7 @@ struct ApiDoc;
         vacation::start,
         vacation::stop,
         notifications::list,
+        inbound_mail::receive,
         email::settings,
         email::set_email,
         email::set_preferences,

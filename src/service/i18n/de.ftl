@@ -87,6 +87,42 @@ mail-pass = { $who } hat gepasst
 mail-resign = { $who } hat aufgegeben
 mail-time-out = { $who } hat die Zeit überschritten
 
+## Züge per Antwort auf die E-Mail: die Wahl in der „Du bist dran“-E-Mail, und die Antwort
+mail-pawn-big = die große Figur
+mail-pawn = Figur { $n }
+mail-hand = Deine Hand: { $cards }
+mail-choices = Deine Möglichkeiten:
+mail-choice-lay = { $card } auslegen
+mail-choice-lay-pawn = { $card } auslegen, { $pawn } nach { $to }
+mail-choice-lay-path = { $card } auf den { $path }en Pfad legen
+mail-choice-discard = { $card } abwerfen
+mail-choice-step = freier Schritt: { $pawn } nach { $to }
+mail-choice-skip = auslassen
+mail-choice-discard-row = die letzte Karte deiner { $color_id ->
+        [pink] rosa
+       *[other] { $color }en
+    } Reihe abwerfen
+mail-choice-draw-deck = vom Nachziehstapel ziehen
+mail-choice-draw-pile = vom { $color_id ->
+        [pink] rosa
+       *[other] { $color }en
+    } Ablagestapel ziehen
+mail-choice-stone = Wunschstein { $value } mit { $card } und { $card2 } nehmen
+mail-choice-pass = passen
+mail-reply-how = Antworte auf diese E-Mail mit der Nummer deiner Wahl, zum Beispiel „3“, oder mit dem ganzen Zug, zum Beispiel „3 dann Nachziehstapel“. Worte gehen auch: „lege blau 4 Figur 1“, „wirf rosa 8 ab“, „ziehe Nachziehstapel“, „ziehe blau“.
+mail-reply-played-subject = Partie { $id } ({ $variant }): dein Zug ist gespielt
+mail-reply-problem-subject = Partie { $id } ({ $variant }): deine Antwort wurde nicht gespielt
+mail-reply-played = Aus deiner E-Mail gespielt:
+mail-reply-turn-goes-on = Dein Zug geht weiter: antworte auf diese E-Mail mit deiner nächsten Wahl.
+mail-reply-problem-stale = Deine Antwort galt einem früheren Zug dieser Partie: nichts wurde gespielt. So steht die Partie jetzt.
+mail-reply-problem-no_move = In deiner Antwort stand kein Zug.
+mail-reply-problem-unreadable = „{ $said }“ ist als Zug nicht lesbar.
+mail-reply-problem-not_a_choice = „{ $said }“ gehört jetzt nicht zu deinen Möglichkeiten.
+mail-reply-problem-ambiguous = „{ $said }“ passt zu mehreren Möglichkeiten: sag, welche, mit ihrer Nummer.
+mail-reply-problem-turn_over = „{ $said }“ wurde nicht gespielt: dein Zug war vorbei.
+mail-reply-problem-game_over = Die Partie ist vorbei: nichts wurde gespielt.
+mail-reply-problem-other = „{ $said }“ kann jetzt nicht gespielt werden.
+
 ## Push-Nachrichten
 
 push-your-turn = Du bist am Zug in Partie { $id }

@@ -81,6 +81,36 @@ mail-pass = { $who } passed
 mail-resign = { $who } resigned
 mail-time-out = { $who } ran out of time
 
+## Moves by email reply: the choices in a "your turn" email, and the answer to a reply
+mail-pawn-big = the big pawn
+mail-pawn = pawn { $n }
+mail-hand = Your hand: { $cards }
+mail-choices = Your choices:
+mail-choice-lay = lay { $card }
+mail-choice-lay-pawn = lay { $card }, { $pawn } to { $to }
+mail-choice-lay-path = lay { $card } on the { $path } path
+mail-choice-discard = discard { $card }
+mail-choice-step = free step: { $pawn } to { $to }
+mail-choice-skip = skip
+mail-choice-discard-row = discard the last card of your { $color } row
+mail-choice-draw-deck = draw from the deck
+mail-choice-draw-pile = draw from the { $color } discard pile
+mail-choice-stone = take wish stone { $value } with { $card } and { $card2 }
+mail-choice-pass = pass
+mail-reply-how = Answer this email with the number of your choice, for example "3", or with the whole turn, for example "3 then deck". Words work too: "lay blue 4 pawn 1", "discard pink 8", "draw deck", "draw blue".
+mail-reply-played-subject = Game { $id } ({ $variant }): your move is played
+mail-reply-problem-subject = Game { $id } ({ $variant }): your answer was not played
+mail-reply-played = Played from your email:
+mail-reply-turn-goes-on = Your turn goes on: answer this email with your next choice.
+mail-reply-problem-stale = Your answer was for an earlier turn of this game: nothing was played. Here is where the game stands now.
+mail-reply-problem-no_move = There was no move in your answer.
+mail-reply-problem-unreadable = "{ $said }" could not be read as a move.
+mail-reply-problem-not_a_choice = "{ $said }" is not one of your choices now.
+mail-reply-problem-ambiguous = "{ $said }" fits several of your choices: say which one, with its number.
+mail-reply-problem-turn_over = "{ $said }" was not played: your turn was over.
+mail-reply-problem-game_over = The game is over: nothing was played.
+mail-reply-problem-other = "{ $said }" could not be played now.
+
 ## Push notifications (title and body, short: a phone's lock screen shows them)
 
 push-your-turn = Your turn in game { $id }

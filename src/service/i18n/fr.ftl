@@ -88,6 +88,46 @@ mail-pass = { $who } a passé
 mail-resign = { $who } a abandonné
 mail-time-out = { $who } a dépassé son temps
 
+## Coups par réponse à l'e-mail : les choix dans l'e-mail « à vous de jouer », et la réponse
+mail-pawn-big = le grand pion
+mail-pawn = le pion { $n }
+mail-hand = Votre main : { $cards }
+mail-choices = Vos choix :
+mail-choice-lay = poser { $card }
+mail-choice-lay-pawn = poser { $card }, { $pawn } vers { $to }
+mail-choice-lay-path = poser { $card } sur le chemin { $path }
+mail-choice-discard = défausser { $card }
+mail-choice-step = pas gratuit : { $pawn } vers { $to }
+mail-choice-skip = passer
+mail-choice-discard-row = défausser la dernière carte de votre rangée { $color_id ->
+        [green] verte
+        [blue] bleue
+        [gray] grise
+       *[other] { $color }
+    }
+mail-choice-draw-deck = piocher dans la pioche
+mail-choice-draw-pile = prendre dans la défausse { $color_id ->
+        [green] verte
+        [blue] bleue
+        [gray] grise
+       *[other] { $color }
+    }
+mail-choice-stone = prendre la pierre à vœux { $value } avec { $card } et { $card2 }
+mail-choice-pass = passer
+mail-reply-how = Répondez à cet e-mail avec le numéro de votre choix, par exemple « 3 », ou avec tout le tour, par exemple « 3 puis pioche ». Les mots marchent aussi : « pose bleu 4 pion 1 », « défausse rose 8 », « pioche », « pioche bleu ».
+mail-reply-played-subject = Partie { $id } ({ $variant }) : votre coup est joué
+mail-reply-problem-subject = Partie { $id } ({ $variant }) : votre réponse n'a pas été jouée
+mail-reply-played = Joué depuis votre e-mail :
+mail-reply-turn-goes-on = Votre tour continue : répondez à cet e-mail avec votre choix suivant.
+mail-reply-problem-stale = Votre réponse portait sur un tour précédent de cette partie : rien n'a été joué. Voici où en est la partie.
+mail-reply-problem-no_move = Votre réponse ne contenait aucun coup.
+mail-reply-problem-unreadable = « { $said } » ne se lit pas comme un coup.
+mail-reply-problem-not_a_choice = « { $said } » ne fait pas partie de vos choix maintenant.
+mail-reply-problem-ambiguous = « { $said } » correspond à plusieurs choix : dites lequel, avec son numéro.
+mail-reply-problem-turn_over = « { $said } » n'a pas été joué : votre tour était fini.
+mail-reply-problem-game_over = La partie est finie : rien n'a été joué.
+mail-reply-problem-other = « { $said } » ne peut pas être joué maintenant.
+
 ## Notifications push
 
 push-your-turn = À vous de jouer dans la partie { $id }

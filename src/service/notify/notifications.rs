@@ -74,6 +74,24 @@ pub enum Notice {
         until: i64,
         reason: String,
     },
+    /// The answer to a reply by email (moves by email): what it played, and why the rest was not
+    /// (sent by email only, to the player who wrote; a player's own cards only).
+    MailReply {
+        game_id: i64,
+        /// The decisions played, in order.
+        played: Vec<crate::engine::DecisionJson>,
+        /// Why (the rest of) the reply was not played: `stale` (it answered an earlier turn),
+        /// `no_move`, `unreadable`, `not_a_choice`, `ambiguous`, `turn_over`, `game_over`, or a
+        /// decision's refusal code.
+        #[schema(required = true)]
+        problem: Option<String>,
+        /// The player's words that were not played (cut short).
+        #[schema(required = true)]
+        said: Option<String>,
+        /// The `Message-ID` of the reply answered.
+        #[schema(required = true)]
+        message_id: Option<String>,
+    },
     /// The account was deleted: a goodbye to the address it had confirmed, which the notice
     /// carries (the account's settings are gone); the row is deleted once the email is sent or
     /// given up on.
@@ -133,6 +151,7 @@ impl Notice {
             Notice::TwoFactorChanged { .. } => "two_factor_changed",
             Notice::Moderated { .. } => "moderated",
             Notice::AccountDeleted { .. } => "account_deleted",
+            Notice::MailReply { .. } => "mail_reply",
         }
     }
 
@@ -147,7 +166,8 @@ impl Notice {
             | Notice::YourTurn { game_id, .. }
             | Notice::Invitation { game_id, .. }
             | Notice::GameStarted { game_id }
-            | Notice::GameOver { game_id } => Some(*game_id),
+            | Notice::GameOver { game_id }
+            | Notice::MailReply { game_id, .. } => Some(*game_id),
             Notice::VerifyEmail { .. }
             | Notice::Digest { .. }
             | Notice::PasswordReset { .. }
@@ -181,6 +201,14 @@ impl Notice {
             Notice::TwoFactorChanged { on } => format!("{on}:{at}"),
             Notice::Moderated { action, until, .. } => format!("{action}:{until}:{at}"),
             Notice::PasswordReset { reset_id } => reset_id.to_string(),
+            Notice::MailReply {
+                game_id,
+                message_id,
+                ..
+            } => format!(
+                "{game_id}:{at}:{}",
+                crate::service::sha256_hex(message_id.as_deref().unwrap_or_default())
+            ),
         };
         format!("{}:{user_id}:{what}", self.kind())
     }

@@ -281,12 +281,47 @@ impl WebhookSender {
 
 /// `v1,` and the base64 HMAC-SHA256 of `id.timestamp.body` under the secret's key.
 pub fn sign(secret: &str, id: &str, timestamp: i64, body: &str) -> Result<String, String> {
+    sign_bytes(secret, id, timestamp, body.as_bytes())
+}
+
+fn sign_bytes(secret: &str, id: &str, timestamp: i64, body: &[u8]) -> Result<String, String> {
     let key = BASE64
         .decode(secret.trim_start_matches("whsec_"))
         .map_err(|e| e.to_string())?;
     let mut mac = Hmac::<Sha256>::new_from_slice(&key).map_err(|e| e.to_string())?;
-    mac.update(format!("{id}.{timestamp}.{body}").as_bytes());
+    mac.update(format!("{id}.{timestamp}.").as_bytes());
+    mac.update(body);
     Ok(format!("v1,{}", BASE64.encode(mac.finalize().into_bytes())))
+}
+
+/// How far a signed delivery's timestamp may be from now (Standard Webhooks: replays of old
+/// deliveries are refused).
+pub const SIGNATURE_TOLERANCE_SECONDS: i64 = 5 * 60;
+
+/// Whether a delivery to us is signed with `secret` (one of the space-separated `v1,`
+/// signatures fits, compared in constant time) and its timestamp (seconds) is within the
+/// tolerance of `now_seconds`.
+pub fn signed_by(
+    secret: &str,
+    id: &str,
+    timestamp: &str,
+    signatures: &str,
+    body: &[u8],
+    now_seconds: i64,
+) -> bool {
+    use subtle::ConstantTimeEq;
+    let Ok(at) = timestamp.trim().parse::<i64>() else {
+        return false;
+    };
+    if (now_seconds - at).abs() > SIGNATURE_TOLERANCE_SECONDS || id.is_empty() {
+        return false;
+    }
+    let Ok(expected) = sign_bytes(secret, id, at, body) else {
+        return false;
+    };
+    signatures
+        .split_whitespace()
+        .any(|given| bool::from(given.as_bytes().ct_eq(expected.as_bytes())))
 }
 
 /// The wait before attempt `attempts + 1`: 30 s, then four times longer each time, at most 12 h.

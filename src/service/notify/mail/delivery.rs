@@ -10,17 +10,17 @@ use lettre::message::{Mailbox, MultiPart};
 use lettre::transport::smtp::authentication::Credentials;
 use lettre::{Message, SmtpTransport, Transport};
 
-use super::facts::game_facts;
-use super::link_token;
-use super::messages::{render, Email, Links, Subject};
+use super::messages::Email;
+use super::planning::{plan, Plan};
 use crate::service::accounts::sessions::TokenKeys;
-use crate::service::notify::notifications::{turn_notice_over, Notice};
+use crate::service::correspondence::by_mail::token::ReplyAddress;
+use crate::service::notify::notifications::Notice;
 use crate::service::play::games::GameLinks;
-use crate::service::{ServiceError, ServiceResult};
+use crate::service::ServiceResult;
 use crate::storage::games as game_store;
-use crate::storage::mail::{self as mail_store, MailSettingsRow};
+use crate::storage::mail as mail_store;
 use crate::storage::notifications::{self as store, NotificationRow};
-use crate::storage::{Database, DbConnection, StorageError};
+use crate::storage::{Database, StorageError};
 
 /// How long a claimed notification is this instance's to send.
 const LEASE_MS: i64 = 5 * 60 * 1000;
@@ -52,16 +52,21 @@ pub struct SmtpSettings {
     pub from: String,
     /// Where players reach the server (links in emails), e.g. `https://keltis.example.org`.
     pub public_url: String,
+    /// Moves by email: the address replies go to (`play@keltis.example.org`), its part before
+    /// the `@` extended with each turn's token. `None`: no email offers moves.
+    pub reply_address: Option<String>,
 }
 
 /// A connection to the relay, with the sender and the link key.
 pub struct Mailer {
     transport: SmtpTransport,
     from: Mailbox,
-    public_url: String,
+    pub(super) public_url: String,
     /// The domain of `Message-ID`s.
     domain: String,
-    keys: TokenKeys,
+    pub(super) keys: TokenKeys,
+    /// Where replies that play go, when the server receives mail.
+    pub(super) reply: Option<ReplyAddress>,
 }
 
 impl Mailer {
@@ -83,7 +88,13 @@ impl Mailer {
         if let (Some(user), Some(password)) = (&settings.username, &settings.password) {
             builder = builder.credentials(Credentials::new(user.clone(), password.clone()));
         }
+        let reply = settings
+            .reply_address
+            .as_deref()
+            .map(ReplyAddress::parse)
+            .transpose()?;
         Ok(Mailer {
+            reply,
             transport: builder.build(),
             domain: from.email.domain().to_string(),
             from,
@@ -92,19 +103,9 @@ impl Mailer {
         })
     }
 
-    fn game_link(&self, game_id: i64) -> String {
+    pub(super) fn game_link(&self, game_id: i64) -> String {
         format!("{}{}", self.public_url, GameLinks::of(game_id).page)
     }
-}
-
-/// What to do with one notification.
-enum Plan {
-    Send {
-        to: String,
-        email: Email,
-        unsubscribe: Option<String>,
-    },
-    Skip(&'static str),
 }
 
 /// Send the notifications that are due. Returns how many were handled.
@@ -117,11 +118,7 @@ pub fn deliver_due(db: &Database, mailer: &Mailer, batch: i64) -> ServiceResult<
             Ok(Plan::Skip(why)) => {
                 db.write(|c| store::finish(c, row.id, "skipped", now, Some(why)))
             }
-            Ok(Plan::Send {
-                to,
-                email,
-                unsubscribe,
-            }) => send_and_record(db, mailer, &row, &to, &email, unsubscribe.as_deref(), now),
+            Ok(Plan::Send(outgoing)) => send_and_record(db, mailer, &row, &outgoing, now),
             Err(e) => {
                 let why = e.to_string();
                 db.write(|c| store::finish(c, row.id, "failed", now, Some(&why)))
@@ -145,12 +142,11 @@ fn send_and_record(
     db: &Database,
     mailer: &Mailer,
     row: &NotificationRow,
-    to: &str,
-    email: &Email,
-    unsubscribe: Option<&str>,
+    outgoing: &Outgoing,
     now: i64,
 ) -> Result<(), StorageError> {
-    match send(mailer, row.id, to, email, unsubscribe) {
+    let to = outgoing.to.as_str();
+    match send(mailer, row.id, outgoing) {
         Ok(()) => db.write(|c| store::finish(c, row.id, "sent", now, None)),
         Err(Failure::Bounced(why)) => db.write(|c| {
             mail_store::mark_bounced(c, row.user_id, to, now)?;
@@ -210,14 +206,22 @@ impl Header for ListUnsubscribePost {
     }
 }
 
-fn send(
-    mailer: &Mailer,
-    id: i64,
-    to: &str,
-    email: &Email,
-    unsubscribe: Option<&str>,
-) -> Result<(), Failure> {
-    let to: Mailbox = to
+/// An email ready to go.
+pub(super) struct Outgoing {
+    pub to: String,
+    pub email: Email,
+    pub unsubscribe: Option<String>,
+    /// Moves by email: the address a reply plays through.
+    pub reply_to: Option<String>,
+    /// The `Message-ID` of the reply this email answers (threads it in the player's mailbox).
+    pub in_reply_to: Option<String>,
+}
+
+fn send(mailer: &Mailer, id: i64, outgoing: &Outgoing) -> Result<(), Failure> {
+    let email = &outgoing.email;
+    let unsubscribe = outgoing.unsubscribe.as_deref();
+    let to: Mailbox = outgoing
+        .to
         .parse()
         .map_err(|e| Failure::Bounced(format!("the address: {e}")))?;
     let mut builder = Message::builder()
@@ -226,6 +230,16 @@ fn send(
         .subject(email.subject.clone())
         // The same id on every attempt: a receiver can tell a repeat.
         .message_id(Some(format!("<notification-{id}@{}>", mailer.domain)));
+    if let Some(reply_to) = &outgoing.reply_to {
+        let mailbox: Mailbox = reply_to
+            .parse()
+            .map_err(|e| Failure::Permanent(format!("the reply address: {e}")))?;
+        builder = builder.reply_to(mailbox);
+    }
+    if let Some(answered) = &outgoing.in_reply_to {
+        let id = format!("<{}>", answered.trim_matches(['<', '>']));
+        builder = builder.in_reply_to(id.clone()).references(id);
+    }
     if let Some(url) = unsubscribe {
         builder = builder
             .header(ListUnsubscribe(format!("<{url}>")))
@@ -247,211 +261,6 @@ fn send(
             Failure::Transient(e.to_string())
         }
     })
-}
-
-/// Decide about one notification and render it.
-fn plan(
-    conn: &mut DbConnection,
-    mailer: &Mailer,
-    row: &NotificationRow,
-    now: i64,
-) -> ServiceResult<Plan> {
-    let notice: Notice = serde_json::from_str(&row.payload)
-        .map_err(|e| ServiceError::Storage(StorageError::Corrupt(e.to_string())))?;
-    if let Notice::AccountDeleted { email, language } = &notice {
-        // The account's settings are gone: the notice carries the address and the language.
-        let link = format!("{}/", mailer.public_url);
-        let links = Links {
-            main: &link,
-            unsubscribe: None,
-        };
-        let language = crate::service::i18n::Language::parse(language);
-        return Ok(Plan::Send {
-            to: email.clone(),
-            email: render(language, Subject::AccountDeleted, &links),
-            unsubscribe: None,
-        });
-    }
-    let Some(settings) = mail_store::settings(conn, row.user_id)? else {
-        return Ok(Plan::Skip("no email address"));
-    };
-    let language = crate::service::i18n::Language::parse(&settings.language);
-    if let Notice::VerifyEmail { email } = &notice {
-        // Only to the address still set: a changed address got its own link.
-        if settings.email.as_ref() != Some(email) || settings.verified_at.is_some() {
-            return Ok(Plan::Skip("the address changed or is already confirmed"));
-        }
-        let token = link_token(&mailer.keys, "verify", row.user_id, Some(email), None, 7)?;
-        let link = format!("{}/api/v1/email/verify?token={token}", mailer.public_url);
-        let links = Links {
-            main: &link,
-            unsubscribe: None,
-        };
-        return Ok(Plan::Send {
-            to: email.clone(),
-            email: render(language, Subject::Verify, &links),
-            unsubscribe: None,
-        });
-    }
-    let Some(to) = usable_address(&settings) else {
-        return Ok(Plan::Skip("no confirmed email address"));
-    };
-    if let Some(why) = unwanted(&settings, &notice) {
-        return Ok(Plan::Skip(why));
-    }
-    // The account's own emails: no unsubscribe link, no game.
-    let own = |subject: Subject<'_>, link: &str| Plan::Send {
-        to: to.clone(),
-        email: render(
-            language,
-            subject,
-            &Links {
-                main: link,
-                unsubscribe: None,
-            },
-        ),
-        unsubscribe: None,
-    };
-    match &notice {
-        Notice::PasswordReset { reset_id } => {
-            let link = crate::service::accounts::passwords::reset_link(
-                conn,
-                &mailer.keys,
-                &mailer.public_url,
-                *reset_id,
-                now,
-            )?;
-            return Ok(match link {
-                Some(link) => own(Subject::PasswordReset, &link),
-                None => Plan::Skip("the link was used or has expired"),
-            });
-        }
-        Notice::PasswordChanged => {
-            let link = format!("{}/reset-password", mailer.public_url);
-            return Ok(own(Subject::PasswordChanged, &link));
-        }
-        Notice::TwoFactorChanged { on } => {
-            let link = format!("{}/settings", mailer.public_url);
-            return Ok(own(Subject::TwoFactorChanged { on: *on }, &link));
-        }
-        Notice::Moderated {
-            action,
-            until,
-            reason,
-        } => {
-            let subject = Subject::Moderated {
-                suspended: action == "suspend",
-                until: *until,
-                reason,
-            };
-            return Ok(own(subject, &mailer.public_url));
-        }
-        _ => {}
-    }
-    let kind = notice.kind();
-    let token = link_token(
-        &mailer.keys,
-        "unsubscribe",
-        row.user_id,
-        None,
-        Some(kind),
-        365,
-    )?;
-    let unsubscribe = format!(
-        "{}/api/v1/email/unsubscribe?token={token}",
-        mailer.public_url
-    );
-    let email = match &notice {
-        Notice::Digest {
-            game_ids,
-            unread_messages,
-        } => {
-            let mut games = Vec::new();
-            for &id in game_ids {
-                if let Some(facts) = game_facts(conn, id, row.user_id, now)? {
-                    games.push((facts, mailer.game_link(id)));
-                }
-            }
-            let links = Links {
-                main: &mailer.public_url,
-                unsubscribe: Some(&unsubscribe),
-            };
-            render(
-                language,
-                Subject::Digest {
-                    waiting: &games,
-                    unread_messages: *unread_messages,
-                },
-                &links,
-            )
-        }
-        _ => {
-            let game_id = notice.game_id().unwrap_or_default();
-            let Some(game) = game_facts(conn, game_id, row.user_id, now)? else {
-                return Ok(Plan::Skip("the game is gone"));
-            };
-            // A turn notice or a reminder that waited (a relay down, a slow pass, fast play) may
-            // no longer hold.
-            if let Notice::YourTurn { .. } | Notice::DeadlineReminder { .. } = notice {
-                let now_row = game_store::game(conn, game_id)?;
-                if let Some(why) =
-                    turn_notice_over(conn, now_row.as_ref(), row.user_id, row.id, &notice)?
-                {
-                    return Ok(Plan::Skip(why));
-                }
-            }
-            let subject = match &notice {
-                Notice::YourTurn { .. } => Subject::YourTurn(&game),
-                Notice::DeadlineReminder { lead_ms, .. } => Subject::Reminder {
-                    game: &game,
-                    lead_ms: *lead_ms,
-                },
-                Notice::Invitation { by, .. } => Subject::Invitation { game: &game, by },
-                Notice::GameStarted { .. } => Subject::Started(&game),
-                _ => Subject::Over(&game),
-            };
-            let link = mailer.game_link(game_id);
-            let links = Links {
-                main: &link,
-                unsubscribe: Some(&unsubscribe),
-            };
-            render(language, subject, &links)
-        }
-    };
-    Ok(Plan::Send {
-        to,
-        email,
-        unsubscribe: Some(unsubscribe),
-    })
-}
-
-fn usable_address(settings: &MailSettingsRow) -> Option<String> {
-    match (&settings.email, settings.verified_at, settings.bounced_at) {
-        (Some(email), Some(_), None) => Some(email.clone()),
-        _ => None,
-    }
-}
-
-/// Why the player does not want this notice by email, if they do not.
-fn unwanted(settings: &MailSettingsRow, notice: &Notice) -> Option<&'static str> {
-    let wanted = match notice {
-        Notice::YourTurn { .. } if settings.digest_hours.is_some() => {
-            return Some("in the digest");
-        }
-        Notice::YourTurn { .. } | Notice::Digest { .. } => settings.your_turn,
-        Notice::DeadlineReminder { .. } => settings.deadline_reminder,
-        Notice::Invitation { .. } => settings.invitation,
-        Notice::GameStarted { .. } => settings.game_started,
-        Notice::GameOver { .. } => settings.game_over,
-        // The account's own safety: always sent.
-        Notice::VerifyEmail { .. }
-        | Notice::PasswordReset { .. }
-        | Notice::PasswordChanged
-        | Notice::TwoFactorChanged { .. }
-        | Notice::Moderated { .. }
-        | Notice::AccountDeleted { .. } => true,
-    };
-    (!wanted).then_some("turned off in the preferences")
 }
 
 /// Queue the digests that are due: for each player in digest mode, one message listing the games

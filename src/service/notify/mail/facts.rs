@@ -81,3 +81,37 @@ pub(super) fn game_facts(
     }
     Ok(Some(facts))
 }
+
+/// What `user_id` may do now in the game, if it is their turn (their hand and the choices): for
+/// the emails of a player who plays by reply, and only to that player.
+pub(super) fn turn_offer(
+    conn: &mut DbConnection,
+    game_id: i64,
+    user_id: i64,
+) -> ServiceResult<Option<super::offers::TurnOffer>> {
+    let Some(row) = game_store::game(conn, game_id)? else {
+        return Ok(None);
+    };
+    if GameStatus::parse(&row.status) != GameStatus::Active || row.to_act_user != Some(user_id) {
+        return Ok(None);
+    }
+    let seats = game_store::seats(conn, game_id)?;
+    let Some(seat) = seats
+        .iter()
+        .find(|s| s.user_id == user_id)
+        .map(|s| s.seat as u8)
+    else {
+        return Ok(None);
+    };
+    let game = load_state(conn, &row)?;
+    let choices = crate::service::correspondence::by_mail::offered(&game, seat);
+    if choices.is_empty() {
+        return Ok(None);
+    }
+    Ok(Some(super::offers::TurnOffer {
+        seat,
+        version: row.version,
+        hand: game.hand(seat).to_vec(),
+        choices,
+    }))
+}

@@ -4,8 +4,10 @@
 
 use serde::Serialize;
 
+use super::offers::{offer_text, reply_lines, OfferText, TurnOffer};
 use super::templates;
 use crate::engine::{Card, Color, DecisionJson, Variant};
+
 use crate::service::i18n::{self, Arg, Language};
 
 /// What a game email needs to know about its game: public facts only.
@@ -48,6 +50,21 @@ pub struct Email {
 /// What the email is about, with what it needs.
 pub enum Subject<'a> {
     YourTurn(&'a GameFacts),
+    /// "Your turn", with the choices to answer by email.
+    YourTurnByReply {
+        game: &'a GameFacts,
+        offer: &'a TurnOffer,
+    },
+    /// The answer to a reply by email: what it played (by `reader`), why the rest was not, and
+    /// the choices when the turn goes on.
+    MailReply {
+        game: &'a GameFacts,
+        reader: &'a str,
+        played: &'a [DecisionJson],
+        problem: Option<&'a str>,
+        said: Option<&'a str>,
+        offer: Option<&'a TurnOffer>,
+    },
     Reminder {
         game: &'a GameFacts,
         lead_ms: i64,
@@ -99,23 +116,23 @@ fn variant_name(variant: Option<Variant>) -> &'static str {
     }
 }
 
-fn color_id(c: Color) -> &'static str {
+pub(super) fn color_id(c: Color) -> &'static str {
     ["green", "yellow", "brown", "blue", "pink", "gray"][c as usize]
 }
 
-fn color_word(language: Language, c: Color) -> String {
+pub(super) fn color_word(language: Language, c: Color) -> String {
     i18n::word(language, &format!("color-{}", color_id(c)))
 }
 
 /// A colour's word, and its id for the languages whose adjectives agree.
-fn color_args(language: Language, c: Color) -> Vec<Arg<'static>> {
+pub(super) fn color_args(language: Language, c: Color) -> Vec<Arg<'static>> {
     vec![
         ("color", color_word(language, c).into()),
         ("color_id", color_id(c).into()),
     ]
 }
 
-fn card(language: Language, c: Card) -> String {
+pub(super) fn card(language: Language, c: Card) -> String {
     let color = color_word(language, c.color());
     match c.value() {
         Some(v) => i18n::text(
@@ -254,6 +271,11 @@ struct Context<'a> {
     #[serde(flatten)]
     game: GameText,
     since: String,
+    /// Moves by email: what a reply played, and the choices offered.
+    played: Vec<String>,
+    played_label: String,
+    #[serde(flatten)]
+    offer: OfferText,
     games: Vec<DigestEntry>,
     link: &'a str,
     link_label: String,
@@ -265,12 +287,49 @@ struct Context<'a> {
 pub fn render(language: Language, subject: Subject<'_>, links: &Links<'_>) -> Email {
     let word = |id| i18n::word(language, id);
     let mut games = Vec::new();
+    let mut offer = OfferText::default();
+    let mut played = Vec::new();
     let (title, game, link_label) = match subject {
         Subject::YourTurn(g) => (
             about(language, "mail-your-turn", g, &[]),
             game_text(language, g),
             word("mail-open"),
         ),
+        Subject::YourTurnByReply { game, offer: o } => {
+            offer = offer_text(language, o);
+            (
+                about(language, "mail-your-turn", game, &[]),
+                game_text(language, game),
+                word("mail-open"),
+            )
+        }
+        Subject::MailReply {
+            game,
+            reader,
+            played: decisions,
+            problem,
+            said,
+            offer: o,
+        } => {
+            let (done, problems) = reply_lines(language, reader, decisions, problem, said);
+            played = done;
+            if let Some(o) = o {
+                offer = offer_text(language, o);
+            }
+            let mut text = game_text(language, game);
+            let mut lines = problems;
+            if o.is_some() && problem.is_none() {
+                lines.push(word("mail-reply-turn-goes-on"));
+            }
+            lines.append(&mut text.lines);
+            text.lines = lines;
+            let subject = if decisions.is_empty() {
+                "mail-reply-problem-subject"
+            } else {
+                "mail-reply-played-subject"
+            };
+            (about(language, subject, game, &[]), text, word("mail-open"))
+        }
         Subject::Reminder { game, lead_ms } => (
             about(
                 language,
@@ -424,6 +483,9 @@ pub fn render(language: Language, subject: Subject<'_>, links: &Links<'_>) -> Em
         title: &title,
         game,
         since: word("mail-since"),
+        played,
+        played_label: word("mail-reply-played"),
+        offer,
         games,
         link: links.main,
         link_label,

@@ -5,7 +5,9 @@
 pub mod delivery;
 mod facts;
 pub mod messages;
+pub mod offers;
 pub mod pages;
+mod planning;
 mod templates;
 
 use serde::{Deserialize, Serialize};
@@ -22,7 +24,7 @@ use crate::storage::{Database, DbConnection};
 /// Which emails and pushes a player wants, and in which language.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-#[schema(example = json!({"language": "en", "your_turn": true, "deadline_reminder": true, "invitation": true, "game_started": true, "game_over": true, "digest_hours": null, "push": {"your_turn": true, "deadline_reminder": true, "invitation": true, "game_started": false, "game_over": false}}))]
+#[schema(example = json!({"language": "en", "your_turn": true, "deadline_reminder": true, "invitation": true, "game_started": true, "game_over": true, "digest_hours": null, "push": {"your_turn": true, "deadline_reminder": true, "invitation": true, "game_started": false, "game_over": false}, "moves_by_reply": false}))]
 pub struct Preferences {
     /// The language of emails, pushes and the pages email links open.
     pub language: Language,
@@ -40,6 +42,11 @@ pub struct Preferences {
     /// omitted in a change, left as it is.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub push: Option<PushPreferences>,
+    /// Moves by email: the "your turn" email lists the turn's choices and your hand, and a reply
+    /// to it plays them (when the server receives mail). Always in answers; omitted in a change,
+    /// left as it is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub moves_by_reply: Option<bool>,
 }
 
 /// Which notices reach the player's devices by push (a digest is email only).
@@ -111,6 +118,7 @@ fn view(row: &MailSettingsRow) -> MailSettings {
                 game_started: row.push_game_started,
                 game_over: row.push_game_over,
             }),
+            moves_by_reply: Some(row.moves_by_reply),
         },
     }
 }
@@ -199,6 +207,7 @@ pub fn set_preferences(
             push_invitation: push.map(|p| p.invitation),
             push_game_started: push.map(|p| p.game_started),
             push_game_over: push.map(|p| p.game_over),
+            moves_by_reply: preferences.moves_by_reply,
         };
         store::change_preferences(conn, caller.user_id, &changes)?;
         Ok(view(&store::ensure(conn, caller.user_id, "en")?))
@@ -294,6 +303,7 @@ pub fn unsubscribe(
         "invitation" => changes.invitation = Some(false),
         "game_started" => changes.game_started = Some(false),
         "game_over" => changes.game_over = Some(false),
+        "mail_reply" => changes.moves_by_reply = Some(false),
         _ => {
             return Err(ServiceError::invalid(
                 "invalid_link",

@@ -1,0 +1,111 @@
+use super::*;
+
+fn card(color: Color, value: u8) -> Card {
+    Card::number(color, value)
+}
+
+fn lay(color: Color, value: u8, pawn: u8) -> DecisionJson {
+    DecisionOf::Lay {
+        card: card(color, value),
+        pawn: Some(pawn),
+        to: Some(format!("{color:?}-{pawn}").to_lowercase()),
+        path: None,
+    }
+}
+
+/// A Keltis turn's first choices: blue 4 with two pawns, pink 8 with one, and their discards.
+fn play_choices() -> Vec<DecisionJson> {
+    vec![
+        lay(Color::Blue, 4, 0),
+        lay(Color::Blue, 4, 1),
+        lay(Color::Pink, 8, 2),
+        DecisionOf::Discard {
+            card: card(Color::Blue, 4),
+        },
+        DecisionOf::Discard {
+            card: card(Color::Pink, 8),
+        },
+    ]
+}
+
+fn draw_choices() -> Vec<DecisionJson> {
+    vec![
+        DecisionOf::DrawDeck,
+        DecisionOf::DrawPile { color: Color::Blue },
+        DecisionOf::DrawPile {
+            color: Color::Green,
+        },
+    ]
+}
+
+fn wants(text: &str) -> Vec<Want> {
+    steps(text).into_iter().map(|s| s.want).collect()
+}
+
+#[test]
+fn a_reply_is_cut_into_steps() {
+    assert_eq!(wants("3 then deck").len(), 2);
+    assert_eq!(wants("3, deck").len(), 2);
+    assert_eq!(wants("Hi!\n3\ndeck\nThanks, Anna").len(), 2);
+    assert_eq!(wants("3 puis pioche").len(), 2);
+    assert_eq!(wants("3 dann Nachziehstapel").len(), 2);
+    assert_eq!(wants("3")[0], Want::Code(3));
+    assert!(wants("Good game!").is_empty());
+    assert_eq!(wants("see you at 5"), vec![Want::Unreadable]);
+}
+
+#[test]
+fn numbers_name_the_listed_choice() {
+    let offered = play_choices();
+    assert_eq!(choose(&Want::Code(3), &offered), Ok(offered[2].clone()));
+    assert_eq!(choose(&Want::Code(0), &offered), Err(Miss::NotAChoice));
+    assert_eq!(choose(&Want::Code(6), &offered), Err(Miss::NotAChoice));
+}
+
+#[test]
+fn words_name_a_choice_in_three_languages() {
+    let offered = play_choices();
+    for (text, index) in [
+        ("lay blue 4 pawn 1", 1),
+        ("lay blue 4 big pawn", 0),
+        ("pose bleu 4 pion 1", 1),
+        ("lege blau 4 Figur 1", 1),
+        ("lay pink 8", 2),
+        ("discard pink 8", 4),
+        ("défausse rose 8", 4),
+        ("wirf rosa 8 ab", 4),
+    ] {
+        let want = &steps(text)[0].want;
+        assert_eq!(choose(want, &offered), Ok(offered[index].clone()), "{text}");
+    }
+    let draws = draw_choices();
+    for (text, index) in [
+        ("draw deck", 0),
+        ("deck", 0),
+        ("draw blue", 1),
+        ("pioche", 0),
+        ("pioche la défausse bleue", 1),
+        ("ziehe vom blauen Stapel", 1),
+        ("Nachziehstapel", 0),
+        ("green", 2),
+    ] {
+        let want = &steps(text)[0].want;
+        assert_eq!(choose(want, &draws), Ok(draws[index].clone()), "{text}");
+    }
+}
+
+#[test]
+fn nothing_is_guessed() {
+    let offered = play_choices();
+    // Two pawns could take blue 4; a lay or a discard of blue 4.
+    let want = &steps("lay blue 4")[0].want;
+    assert_eq!(choose(want, &offered), Err(Miss::Ambiguous(vec![1, 2])));
+    let want = &steps("blue 4")[0].want;
+    assert_eq!(choose(want, &offered), Err(Miss::Ambiguous(vec![1, 2, 4])));
+    // A card not in hand, a pile in the play phase.
+    let want = &steps("lay green 7")[0].want;
+    assert_eq!(choose(want, &offered), Err(Miss::NotAChoice));
+    let want = &steps("draw deck")[0].want;
+    assert_eq!(choose(want, &offered), Err(Miss::NotAChoice));
+    assert_eq!(choose(&Want::Unreadable, &offered), Err(Miss::Unreadable));
+}

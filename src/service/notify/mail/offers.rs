@@ -1,0 +1,137 @@
+//! Moves by email, the outgoing half: the turn's choices in words, numbered as a reply names
+//! them, with the reader's hand (their own cards only: the email goes to the seat's player); and
+//! the answer to a reply (what was played, why the rest was not).
+
+use serde::Serialize;
+
+use super::messages::{card, color_args, color_word, decision_in_words};
+use crate::engine::{Card, DecisionJson};
+use crate::service::i18n::{self, Arg, Language};
+
+/// What the seat to act may do now, for a "your turn" email or an answer to a reply.
+#[derive(Clone, Debug)]
+pub struct TurnOffer {
+    pub seat: u8,
+    /// The game's version: the turn a reply to this email answers.
+    pub version: i64,
+    pub hand: Vec<Card>,
+    /// As `service::correspondence::by_mail::offered` lists them: a reply's numbers count here.
+    pub choices: Vec<DecisionJson>,
+}
+
+/// The offer as the templates show it.
+#[derive(Default, Serialize)]
+pub(super) struct OfferText {
+    pub hand: String,
+    pub choices_label: String,
+    pub choices: Vec<String>,
+    pub how: String,
+}
+
+fn pawn(language: Language, pawn: u8) -> String {
+    if pawn == 0 {
+        i18n::word(language, "mail-pawn-big")
+    } else {
+        i18n::text(language, "mail-pawn", &[("n", i64::from(pawn).into())])
+    }
+}
+
+/// One choice in words.
+pub(super) fn choice_in_words(language: Language, choice: &DecisionJson) -> String {
+    use crate::engine::DecisionOf as D;
+    let (id, args): (&str, Vec<Arg<'_>>) = match choice {
+        D::Lay {
+            card: c,
+            pawn: Some(p),
+            to: Some(to),
+            ..
+        } => (
+            "mail-choice-lay-pawn",
+            vec![
+                ("card", card(language, *c).into()),
+                ("pawn", pawn(language, *p).into()),
+                ("to", to.as_str().into()),
+            ],
+        ),
+        D::Lay {
+            card: c,
+            path: Some(path),
+            ..
+        } => (
+            "mail-choice-lay-path",
+            vec![
+                ("card", card(language, *c).into()),
+                ("path", color_word(language, *path).into()),
+            ],
+        ),
+        D::Lay { card: c, .. } => ("mail-choice-lay", vec![("card", card(language, *c).into())]),
+        D::Discard { card: c } | D::DiscardFromHand { card: c } => (
+            "mail-choice-discard",
+            vec![("card", card(language, *c).into())],
+        ),
+        D::Step { pawn: p, to } => (
+            "mail-choice-step",
+            vec![
+                ("pawn", pawn(language, *p).into()),
+                ("to", to.as_str().into()),
+            ],
+        ),
+        D::Skip => ("mail-choice-skip", vec![]),
+        D::DiscardFromRow { color } => ("mail-choice-discard-row", color_args(language, *color)),
+        D::DrawDeck => ("mail-choice-draw-deck", vec![]),
+        D::DrawPile { color } => ("mail-choice-draw-pile", color_args(language, *color)),
+        D::TakeStone { cards: [a, b] } => (
+            "mail-choice-stone",
+            vec![
+                ("value", i64::from(a.value().unwrap_or(0)).into()),
+                ("card", card(language, *a).into()),
+                ("card2", card(language, *b).into()),
+            ],
+        ),
+        D::Pass => ("mail-choice-pass", vec![]),
+        D::Resign | D::TimeOut => ("mail-choice-skip", vec![]),
+    };
+    i18n::text(language, id, &args)
+}
+
+pub(super) fn offer_text(language: Language, offer: &TurnOffer) -> OfferText {
+    let cards: Vec<String> = offer.hand.iter().map(|c| card(language, *c)).collect();
+    OfferText {
+        hand: i18n::text(language, "mail-hand", &[("cards", cards.join(", ").into())]),
+        choices_label: i18n::word(language, "mail-choices"),
+        choices: offer
+            .choices
+            .iter()
+            .map(|c| choice_in_words(language, c))
+            .collect(),
+        how: i18n::word(language, "mail-reply-how"),
+    }
+}
+
+/// The answer to a reply: what was played, and why the rest was not.
+pub(super) fn reply_lines(
+    language: Language,
+    reader: &str,
+    played: &[DecisionJson],
+    problem: Option<&str>,
+    said: Option<&str>,
+) -> (Vec<String>, Vec<String>) {
+    let played: Vec<String> = played
+        .iter()
+        .map(|d| decision_in_words(language, reader, d))
+        .collect();
+    let mut lines = Vec::new();
+    if let Some(problem) = problem {
+        let id = match problem {
+            "stale" | "no_move" | "unreadable" | "not_a_choice" | "ambiguous" | "turn_over"
+            | "game_over" => format!("mail-reply-problem-{problem}"),
+            _ => "mail-reply-problem-other".to_string(),
+        };
+        lines.push(i18n::text(
+            language,
+            &id,
+            &[("said", said.unwrap_or_default().into())],
+        ));
+    }
+    (played, lines)
+}

@@ -9,6 +9,7 @@ pub mod mail;
 pub mod players;
 pub mod proxy;
 pub mod push;
+pub mod replies;
 pub mod smtp;
 pub mod sse;
 pub mod webhook;

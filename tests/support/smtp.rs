@@ -13,7 +13,7 @@ pub struct SmtpSink {
     child: Option<Child>,
 }
 
-fn free_port() -> u16 {
+pub fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())
         .map(|a| a.port())

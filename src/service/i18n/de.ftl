@@ -109,7 +109,7 @@ mail-choice-draw-pile = vom { $color_id ->
     } Ablagestapel ziehen
 mail-choice-stone = Wunschstein { $value } mit { $card } und { $card2 } nehmen
 mail-choice-pass = passen
-mail-reply-how = Antworte auf diese E-Mail mit der Nummer deiner Wahl, zum Beispiel „3“, oder mit dem ganzen Zug, zum Beispiel „3 dann Nachziehstapel“. Worte gehen auch: „lege blau 4 Figur 1“, „wirf rosa 8 ab“, „ziehe Nachziehstapel“, „ziehe blau“.
+mail-reply-how = Antworte auf diese E-Mail mit der Nummer deiner Wahl, zum Beispiel „3“, oder mit dem ganzen Zug, zum Beispiel „3 dann Nachziehstapel“. Worte gehen auch: „lege“, „wirf ab“ oder „ziehe“ mit einer Karte deiner Hand oder einer Farbe, „Figur“ mit ihrer Nummer, „Nachziehstapel“, „auslassen“.
 mail-reply-played-subject = Partie { $id } ({ $variant }): dein Zug ist gespielt
 mail-reply-problem-subject = Partie { $id } ({ $variant }): deine Antwort wurde nicht gespielt
 mail-reply-played = Aus deiner E-Mail gespielt:

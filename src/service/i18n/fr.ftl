@@ -114,7 +114,7 @@ mail-choice-draw-pile = prendre dans la défausse { $color_id ->
     }
 mail-choice-stone = prendre la pierre à vœux { $value } avec { $card } et { $card2 }
 mail-choice-pass = passer
-mail-reply-how = Répondez à cet e-mail avec le numéro de votre choix, par exemple « 3 », ou avec tout le tour, par exemple « 3 puis pioche ». Les mots marchent aussi : « pose bleu 4 pion 1 », « défausse rose 8 », « pioche », « pioche bleu ».
+mail-reply-how = Répondez à cet e-mail avec le numéro de votre choix, par exemple « 3 », ou avec tout le tour, par exemple « 3 puis pioche ». Les mots marchent aussi : « pose », « défausse » ou « pioche » avec une carte de votre main ou une couleur, « pion » avec son numéro, « passe ».
 mail-reply-played-subject = Partie { $id } ({ $variant }) : votre coup est joué
 mail-reply-problem-subject = Partie { $id } ({ $variant }) : votre réponse n'a pas été jouée
 mail-reply-played = Joué depuis votre e-mail :

@@ -181,9 +181,8 @@ fn verb_word(word: &str) -> Option<Verb> {
         "step" | "advance" | "avance" | "avancer" | "avancez" | "schritt" | "vor" | "bewege"
         | "rücke" | "ruecke" => Verb::Step,
         "skip" | "pass" | "no" | "none" | "passe" | "passer" | "passez" | "non" | "aucun"
-        | "sauter" | "nein" | "passen" | "überspringen" | "ueberspringen" | "weiter" | "nichts" => {
-            Verb::PassOrSkip
-        }
+        | "sauter" | "nein" | "passen" | "überspringen" | "ueberspringen" | "weiter" | "nichts"
+        | "auslassen" => Verb::PassOrSkip,
         "stone" | "wish" | "pierre" | "souhait" | "stein" | "wunschstein" => Verb::Stone,
         _ => return None,
     };

@@ -33,7 +33,7 @@ use token::{ReplyAddress, TurnToken};
 /// The largest message read (a reply with its quoted email is a few kilobytes).
 pub const MAX_MESSAGE_BYTES: usize = 256 * 1024;
 /// Replies a player may send in [`RATE_WINDOW_MS`]; more are dropped.
-const RATE_LIMIT: i64 = 30;
+const RATE_LIMIT: i64 = 120;
 const RATE_WINDOW_MS: i64 = 3600 * 1000;
 /// How long a received message is remembered (a copy delivered later than that is rare).
 pub const REMEMBERED_MS: i64 = 30 * 24 * 3600 * 1000;

@@ -3,6 +3,22 @@
 //! `Le ... a écrit :`, `Am ... schrieb ...:`, Outlook's header block and rule, `>` lines, `-- `,
 //! "Sent from my phone").
 
+/// "On <date>, <sender> wrote:" and its French and German forms (sometimes wrapped onto a second
+/// line by the mail program): its first line...
+fn opens_attribution(line: &str) -> bool {
+    let lower = line.trim().to_lowercase();
+    lower.starts_with("on ") || lower.starts_with("le ") || lower.starts_with("am ")
+}
+
+/// ...and its last.
+fn closes_attribution(line: &str) -> bool {
+    let l = line.trim().to_lowercase();
+    l.ends_with("wrote:")
+        || l.ends_with("a écrit :")
+        || l.ends_with("a écrit:")
+        || (l.ends_with(':') && l.contains("schrieb"))
+}
+
 /// Lines that end what the player wrote: what follows is quoted or a signature.
 fn ends_the_reply(line: &str, next: Option<&str>) -> bool {
     let line = line.trim();
@@ -10,19 +26,7 @@ fn ends_the_reply(line: &str, next: Option<&str>) -> bool {
     if line == "--" || line.starts_with("-----") || line.starts_with("________") {
         return true;
     }
-    // "On <date>, <sender> wrote:" and its French and German forms, sometimes wrapped onto a
-    // second line by the mail program.
-    let opens_attribution =
-        lower.starts_with("on ") || lower.starts_with("le ") || lower.starts_with("am ");
-    let closes_attribution = |l: &str| {
-        let l = l.trim().to_lowercase();
-        l.ends_with("wrote:")
-            || l.ends_with("a écrit :")
-            || l.ends_with("a écrit:")
-            || (l.ends_with(':') && l.contains("schrieb"))
-    };
-    if opens_attribution
-        && (closes_attribution(line) || next.is_some_and(|n| closes_attribution(n)))
+    if opens_attribution(line) && (closes_attribution(line) || next.is_some_and(closes_attribution))
     {
         return true;
     }
@@ -63,6 +67,15 @@ pub fn own_words(text: &str) -> String {
     let mut kept = Vec::new();
     for (i, line) in lines.iter().enumerate() {
         if ends_the_reply(line, lines.get(i + 1).copied()) {
+            // Bottom-posting: the attribution, then `>` lines, then the player's words.
+            let quote_follows = lines[i + 1..]
+                .iter()
+                .map(|l| l.trim())
+                .find(|l| !l.is_empty() && !closes_attribution(l))
+                .is_some_and(|l| l.starts_with('>'));
+            if quote_follows && opens_attribution(line) {
+                continue;
+            }
             break;
         }
         if line.trim_start().starts_with('>') {
@@ -91,6 +104,7 @@ mod tests {
             "3 then deck\n\nDe : Keltis <keltis@keltis.test>\nEnvoyé : mardi 24 novembre 2026",
             "3 then deck\n-----Ursprüngliche Nachricht-----\nVon: Keltis",
             "> Your turn in game 4\n> 3. Lay blue 4\n3 then deck\n",
+            "On 26/11/2026 09:00, Keltis wrote:\n> Your turn\n> 1. lay blue 4\n\n3 then deck\n\n-- \nHugo",
         ];
         for case in cases {
             assert_eq!(own_words(case), "3 then deck", "{case:?}");

@@ -33,8 +33,11 @@ fn is_deck_choice(choice: &str) -> bool {
         .any(|w| choice.contains(w))
 }
 
+/// A card as its colour and value words (`end` for an end card).
+type CardKey = (String, String);
+
 /// The cards a text names (English colour words followed by a value): as a set.
-fn cards_named(text: &str) -> HashSet<(String, String)> {
+fn cards_named(text: &str) -> HashSet<CardKey> {
     const COLORS: [&str; 6] = ["green", "yellow", "brown", "blue", "pink", "gray"];
     let words: Vec<&str> = text
         .split(|c: char| !c.is_alphanumeric())
@@ -47,7 +50,7 @@ fn cards_named(text: &str) -> HashSet<(String, String)> {
         .collect()
 }
 
-fn card_key(card: &Value) -> Option<(String, String)> {
+fn card_key(card: &Value) -> Option<CardKey> {
     let color = card["color"].as_str()?.to_string();
     let value = match card["value"].as_u64() {
         Some(v) => v.to_string(),
@@ -85,7 +88,7 @@ fn a_two_player_game_is_played_by_email_alone(db: Db) {
     let (players, addresses) = players_with_mail(&s, &sink, &["ines", "jonas"]);
     let id = s.started_with(json!({"variant": "keltis-card", "players": 2}), &players);
     // (the email, the version it offered, the reader's hand then)
-    let mut read: Vec<(Value, i64, HashSet<(String, String)>)> = Vec::new();
+    let mut read: Vec<(Value, i64, HashSet<CardKey>)> = Vec::new();
     let mut replies = 0usize;
     let mut whole_turns = 0usize;
     let mut turn_goes_on = 0usize;
@@ -170,7 +173,7 @@ fn a_two_player_game_is_played_by_email_alone(db: Db) {
     assert!(decisions.len() >= replies, "{} {replies}", decisions.len());
     // The cards shown face up by the decisions before each version.
     let events = s.events(id, &players[0]);
-    let shown_before = |version: i64| -> HashSet<(String, String)> {
+    let shown_before = |version: i64| -> HashSet<CardKey> {
         events
             .iter()
             .filter(|e| e["kind"] == "decided" && e["seq"].as_i64().unwrap_or(0) <= version)

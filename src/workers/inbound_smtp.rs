@@ -8,13 +8,21 @@
 use std::net::TcpListener;
 
 use mailin_embedded::response::{NO_MAILBOX, OK};
-use mailin_embedded::{Handler, Response, Server, SslConfig};
+use mailin_embedded::{Action, Handler, Response, Server, SslConfig};
 
 use crate::service::correspondence::by_mail::{receive, Inbound, MAX_MESSAGE_BYTES};
 use crate::storage::Database;
 
 /// Connections served at once.
 const THREADS: u32 = 4;
+
+/// A refusal at the end of `DATA`, after which the connection is closed: mailin stays in its
+/// data state after an error there, and would read the client's next command as message text.
+fn refused_and_closed(code: u16, text: &str) -> Response {
+    let mut response = Response::custom(code, text.into());
+    response.action = Action::Close;
+    response
+}
 
 #[derive(Clone)]
 struct Receiver {
@@ -52,14 +60,14 @@ impl Handler for Receiver {
 
     fn data_end(&mut self) -> Response {
         if self.too_large {
-            return Response::custom(552, "5.3.4 the message is too large".into());
+            return refused_and_closed(552, "5.3.4 the message is too large");
         }
         let data = std::mem::take(&mut self.data);
         match receive(&self.db, &self.inbound, &data, &self.recipients) {
             Ok(_) => OK,
             Err(e) => {
                 tracing::warn!(error = %e, "a reply by email could not be handled now");
-                Response::custom(451, "4.3.0 try again later".into())
+                refused_and_closed(451, "4.3.0 try again later")
             }
         }
     }

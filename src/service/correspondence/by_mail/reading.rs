@@ -65,7 +65,11 @@ fn ends_the_reply(line: &str, next: Option<&str>) -> bool {
 pub fn own_words(text: &str) -> String {
     let lines: Vec<&str> = text.lines().collect();
     let mut kept = Vec::new();
+    let mut skip_next = false;
     for (i, line) in lines.iter().enumerate() {
+        if std::mem::take(&mut skip_next) {
+            continue;
+        }
         if ends_the_reply(line, lines.get(i + 1).copied()) {
             // Bottom-posting: the attribution, then `>` lines, then the player's words.
             let quote_follows = lines[i + 1..]
@@ -74,6 +78,8 @@ pub fn own_words(text: &str) -> String {
                 .find(|l| !l.is_empty() && !closes_attribution(l))
                 .is_some_and(|l| l.starts_with('>'));
             if quote_follows && opens_attribution(line) {
+                // An attribution wrapped onto a second line goes with it.
+                skip_next = !closes_attribution(line);
                 continue;
             }
             break;

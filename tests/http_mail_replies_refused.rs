@@ -188,7 +188,7 @@ fn refused_replies_play_nothing_and_answer_no_one_else(db: Db) {
     let big = reply(me, &to, &format!("1\n{}", "x".repeat(300 * 1024)), 9);
     assert_eq!(send_smtp(t.port, me, &to, &big), 552);
     let a = post_webhook(&t.s, &big, WEBHOOK_SECRET, "msg_9");
-    assert_eq!(a.status, 413, "{}", a.code());
+    assert_eq!((a.status, a.code()), (413, "body_too_large".to_string()));
     assert_eq!(t.version(), v0, "nothing was played");
 
     // Words that are no move, and words that are not a choice: answered, nothing played.
@@ -336,3 +336,86 @@ mail_tests_on_both_databases!(
     refused_replies_play_nothing_and_answer_no_one_else,
     authentication_results_of_the_trusted_server_decide,
 );
+
+/// Two instances on one PostgreSQL, each with its SMTP listener and webhook: the same reply
+/// handed to both at once (as a mail server retrying, or two MX hosts, would) plays once; the
+/// other copy is a duplicate (or, when it lost the race inside the move, a "try again" that then
+/// finds the message recorded).
+#[test]
+#[cfg_attr(
+    not(all(mail_tests, postgres_tests)),
+    ignore = "mail on PostgreSQL: set KELTIS_MAIL_TESTS=1 and TEST_DATABASE_URL"
+)]
+fn two_instances_play_one_message_once() {
+    let t = table(Db::Postgres, |_| {});
+    let second_port = support::smtp::free_port();
+    let url = t.s.database_url.clone();
+    let b = support::spawn_at(Db::Postgres, t.s.clock.now(), move |c| {
+        c.database_url = Some(url);
+        c.reply_address = Some(support::replies::REPLY_ADDRESS.into());
+        c.inbound_smtp = Some(format!("127.0.0.1:{second_port}"));
+        c.inbound_webhook_secret = Some(WEBHOOK_SECRET.into());
+    })
+    .expect("a second instance");
+    for round in 0..6 {
+        let (seat, v0, offer) = t.turn();
+        let to = reply_to(&offer).unwrap();
+        let me = t.addresses[seat].clone();
+        let raw = compose("webde_de", &me, &to, t.id, "1", &message_id(200 + round));
+        let by_smtp = round % 2 == 0;
+        let copies: Vec<_> = [(t.port, t.s.base.clone()), (second_port, b.base.clone())]
+            .into_iter()
+            .map(|(port, base)| {
+                let (raw, me, to) = (raw.clone(), me.clone(), to.clone());
+                let at = t.s.clock.now() / 1000;
+                std::thread::spawn(move || {
+                    if by_smtp {
+                        return send_smtp(port, &me, &to, &raw).to_string();
+                    }
+                    let signature = keltis::service::notify::webhooks::sign(
+                        WEBHOOK_SECRET,
+                        "msg_twice",
+                        at,
+                        &raw,
+                    )
+                    .unwrap();
+                    let answer = reqwest::blocking::Client::new()
+                        .post(format!("{base}/api/v1/inbound/mail"))
+                        .header("webhook-id", "msg_twice")
+                        .header("webhook-timestamp", at.to_string())
+                        .header("webhook-signature", signature)
+                        .body(raw)
+                        .send()
+                        .expect("an answer");
+                    let status = answer.status().as_u16();
+                    format!("{status} {}", answer.text().unwrap_or_default())
+                })
+            })
+            .collect();
+        let answers: Vec<String> = copies.into_iter().map(|c| c.join().unwrap()).collect();
+        let after = t.version();
+        assert!(after > v0, "{answers:?}");
+        // Played once: the copies' answers hold one "played" (or one 250 that played), and the
+        // decisions since v0 are one reply's.
+        let events = t.s.events(t.id, &t.players[0]);
+        let decided = events
+            .iter()
+            .filter(|e| e["kind"] == "decided" && e["seq"].as_i64().unwrap_or(0) > v0)
+            .count();
+        assert_eq!(decided, 1, "{answers:?}");
+        if !by_smtp {
+            assert_eq!(
+                answers.iter().filter(|a| a.contains("\"played\"")).count(),
+                1,
+                "{answers:?}"
+            );
+        }
+        // A copy that lost the race and is handed over again is a duplicate.
+        assert_eq!(
+            t.hook(&raw, 300 + round),
+            ("dropped".into(), "duplicate".into())
+        );
+        // Let the answer's email through before the next round's turn is read.
+        t.s.clock.advance(1000);
+    }
+}

@@ -100,7 +100,7 @@ async function notices(body, refill) {
   const checked = (/** @type {string} */ id) => /** @type {HTMLInputElement} */ (body.querySelector(`#${id}`)).checked;
   const save = () => {
     /** @type {any} */
-    const next = { language: lang.value, digest_hours: digest.value ? Number(digest.value) : null, push: {} };
+    const next = { language: lang.value, digest_hours: digest.value ? Number(digest.value) : null, push: {}, moves_by_reply: checked('moves-by-reply') };
     for (const k of KINDS) {
       next[k] = checked(`email-${k}`);
       next.push[k] = checked(`push-${k}`);
@@ -113,6 +113,8 @@ async function notices(body, refill) {
       h('tbody', {}, rows),
     ]),
     h('p', {}, [h('label', { for: 'digest' }, [t('digest')]), ' ', digest]),
+    h('p', {}, [h('input', { type: 'checkbox', id: 'moves-by-reply', checked: p.moves_by_reply ?? false }), ' ',
+      h('label', { for: 'moves-by-reply' }, [t('moves-by-reply')])]),
     h('p', {}, [h('label', { for: 'notice-language' }, [t('notice-language')]), ' ', lang]),
     button(t('save'), save, refill, { id: 'save-notices' }),
   );

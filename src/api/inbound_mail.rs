@@ -19,7 +19,7 @@ use crate::service::correspondence::by_mail::{self, Received, Signature};
         (status = 200, body = Received),
         (status = 401, description = "`unauthorized`: not signed with the inbound webhook secret, or the timestamp is too far from now", body = Problem),
         (status = 404, description = "`not_found`: the server receives no mail by webhook", body = Problem),
-        (status = 413, description = "`payload_too_large`: the message is over 256 KiB", body = Problem),
+        (status = 413, description = "`body_too_large`: the message is over 256 KiB", body = Problem),
     ))]
 #[post("/inbound/mail")]
 pub async fn receive(

@@ -11,8 +11,9 @@ pub const NOTIFICATION_DAYS: i64 = 30;
 
 /// Delete idempotency answers older than their 24 hours, refresh tokens past their expiry,
 /// sessions revoked, or unused, for longer than a refresh token lives (with their tokens),
-/// notifications and pushes delivered (or skipped, or given up on) more than 30 days ago, and
-/// password resets and OAuth codes a day after they expired.
+/// notifications and pushes delivered (or skipped, or given up on) more than 30 days ago,
+/// password resets and OAuth codes a day after they expired, and the record of replies by
+/// email after 30 days.
 pub fn sweep(db: &Database, now: i64) -> ServiceResult<Swept> {
     let sessions_before = now - REFRESH_TOKEN_SECONDS * 1000;
     let notifications_before = now - NOTIFICATION_DAYS * 24 * 3600 * 1000;
@@ -24,6 +25,10 @@ pub fn sweep(db: &Database, now: i64) -> ServiceResult<Swept> {
                 + crate::storage::push::delete_finished(c, notifications_before)?;
         crate::storage::passwords::delete_expired_resets(c, now - 24 * 3600 * 1000)?;
         crate::storage::oauth::delete_expired_codes(c, now - 24 * 3600 * 1000)?;
+        crate::storage::inbound_mail::forget_before(
+            c,
+            now - crate::service::correspondence::by_mail::REMEMBERED_MS,
+        )?;
         Ok::<_, crate::storage::StorageError>(swept)
     })?)
 }

@@ -69,6 +69,7 @@ pub fn erase_personal_rows(conn: &mut DbConnection, user_id: i64) -> Result<(), 
     diesel::delete(ratings::table.filter(ratings::user_id.eq(user_id))).execute(conn)?;
     super::oauth::delete_codes_of(conn, user_id)?;
     super::social::erase_user(conn, user_id)?;
+    super::inbound_mail::erase_user(conn, user_id)?;
     Ok(())
 }
 

@@ -16,8 +16,9 @@ pub fn seen(conn: &mut DbConnection, message_hash: &str) -> Result<bool, Storage
     Ok(found.is_some())
 }
 
-/// Record a message (in the transaction of what it did). A message recorded meanwhile by another
-/// instance makes this [`StorageError::Conflict`], and the transaction is rolled back.
+/// Record a message first in the transaction of what it does: the same message handled meanwhile
+/// by another instance makes this [`StorageError::Conflict`] (on PostgreSQL, after waiting for
+/// that transaction), and this one is rolled back.
 pub fn record(
     conn: &mut DbConnection,
     message_hash: &str,
@@ -36,6 +37,18 @@ pub fn record(
         ))
         .execute(conn)
         .map_err(StorageError::from_write)?;
+    Ok(())
+}
+
+/// What became of a recorded message.
+pub fn set_outcome(
+    conn: &mut DbConnection,
+    message_hash: &str,
+    outcome: &str,
+) -> Result<(), StorageError> {
+    diesel::update(inbound_mails::table.find(message_hash))
+        .set(inbound_mails::outcome.eq(outcome))
+        .execute(conn)?;
     Ok(())
 }
 

@@ -482,6 +482,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/inbound/mail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Receive one email (moves by email reply) from a mail provider's inbound webhook: the body is
+         *     the raw message (RFC 5322, up to 256 KiB), signed as Standard Webhooks says with the server's
+         *     inbound webhook secret (`webhook-id`, `webhook-timestamp` within 5 minutes, `webhook-signature`).
+         *     The answer says what became of the message, for the provider's log: `played`, `answered` (the
+         *     player is told why nothing was played) or `dropped` (no answer is sent: the message named none
+         *     of the server's turns, its sender was not the seat's confirmed address, it failed the
+         *     authentication required, it came before, or the player sent too many).
+         */
+        post: operations["receiveInboundMail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/leaderboards/{variant}": {
         parameters: {
             query?: never;
@@ -2444,6 +2469,32 @@ export interface components {
             name: string;
             password: string;
         };
+        /**
+         * MailReplyNotice
+         * @description The answer to a reply by email (moves by email): what it played, and why the rest was not
+         *     (sent by email only, to the player who wrote; a player's own cards only).
+         */
+        MailReplyNotice: {
+            /** Format: int64 */
+            game_id: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "mail_reply";
+            /** @description The `Message-ID` of the reply answered. */
+            message_id: string | null;
+            /** @description The decisions played, in order. */
+            played: components["schemas"]["Decision"][];
+            /**
+             * @description Why (the rest of) the reply was not played: `stale` (it answered an earlier turn),
+             *     `no_move`, `unreadable`, `not_a_choice`, `ambiguous`, `turn_over`, `game_over`, or a
+             *     decision's refusal code.
+             */
+            problem: string | null;
+            /** @description The player's words that were not played (cut short). */
+            said: string | null;
+        };
         /** @description The caller's email settings. The address is never shown to anyone else. */
         MailSettings: {
             /**
@@ -2677,7 +2728,7 @@ export interface components {
             text: string;
         };
         /** @description What a notification says, tagged by `kind`. */
-        Notice: components["schemas"]["DeadlineReminderNotice"] | components["schemas"]["YourTurnNotice"] | components["schemas"]["InvitationNotice"] | components["schemas"]["GameStartedNotice"] | components["schemas"]["GameOverNotice"] | components["schemas"]["VerifyEmailNotice"] | components["schemas"]["DigestNotice"] | components["schemas"]["PasswordResetNotice"] | components["schemas"]["PasswordChangedNotice"] | components["schemas"]["TwoFactorChangedNotice"] | components["schemas"]["ModeratedNotice"] | components["schemas"]["AccountDeletedNotice"];
+        Notice: components["schemas"]["DeadlineReminderNotice"] | components["schemas"]["YourTurnNotice"] | components["schemas"]["InvitationNotice"] | components["schemas"]["GameStartedNotice"] | components["schemas"]["GameOverNotice"] | components["schemas"]["VerifyEmailNotice"] | components["schemas"]["DigestNotice"] | components["schemas"]["PasswordResetNotice"] | components["schemas"]["PasswordChangedNotice"] | components["schemas"]["TwoFactorChangedNotice"] | components["schemas"]["ModeratedNotice"] | components["schemas"]["MailReplyNotice"] | components["schemas"]["AccountDeletedNotice"];
         /** @description One of the caller's notifications and its delivery. */
         NotificationView: {
             /** Format: int32 */
@@ -2705,6 +2756,11 @@ export interface components {
             error: string;
             error_description: string;
         };
+        /**
+         * @description What became of a message, for the receiver's log (never told to the sender).
+         * @enum {string}
+         */
+        Outcome: "played" | "answered" | "dropped";
         /**
          * OverPhase
          * @description The game has ended.
@@ -2880,6 +2936,7 @@ export interface components {
          *       "game_started": true,
          *       "invitation": true,
          *       "language": "en",
+         *       "moves_by_reply": false,
          *       "push": {
          *         "deadline_reminder": true,
          *         "game_over": false,
@@ -2903,6 +2960,12 @@ export interface components {
             invitation: boolean;
             /** @description The language of emails, pushes and the pages email links open. */
             language: components["schemas"]["Language"];
+            /**
+             * @description Moves by email: the "your turn" email lists the turn's choices and your hand, and a reply
+             *     to it plays them (when the server receives mail). Always in answers; omitted in a change,
+             *     left as it is.
+             */
+            moves_by_reply?: boolean | null;
             push?: null | components["schemas"]["PushPreferences"];
             your_turn: boolean;
         };
@@ -2967,6 +3030,11 @@ export interface components {
             game_id: number;
             /** Format: double */
             rating: number;
+        };
+        /** @description The outcome and a short reason (`no_token`, `wrong_sender`, `duplicate`...). */
+        Received: {
+            outcome: components["schemas"]["Outcome"];
+            reason: string;
         };
         /** @description A game from its deal to its end (or to where it stands). */
         Record: {
@@ -5289,6 +5357,64 @@ export interface operations {
             };
             408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    receiveInboundMail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The raw message */
+        requestBody: {
+            content: {
+                "message/rfc822": string;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Received"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description `unauthorized`: not signed with the inbound webhook secret, or the timestamp is too far from now */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_found`: the server receives no mail by webhook */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description `body_too_large`: the message is over 256 KiB; `body_too_large`: the body is over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };

@@ -369,6 +369,7 @@ web-kind-invitation = Einladungen
 web-kind-game_started = Partie begonnen
 web-kind-game_over = Partie beendet
 web-digest = E-Mails für deinen Zug
+web-moves-by-reply = Per Antwort spielen: die „Du bist dran“-E-Mail nennt deine Hand und deine Möglichkeiten, und deine Antwort ist dein Zug
 web-digest-off = Eine pro Zug
 web-digest-every = { $hours ->
     [one] Eine Zusammenfassung jede Stunde

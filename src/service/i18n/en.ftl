@@ -358,6 +358,7 @@ web-kind-invitation = Invitations
 web-kind-game_started = Game started
 web-kind-game_over = Game over
 web-digest = Emails for your turn
+web-moves-by-reply = Play by replying: the "your turn" email lists your hand and your choices, and your answer to it is your move
 web-digest-off = One per turn
 web-digest-every = { $hours ->
     [one] One summary every hour

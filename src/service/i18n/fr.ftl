@@ -374,6 +374,7 @@ web-kind-invitation = Invitations
 web-kind-game_started = Partie commencée
 web-kind-game_over = Partie terminée
 web-digest = E-mails pour votre tour
+web-moves-by-reply = Jouer en répondant : l'e-mail « à vous de jouer » donne votre main et vos choix, et votre réponse est votre coup
 web-digest-off = Un par tour
 web-digest-every = { $hours ->
     [one] Un résumé toutes les heures

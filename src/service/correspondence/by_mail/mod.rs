@@ -189,17 +189,14 @@ pub fn receive(
         if store::seen(conn, &message_hash)? {
             return Ok(None);
         }
+        store::record(conn, &message_hash, user_id, turn.game_id, now, "received")?;
         let reply = play(conn, inbound, turn, user_id, &text, now)?;
         let outcome = if reply.played.is_empty() {
             Outcome::Answered
         } else {
             Outcome::Played
         };
-        let label = match outcome {
-            Outcome::Played => "played",
-            _ => "answered",
-        };
-        store::record(conn, &message_hash, user_id, turn.game_id, now, label)?;
+        store::set_outcome(conn, &message_hash, outcome_name(outcome))?;
         let notice = Notice::MailReply {
             game_id: turn.game_id,
             played: reply.played,
@@ -219,13 +216,23 @@ pub fn receive(
             tracing::info!(game = turn.game_id, ?outcome, "a reply by email");
             Ok(Received {
                 outcome,
-                reason: match outcome {
-                    Outcome::Played => "played",
-                    _ => "answered",
-                },
+                reason: outcome_name(outcome),
             })
         }
+        // Another move landed while this one was played: nothing of it was kept; the sender
+        // tries again (SMTP 451, webhook 503) and then gets the game as it stands.
+        Err(ServiceError::StaleVersion { .. }) => Err(ServiceError::Storage(
+            StorageError::Unavailable("the game moved on meanwhile: try again".into()),
+        )),
         Err(e) => Err(e),
+    }
+}
+
+fn outcome_name(outcome: Outcome) -> &'static str {
+    match outcome {
+        Outcome::Played => "played",
+        Outcome::Answered => "answered",
+        Outcome::Dropped => "dropped",
     }
 }
 
@@ -261,12 +268,7 @@ pub fn receive_signed(
             "the delivery is not signed with the inbound webhook secret, or its timestamp is too far from now",
         ));
     }
-    if raw.len() > MAX_MESSAGE_BYTES {
-        return Err(ServiceError::invalid(
-            "message_too_large",
-            "a message has at most 256 KiB",
-        ));
-    }
+    // A larger body was refused (413) before the handler ran: actix's payload limit is 256 KiB.
     receive(db, inbound, raw, &[])
 }
 

@@ -92,7 +92,13 @@ fn a_two_player_game_is_played_by_email_alone(db: Db) {
     let mut replies = 0usize;
     let mut whole_turns = 0usize;
     let mut turn_goes_on = 0usize;
+    // Every card each player held at some point (their views, at every step).
+    let mut ever_held: Vec<HashSet<CardKey>> = vec![HashSet::new(); 2];
     loop {
+        for (seat, player) in players.iter().enumerate() {
+            let hand = &s.game(id, player)["state"]["hand"];
+            ever_held[seat].extend(hand.as_array().into_iter().flatten().filter_map(card_key));
+        }
         let view = s.game(id, &players[0]);
         if view["status"] == "over" {
             break;
@@ -194,6 +200,44 @@ fn a_two_player_game_is_played_by_email_alone(db: Db) {
         }
     }
     assert!(named_at_all > 0);
+    // A confirmation of a finished turn says what was played, the new hand and who plays next.
+    let confirmations: Vec<Value> = addresses
+        .iter()
+        .flat_map(|a| sink.to(a))
+        .filter(|m| {
+            m["headers"]["Subject"]
+                .as_str()
+                .is_some_and(|s| s.contains("your move is played"))
+                && choices(m).is_empty()
+        })
+        .collect();
+    assert!(confirmations.len() > 10, "{}", confirmations.len());
+    for m in confirmations.iter().take(20) {
+        let text = m["text"].as_str().unwrap();
+        assert!(text.contains("Played from your email:"), "{text}");
+        assert!(
+            text.contains("Your hand: ") || text.contains("is over"),
+            "{text}"
+        );
+    }
+    assert!(confirmations
+        .iter()
+        .any(|m| m["text"].as_str().unwrap().contains("To play: ")));
+    // And every email either player got, the confirmations included: no card of the other's hand
+    // that was never shown.
+    let shown = shown_before(i64::MAX);
+    for (seat, address) in addresses.iter().enumerate() {
+        for email in sink.to(address) {
+            for part in ["text", "html"] {
+                for card in cards_named(email[part].as_str().unwrap_or("")) {
+                    assert!(
+                        ever_held[seat].contains(&card) || shown.contains(&card),
+                        "{card:?} in an email to seat {seat}"
+                    );
+                }
+            }
+        }
+    }
 }
 
 /// Three players of Keltis: one plays by email through the signed webhook, the others through

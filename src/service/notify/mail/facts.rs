@@ -82,6 +82,25 @@ pub(super) fn game_facts(
     Ok(Some(facts))
 }
 
+/// `user_id`'s hand in a game under way (their own cards: for their email only).
+pub(super) fn own_hand(
+    conn: &mut DbConnection,
+    game_id: i64,
+    user_id: i64,
+) -> ServiceResult<Vec<crate::engine::Card>> {
+    let Some(row) = game_store::game(conn, game_id)? else {
+        return Ok(Vec::new());
+    };
+    let seats = game_store::seats(conn, game_id)?;
+    let seat = seats.iter().find(|s| s.user_id == user_id);
+    match seat {
+        Some(seat) if GameStatus::parse(&row.status) == GameStatus::Active => {
+            Ok(load_state(conn, &row)?.hand(seat.seat as u8).to_vec())
+        }
+        _ => Ok(Vec::new()),
+    }
+}
+
 /// What `user_id` may do now in the game, if it is their turn (their hand and the choices): for
 /// the emails of a player who plays by reply, and only to that player.
 pub(super) fn turn_offer(

@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use super::offers::{offer_text, reply_lines, OfferText, TurnOffer};
+use super::offers::{answer_text, offer_text, OfferText, ReplyAnswer, TurnOffer};
 use super::templates;
 use crate::engine::{Card, Color, DecisionJson, Variant};
 
@@ -55,15 +55,10 @@ pub enum Subject<'a> {
         game: &'a GameFacts,
         offer: &'a TurnOffer,
     },
-    /// The answer to a reply by email: what it played (by `reader`), why the rest was not, and
-    /// the choices when the turn goes on.
+    /// The answer to a reply by email.
     MailReply {
         game: &'a GameFacts,
-        reader: &'a str,
-        played: &'a [DecisionJson],
-        problem: Option<&'a str>,
-        said: Option<&'a str>,
-        offer: Option<&'a TurnOffer>,
+        answer: ReplyAnswer<'a>,
     },
     Reminder {
         game: &'a GameFacts,
@@ -303,32 +298,17 @@ pub fn render(language: Language, subject: Subject<'_>, links: &Links<'_>) -> Em
                 word("mail-open"),
             )
         }
-        Subject::MailReply {
-            game,
-            reader,
-            played: decisions,
-            problem,
-            said,
-            offer: o,
-        } => {
-            let (done, problems) = reply_lines(language, reader, decisions, problem, said);
-            played = done;
-            if let Some(o) = o {
-                offer = offer_text(language, o);
-            }
+        Subject::MailReply { game, answer } => {
             let mut text = game_text(language, game);
-            let mut lines = problems;
-            if o.is_some() && problem.is_none() {
-                lines.push(word("mail-reply-turn-goes-on"));
-            }
-            lines.append(&mut text.lines);
-            text.lines = lines;
-            let subject = if decisions.is_empty() {
-                "mail-reply-problem-subject"
-            } else {
-                "mail-reply-played-subject"
-            };
-            (about(language, subject, game, &[]), text, word("mail-open"))
+            let answered = answer_text(language, &answer, std::mem::take(&mut text.lines));
+            text.lines = answered.lines;
+            played = answered.played;
+            offer = answered.offer;
+            (
+                about(language, answered.subject, game, &[]),
+                text,
+                word("mail-open"),
+            )
         }
         Subject::Reminder { game, lead_ms } => (
             about(

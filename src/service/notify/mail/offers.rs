@@ -94,10 +94,15 @@ pub(super) fn choice_in_words(language: Language, choice: &DecisionJson) -> Stri
     i18n::text(language, id, &args)
 }
 
+/// "Your hand: ...": the reader's own cards.
+pub(super) fn hand_text(language: Language, hand: &[Card]) -> String {
+    let cards: Vec<String> = hand.iter().map(|c| card(language, *c)).collect();
+    i18n::text(language, "mail-hand", &[("cards", cards.join(", ").into())])
+}
+
 pub(super) fn offer_text(language: Language, offer: &TurnOffer) -> OfferText {
-    let cards: Vec<String> = offer.hand.iter().map(|c| card(language, *c)).collect();
     OfferText {
-        hand: i18n::text(language, "mail-hand", &[("cards", cards.join(", ").into())]),
+        hand: hand_text(language, &offer.hand),
         choices_label: i18n::word(language, "mail-choices"),
         choices: offer
             .choices
@@ -108,30 +113,62 @@ pub(super) fn offer_text(language: Language, offer: &TurnOffer) -> OfferText {
     }
 }
 
-/// The answer to a reply: what was played, and why the rest was not.
-pub(super) fn reply_lines(
+/// What the answer to a reply tells: what it played (by `reader`), why the rest was not, and
+/// the choices when the turn goes on, or the reader's hand when it is over.
+pub struct ReplyAnswer<'a> {
+    pub reader: &'a str,
+    pub played: &'a [DecisionJson],
+    pub problem: Option<&'a str>,
+    pub said: Option<&'a str>,
+    pub offer: Option<&'a TurnOffer>,
+    pub hand: &'a [Card],
+}
+
+/// The answer as the templates show it.
+pub(super) struct AnswerText {
+    pub subject: &'static str,
+    pub lines: Vec<String>,
+    pub played: Vec<String>,
+    pub offer: OfferText,
+}
+
+/// The answer's words around `game_lines` (players, whose turn).
+pub(super) fn answer_text(
     language: Language,
-    reader: &str,
-    played: &[DecisionJson],
-    problem: Option<&str>,
-    said: Option<&str>,
-) -> (Vec<String>, Vec<String>) {
-    let played: Vec<String> = played
-        .iter()
-        .map(|d| decision_in_words(language, reader, d))
-        .collect();
+    answer: &ReplyAnswer<'_>,
+    game_lines: Vec<String>,
+) -> AnswerText {
     let mut lines = Vec::new();
-    if let Some(problem) = problem {
+    if let Some(problem) = answer.problem {
         let id = match problem {
             "stale" | "no_move" | "unreadable" | "not_a_choice" | "ambiguous" | "turn_over"
             | "game_over" => format!("mail-reply-problem-{problem}"),
             _ => "mail-reply-problem-other".to_string(),
         };
-        lines.push(i18n::text(
-            language,
-            &id,
-            &[("said", said.unwrap_or_default().into())],
-        ));
+        let said = answer.said.unwrap_or_default();
+        lines.push(i18n::text(language, &id, &[("said", said.into())]));
+    } else if answer.offer.is_some() {
+        lines.push(i18n::word(language, "mail-reply-turn-goes-on"));
     }
-    (played, lines)
+    lines.extend(game_lines);
+    if answer.offer.is_none() && !answer.hand.is_empty() {
+        lines.push(hand_text(language, answer.hand));
+    }
+    AnswerText {
+        subject: if answer.played.is_empty() {
+            "mail-reply-problem-subject"
+        } else {
+            "mail-reply-played-subject"
+        },
+        lines,
+        played: answer
+            .played
+            .iter()
+            .map(|d| decision_in_words(language, answer.reader, d))
+            .collect(),
+        offer: answer
+            .offer
+            .map(|o| offer_text(language, o))
+            .unwrap_or_default(),
+    }
 }

@@ -4,9 +4,10 @@
 //! address naming the turn, or the answer to a reply).
 
 use super::delivery::{Mailer, Outgoing};
-use super::facts::{game_facts, turn_offer};
+use super::facts::{game_facts, own_hand, turn_offer};
 use super::link_token;
 use super::messages::{render, Email, Links, Subject};
+use super::offers::ReplyAnswer;
 use crate::service::correspondence::by_mail::token::TurnToken;
 use crate::service::notify::notifications::{turn_notice_over, Notice};
 use crate::service::{ServiceError, ServiceResult};
@@ -206,6 +207,11 @@ pub(super) fn plan(
                 };
                 reply_to = Some(reply.for_turn(&mailer.keys, &turn, row.user_id));
             }
+            // A confirmation whose turn is over still shows the new hand.
+            let hand = match (&notice, &offer) {
+                (Notice::MailReply { .. }, None) => own_hand(conn, game_id, row.user_id)?,
+                _ => Vec::new(),
+            };
             let reader = crate::storage::accounts::user_by_id(conn, row.user_id)?
                 .map(|u| u.name)
                 .unwrap_or_default();
@@ -227,11 +233,14 @@ pub(super) fn plan(
                     in_reply_to.clone_from(message_id);
                     Subject::MailReply {
                         game: &game,
-                        reader: &reader,
-                        played,
-                        problem: problem.as_deref(),
-                        said: said.as_deref(),
-                        offer: offer.as_ref(),
+                        answer: ReplyAnswer {
+                            reader: &reader,
+                            played,
+                            problem: problem.as_deref(),
+                            said: said.as_deref(),
+                            offer: offer.as_ref(),
+                            hand: &hand,
+                        },
                     }
                 }
                 (Notice::DeadlineReminder { lead_ms, .. }, _) => Subject::Reminder {

@@ -14,7 +14,7 @@ use crate::service::correspondence::by_mail::{self, Received, Signature};
 /// of the server's turns, its sender was not the seat's confirmed address, it failed the
 /// authentication required, it came before, or the player sent too many).
 #[utoipa::path(operation_id = "receiveInboundMail", tag = "correspondence",
-    request_body(content = String, content_type = "message/rfc822", description = "The raw message"),
+    request_body(content = String, content_type = "text/plain", description = "The raw message as RFC 5322 writes it; any content type is read the same (`message/rfc822` is usual)"),
     responses(
         (status = 200, body = Received),
         (status = 401, description = "`unauthorized`: not signed with the inbound webhook secret, or the timestamp is too far from now", body = Problem),

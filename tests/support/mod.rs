@@ -82,6 +82,23 @@ pub fn pick<'a>(rng: &mut u64, choices: &'a [Value]) -> &'a Value {
     &choices[(*rng >> 33) as usize % choices.len()]
 }
 
+/// A decision for the seat whose view this is that moves a game towards its end: the draw from
+/// the deck when it is offered, else the `n`-th of the legal decisions (never a resignation).
+pub fn towards_the_end(view: &Value, n: usize) -> Value {
+    let legal: Vec<&Value> = view["state"]["legal_decisions"]
+        .as_array()
+        .expect("legal decisions")
+        .iter()
+        .filter(|d| d["type"] != "resign")
+        .collect();
+    legal
+        .iter()
+        .find(|d| d["type"] == "draw_deck")
+        .copied()
+        .unwrap_or(legal[n % legal.len()])
+        .clone()
+}
+
 /// A server whose clock starts at `start` (milliseconds since the Unix epoch): a server started
 /// later than another on the same database.
 pub fn spawn_at(db: Db, start: i64, tune: impl FnOnce(&mut Config)) -> Option<TestServer> {

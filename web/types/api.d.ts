@@ -5368,10 +5368,10 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The raw message */
+        /** @description The raw message as RFC 5322 writes it; any content type is read the same (`message/rfc822` is usual) */
         requestBody: {
             content: {
-                "message/rfc822": string;
+                "text/plain": string;
             };
         };
         responses: {

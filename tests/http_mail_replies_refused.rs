@@ -332,9 +332,39 @@ fn authentication_results_of_the_trusted_server_decide(db: Db) {
     assert!(t.version() > v0);
 }
 
+/// A player's replies beyond 120 an hour are dropped (no answer either); an hour later they are
+/// read again.
+fn a_flood_of_replies_is_dropped(db: Db) {
+    let t = table(db, |_| {});
+    let (seat, v0, offer) = t.turn();
+    let to = reply_to(&offer).unwrap();
+    let me = &t.addresses[seat];
+    for n in 0..120 {
+        let raw = compose(
+            "gmail_en",
+            me,
+            &to,
+            t.id,
+            "lorem ipsum",
+            &message_id(1000 + n),
+        );
+        assert_eq!(t.hook(&raw, 1000 + n).0, "answered", "reply {n}");
+    }
+    let raw = compose("gmail_en", me, &to, t.id, "1", &message_id(2000));
+    assert_eq!(
+        t.hook(&raw, 2000),
+        ("dropped".into(), "rate_limited".into())
+    );
+    assert_eq!(t.version(), v0);
+    t.s.clock.advance(3600 * 1000 + 1);
+    let raw = compose("gmail_en", me, &to, t.id, "1", &message_id(2001));
+    assert_eq!(t.hook(&raw, 2001).0, "played");
+}
+
 mail_tests_on_both_databases!(
     refused_replies_play_nothing_and_answer_no_one_else,
     authentication_results_of_the_trusted_server_decide,
+    a_flood_of_replies_is_dropped,
 );
 
 /// Two instances on one PostgreSQL, each with its SMTP listener and webhook: the same reply

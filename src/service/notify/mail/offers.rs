@@ -36,6 +36,35 @@ fn pawn(language: Language, pawn: u8) -> String {
     }
 }
 
+/// A space as players say it, with the web client's words (`web/words.js`, `spaceName`): "blue
+/// path, step 3" (Keltis), "row 3, column 2" (Neue Wege); never the layout's id.
+fn space(language: Language, id: &str) -> String {
+    if let Some((color, step)) = id.split_once('-') {
+        if let (Some(color), Ok(step)) = (crate::engine::Color::parse(color), step.parse::<i64>()) {
+            return i18n::text(
+                language,
+                "web-space-path",
+                &[
+                    ("color", color_word(language, color).into()),
+                    ("step", step.into()),
+                ],
+            );
+        }
+    }
+    let grid = id
+        .strip_prefix('r')
+        .and_then(|rest| rest.split_once('c'))
+        .and_then(|(r, c)| Some((r.parse::<i64>().ok()?, c.parse::<i64>().ok()?)));
+    match grid {
+        Some((row, column)) => i18n::text(
+            language,
+            "web-space-grid",
+            &[("row", row.into()), ("column", (column + 1).into())],
+        ),
+        None => id.to_string(),
+    }
+}
+
 /// One choice in words.
 pub(super) fn choice_in_words(language: Language, choice: &DecisionJson) -> String {
     use crate::engine::DecisionOf as D;
@@ -50,7 +79,7 @@ pub(super) fn choice_in_words(language: Language, choice: &DecisionJson) -> Stri
             vec![
                 ("card", card(language, *c).into()),
                 ("pawn", pawn(language, *p).into()),
-                ("to", to.as_str().into()),
+                ("to", space(language, to).into()),
             ],
         ),
         D::Lay {
@@ -73,7 +102,7 @@ pub(super) fn choice_in_words(language: Language, choice: &DecisionJson) -> Stri
             "mail-choice-step",
             vec![
                 ("pawn", pawn(language, *p).into()),
-                ("to", to.as_str().into()),
+                ("to", space(language, to).into()),
             ],
         ),
         D::Skip => ("mail-choice-skip", vec![]),
@@ -170,5 +199,28 @@ pub(super) fn answer_text(
             .offer
             .map(|o| offer_text(language, o))
             .unwrap_or_default(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_space_is_said_in_words_never_as_its_id() {
+        let en = Language::parse("en");
+        assert_eq!(space(en, "blue-3"), "blue path, step 3");
+        assert_eq!(space(en, "r4c2"), "row 4, column 3");
+        let lay = DecisionJson::Lay {
+            card: Card::number(crate::engine::Color::Blue, 4),
+            pawn: Some(0),
+            to: Some("blue-1".into()),
+            path: None,
+        };
+        let words = choice_in_words(en, &lay);
+        assert_eq!(words, "lay blue 4, the big pawn to blue path, step 1");
+        assert!(!words.contains("blue-1"));
+        let de = Language::parse("de");
+        assert_eq!(space(de, "r4c2"), "Reihe 4, Spalte 3");
     }
 }

@@ -125,10 +125,16 @@ pub fn build_with_clock(
     let webhook_policy = crate::service::notify::webhooks::WebhookPolicy {
         allow_private: config.webhooks_allow_private,
     };
+    match crate::service::notify::webhooks::seal_kept_secrets(&db, &TokenKeys::new(&secret)) {
+        Ok(0) => {}
+        Ok(sealed) => tracing::info!(sealed, "webhook signing secrets sealed"),
+        Err(e) => tracing::warn!(error = %e, "sealing webhook signing secrets failed"),
+    }
     crate::workers::webhooks::spawn(
         &workers,
         db.clone(),
         webhook_policy,
+        TokenKeys::new(&secret),
         std::time::Duration::from_millis(config.webhook_interval_ms.max(10)),
     )
     .map_err(|error| StartupError::Worker {
@@ -277,7 +283,7 @@ pub fn build_with_clock(
                     Ok(res)
                 }
             })
-            .wrap(middleware::Logger::new("%r %s %Dms").exclude("/healthz"))
+            .wrap(crate::telemetry::request_log())
             .wrap_fn(|req, srv| {
                 let observation = api::metrics::Observation::start(&req);
                 let answer = actix_web::dev::Service::call(srv, req);

@@ -1,5 +1,6 @@
 //! Logging. Log lines carry ids, codes and timings, never cards, hands or secrets.
 
+use std::io::IsTerminal;
 use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
 
 use tracing_subscriber::{fmt, EnvFilter};
@@ -9,11 +10,24 @@ use crate::config::LogFormat;
 /// Install the global subscriber (`RUST_LOG` filters; default `info`). Safe to call twice.
 pub fn init(format: LogFormat) {
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
-    let builder = fmt().with_env_filter(filter).with_writer(std::io::stderr);
+    // Colours only for a terminal: a file or a journal gets plain text.
+    let builder = fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal());
     let _ = match format {
         LogFormat::Json => builder.json().try_init(),
         LogFormat::Text => builder.try_init(),
     };
+}
+
+/// The request log, one line per request: method, path, status and time. The path without its
+/// query: a query can carry a one-time secret (an email link's `token=`, a stream's `ticket=`),
+/// and a log is read by more people, and kept longer, than the secret may be.
+pub fn request_log() -> actix_web::middleware::Logger {
+    actix_web::middleware::Logger::new("%{method}xi %U %s %Dms")
+        .custom_request_replace("method", |req| req.method().to_string())
+        .exclude("/healthz")
 }
 
 /// Repeats of one log line, summarised: the first is written, then at most one per interval,

@@ -228,7 +228,82 @@ fn endpoints_are_checked_and_removable(db: Db) {
     );
 }
 
+/// The maintenance sweep deletes a finished delivery, with its attempts, once it is 30 days old,
+/// and not before (the rows' dates are moved back, as the sweep reads the system's clock).
+fn finished_deliveries_are_swept_after_30_days(db: Db) {
+    let s = support::spawn(db, |c| {
+        c.webhooks_allow_private = true;
+        c.webhook_interval_ms = 50;
+        c.maintenance_interval_seconds = 1;
+    })
+    .expect("a database for this test");
+    let receiver = Receiver::start(&[500]);
+    let players = [s.register("swept"), s.register("keeps")];
+    register_hook(&s, &players[0], &receiver.url, json!(["your_turn"]));
+    let id = s.started_with(json!({"variant": "keltis-card", "players": 2}), &players);
+    until_turn_of(&s, id, &players, 0);
+    receiver.wait_for(1);
+    s.clock.advance(31_000);
+    receiver.wait_for(2);
+    let rows = || {
+        (
+            s.count("SELECT COUNT(*) AS n FROM webhook_deliveries WHERE status <> 'pending'"),
+            s.count("SELECT COUNT(*) AS n FROM webhook_attempts"),
+        )
+    };
+    let wait_for = |expected: (usize, usize)| {
+        let mut left = rows();
+        for _ in 0..100 {
+            if left == expected {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(100));
+            left = rows();
+        }
+        left
+    };
+    assert_eq!(wait_for((1, 2)), (1, 2), "one delivery, two attempts");
+    let day = 24 * HOUR;
+    s.execute_sql(&format!(
+        "UPDATE webhook_deliveries SET created_at = created_at - {}",
+        29 * day
+    ));
+    // Two sweeps later (one a second), a 29-day-old delivery is still there.
+    std::thread::sleep(std::time::Duration::from_millis(2_500));
+    assert_eq!(rows(), (1, 2), "kept for 30 days");
+    s.execute_sql(&format!(
+        "UPDATE webhook_deliveries SET created_at = created_at - {}",
+        2 * day
+    ));
+    assert_eq!(wait_for((0, 0)), (0, 0), "swept after 30 days");
+}
+
+/// A signing secret is kept sealed, never as given; one kept in the clear by an older version
+/// still signs, and is sealed when an instance starts.
+fn signing_secrets_are_sealed_at_rest(db: Db) {
+    let s = server(db);
+    let receiver = Receiver::start(&[]);
+    let players = [s.register("sealed"), s.register("other")];
+    let (_, secret) = register_hook(&s, &players[0], &receiver.url, json!(["your_turn"]));
+    let in_the_clear = format!("SELECT COUNT(*) AS n FROM webhooks WHERE secret = '{secret}'");
+    let sealed = "SELECT COUNT(*) AS n FROM webhooks WHERE secret LIKE 'sealed:%'";
+    assert_eq!((s.count(&in_the_clear), s.count(sealed)), (0, 1));
+    // As an older version kept it: in the clear. Deliveries are still signed with it.
+    s.execute_sql(&format!("UPDATE webhooks SET secret = '{secret}'"));
+    let id = s.started_with(json!({"variant": "keltis-card", "players": 2}), &players);
+    until_turn_of(&s, id, &players, 0);
+    assert_signed(&receiver.wait_for(1)[0], &secret);
+    // An instance starting on the database seals it; the next delivery is signed the same.
+    let _upgraded = support::second_instance(&s);
+    assert_eq!((s.count(&in_the_clear), s.count(sealed)), (0, 1));
+    s.finish_turn(id, &players);
+    until_turn_of(&s, id, &players, 0);
+    assert_signed(&receiver.wait_for(2)[1], &secret);
+}
+
 on_both_databases!(
+    signing_secrets_are_sealed_at_rest,
+    finished_deliveries_are_swept_after_30_days,
     a_webhook_is_signed_retried_and_logged,
     an_endpoint_failing_again_and_again_is_disabled,
     endpoints_are_checked_and_removable,

@@ -133,7 +133,7 @@ function nextOf(r) {
 /** A score by part, in words. @param {Schemas['Score']} score @param {boolean} board */
 function breakdownOf(score, board) {
   const parts = board
-    ? [['pawns', score.pawns], ['tile-points', score.tile_points], ['stones', score.wish_stones]]
+    ? [['pawns', score.pawns], ['score-tile-points', score.tile_points], ['stones', score.wish_stones]]
     : [['paths', score.paths], ['gray-path', score.gray_path], ['stones', score.wish_stones]];
   return parts.map(([k, v]) => `${t(/** @type {string} */ (k))} ${v}`).join(' · ');
 }

@@ -33,7 +33,13 @@ pub async fn create(
     body: JsonObject<NewWebhook>,
 ) -> Result<HttpResponse, ApiError> {
     let created = web::block(move || {
-        webhooks::create(&state.db, state.webhooks, &caller, &body.into_inner())
+        webhooks::create(
+            &state.db,
+            state.webhooks,
+            &state.keys,
+            &caller,
+            &body.into_inner(),
+        )
     })
     .await??;
     Ok(HttpResponse::Created().json(created))

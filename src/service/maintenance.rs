@@ -11,7 +11,8 @@ pub const NOTIFICATION_DAYS: i64 = 30;
 
 /// Delete idempotency answers older than their 24 hours, refresh tokens past their expiry,
 /// sessions revoked, or unused, for longer than a refresh token lives (with their tokens),
-/// notifications and pushes delivered (or skipped, or given up on) more than 30 days ago,
+/// notifications, pushes and webhook calls delivered (or skipped, or given up on) more than 30
+/// days ago with their attempts,
 /// password resets and OAuth codes a day after they expired, and the record of replies by
 /// email after 30 days.
 pub fn sweep(db: &Database, now: i64) -> ServiceResult<Swept> {
@@ -22,7 +23,8 @@ pub fn sweep(db: &Database, now: i64) -> ServiceResult<Swept> {
             store::sweep_expired(c, now, now - IDEMPOTENCY_KEY_MILLIS, sessions_before)?;
         swept.notifications =
             crate::storage::notifications::delete_finished(c, notifications_before)?
-                + crate::storage::push::delete_finished(c, notifications_before)?;
+                + crate::storage::push::delete_finished(c, notifications_before)?
+                + crate::storage::webhooks::delete_finished(c, notifications_before)?;
         crate::storage::passwords::delete_expired_resets(c, now - 24 * 3600 * 1000)?;
         crate::storage::oauth::delete_expired_codes(c, now - 24 * 3600 * 1000)?;
         crate::storage::inbound_mail::forget_before(

@@ -117,6 +117,48 @@ pub fn delete(conn: &mut DbConnection, user_id: i64, id: i64) -> Result<bool, St
     Ok(diesel::delete(mine).execute(conn)? == 1)
 }
 
+/// Deliveries whose outcome is known and older than `before`, with their attempts (the
+/// maintenance sweep): the delivery log keeps what a player may still want to look into.
+pub fn delete_finished(conn: &mut DbConnection, before: i64) -> Result<usize, StorageError> {
+    let finished = || {
+        webhook_deliveries::table
+            .filter(webhook_deliveries::status.ne("pending"))
+            .filter(webhook_deliveries::created_at.lt(before))
+    };
+    diesel::delete(
+        webhook_attempts::table.filter(
+            webhook_attempts::delivery_id.eq_any(finished().select(webhook_deliveries::id)),
+        ),
+    )
+    .execute(conn)?;
+    Ok(diesel::delete(finished()).execute(conn)?)
+}
+
+/// Endpoints whose signing secret is kept in the clear (from before secrets were sealed).
+pub fn secrets_in_the_clear(conn: &mut DbConnection) -> Result<Vec<(i64, String)>, StorageError> {
+    Ok(webhooks::table
+        .filter(webhooks::secret.not_like("sealed:%"))
+        .select((webhooks::id, webhooks::secret))
+        .load(conn)?)
+}
+
+/// Replace an endpoint's kept secret, if it is still `was`; whether it was replaced.
+pub fn replace_secret(
+    conn: &mut DbConnection,
+    id: i64,
+    was: &str,
+    kept: &str,
+) -> Result<bool, StorageError> {
+    Ok(diesel::update(
+        webhooks::table
+            .filter(webhooks::id.eq(id))
+            .filter(webhooks::secret.eq(was)),
+    )
+    .set(webhooks::secret.eq(kept))
+    .execute(conn)?
+        == 1)
+}
+
 /// Turn a disabled endpoint on again, its failures forgotten.
 pub fn enable(conn: &mut DbConnection, user_id: i64, id: i64) -> Result<bool, StorageError> {
     Ok(diesel::update(

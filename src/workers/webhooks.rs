@@ -4,6 +4,7 @@
 use std::time::Duration;
 
 use super::Workers;
+use crate::service::accounts::TokenKeys;
 use crate::service::notify::webhooks::{deliver_due, WebhookPolicy, WebhookSender};
 use crate::storage::Database;
 
@@ -14,6 +15,7 @@ pub fn spawn(
     workers: &Workers,
     db: Database,
     policy: WebhookPolicy,
+    keys: TokenKeys,
     every: Duration,
 ) -> std::io::Result<()> {
     // The blocking HTTP client runs a runtime of its own: made (and dropped) in this thread,
@@ -22,7 +24,7 @@ pub fn spawn(
     workers.spawn("webhook-worker", move || {
         let sender = match sender.as_ref() {
             Some(s) => s,
-            None => match WebhookSender::new(policy) {
+            None => match WebhookSender::new(policy, keys.clone()) {
                 Ok(s) => sender.insert(s),
                 Err(e) => {
                     tracing::warn!(error = %e, "the webhook client cannot start");

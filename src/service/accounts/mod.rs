@@ -9,6 +9,7 @@ pub mod export;
 pub mod oauth;
 pub mod outside_bots;
 pub mod passwords;
+pub mod sealing;
 pub mod sessions;
 pub mod two_factor;
 

@@ -4,13 +4,10 @@
 //! (RFC 6238, section 5.2), within one step either side of the server's clock. The secret is
 //! kept encrypted with a key derived from the server's secret.
 
-use aes_gcm::aead::{Aead, KeyInit};
-use aes_gcm::{Aes256Gcm, Nonce};
-use base64::engine::general_purpose::STANDARD as BASE64;
-use base64::Engine;
 use serde::{Deserialize, Serialize};
 use totp_rs::{Builder, Secret, Totp};
 
+use super::sealing::{self, Purpose};
 use super::sessions::TokenKeys;
 use super::Caller;
 use crate::service::notify::notifications::{queue, Notice};
@@ -21,7 +18,6 @@ use crate::storage::{Database, DbConnection};
 /// Recovery codes given at enrolment.
 pub const RECOVERY_CODES: usize = 10;
 const ISSUER: &str = "Keltis";
-const KEY_PURPOSE: &str = "two-factor-secret";
 
 /// What enrolling shows, once: the secret as a QR code and in text.
 #[derive(Debug, Serialize, Deserialize, utoipa::ToSchema)]
@@ -53,34 +49,12 @@ fn signed_in(caller: &Caller) -> ServiceResult<()> {
     caller.require_session("two-factor sign-in is set from a signed-in session, not with a token")
 }
 
-fn cipher(keys: &TokenKeys) -> Aes256Gcm {
-    Aes256Gcm::new(&keys.derived_key(KEY_PURPOSE).into())
-}
-
-/// The secret encrypted: base64 of a random nonce and the ciphertext.
 fn seal(keys: &TokenKeys, secret: &[u8]) -> ServiceResult<String> {
-    let nonce = hex::decode(random_hex(12)?).map_err(|e| ServiceError::Internal(e.to_string()))?;
-    let sealed = cipher(keys)
-        .encrypt(Nonce::from_slice(&nonce), secret)
-        .map_err(|e| ServiceError::Internal(e.to_string()))?;
-    Ok(BASE64.encode([nonce, sealed].concat()))
+    sealing::seal(keys, Purpose::TwoFactor, secret)
 }
 
 fn open(keys: &TokenKeys, sealed: &str) -> ServiceResult<Vec<u8>> {
-    let bytes = BASE64
-        .decode(sealed)
-        .map_err(|e| ServiceError::Internal(format!("a two-factor secret: {e}")))?;
-    if bytes.len() < 12 {
-        return Err(ServiceError::Internal("a two-factor secret is cut".into()));
-    }
-    let (nonce, sealed) = bytes.split_at(12);
-    cipher(keys)
-        .decrypt(Nonce::from_slice(nonce), sealed)
-        .map_err(|_| {
-            ServiceError::Internal(
-                "a two-factor secret does not open with this server's key".into(),
-            )
-        })
+    sealing::open(keys, Purpose::TwoFactor, sealed)
 }
 
 fn totp(secret: Vec<u8>, account: &str) -> ServiceResult<Totp> {
@@ -333,20 +307,6 @@ pub(super) fn check_at_login(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_sealed_secret_opens_with_its_key_only() {
-        let keys = TokenKeys::new(b"a secret of the server, long enough");
-        let sealed = seal(&keys, b"twenty bytes of key!").unwrap();
-        assert!(!sealed.contains("twenty"));
-        assert_eq!(open(&keys, &sealed).unwrap(), b"twenty bytes of key!");
-        assert!(open(&TokenKeys::new(b"another key"), &sealed).is_err());
-        assert_ne!(
-            sealed,
-            seal(&keys, b"twenty bytes of key!").unwrap(),
-            "a fresh nonce"
-        );
-    }
 
     /// RFC 6238, appendix B: the SHA-1 test vectors (8 digits there; the last 6 here).
     #[test]

@@ -163,6 +163,33 @@ mod tests {
             .collect()
     }
 
+    /// A message defined twice keeps its first definition, whatever the second meant (a score's
+    /// label and a tile's points once shared an id).
+    #[test]
+    fn no_message_is_defined_twice() {
+        for language in Language::ALL {
+            let resource =
+                FluentResource::try_new(language.source().to_string()).unwrap_or_else(|(r, _)| r);
+            let mut seen = BTreeSet::new();
+            let twice: Vec<String> = resource
+                .entries()
+                .filter_map(|e| match e {
+                    Entry::Message(m) => Some(m.id.name.to_string()),
+                    Entry::Term(t) => Some(format!("-{}", t.id.name)),
+                    _ => None,
+                })
+                .filter(|id| !seen.insert(id.clone()))
+                .collect();
+            assert!(
+                twice.is_empty(),
+                "{}.ftl defines {twice:?} twice",
+                language.code()
+            );
+            let mut bundle = FluentBundle::new_concurrent(vec![]);
+            assert!(bundle.add_resource(resource).is_ok(), "{}", language.code());
+        }
+    }
+
     #[test]
     fn every_message_exists_in_every_language() {
         let english = ids(Language::En);

@@ -13,7 +13,8 @@ use sha2::Sha256;
 use time::format_description::well_known::Rfc3339;
 use utoipa::ToSchema;
 
-use crate::service::accounts::{Caller, Scope};
+use crate::service::accounts::sealing::{self, Purpose};
+use crate::service::accounts::{Caller, Scope, TokenKeys};
 use crate::service::notify::outbound::{self, OutboundError};
 use crate::service::{ServiceError, ServiceResult};
 use crate::storage::webhooks::{self as store, Attempt, DeliveryRow, WebhookRow};
@@ -125,6 +126,7 @@ fn checked_url(url: &str, policy: WebhookPolicy) -> ServiceResult<reqwest::Url> 
 pub fn create(
     db: &Database,
     policy: WebhookPolicy,
+    keys: &TokenKeys,
     caller: &Caller,
     new: &NewWebhook,
 ) -> ServiceResult<CreatedWebhook> {
@@ -139,6 +141,7 @@ pub fn create(
     let mut key = [0u8; 24];
     getrandom::getrandom(&mut key).map_err(|e| ServiceError::Internal(e.to_string()))?;
     let secret = format!("whsec_{}", BASE64.encode(key));
+    let kept = kept_secret(keys, &secret)?;
     let kinds: Vec<&str> = WebhookKind::ALL
         .into_iter()
         .filter(|k| new.kinds.contains(k))
@@ -157,7 +160,7 @@ pub fn create(
             caller.user_id,
             url.as_str(),
             &store::kinds_column(&kinds),
-            &secret,
+            &kept,
             now,
         )?)
     })?;
@@ -237,16 +240,21 @@ pub fn attempts(
 pub struct WebhookSender {
     client: reqwest::blocking::Client,
     policy: WebhookPolicy,
+    keys: TokenKeys,
 }
 
 impl WebhookSender {
-    pub fn new(policy: WebhookPolicy) -> Result<WebhookSender, String> {
+    pub fn new(policy: WebhookPolicy, keys: TokenKeys) -> Result<WebhookSender, String> {
         let client = outbound::client(
             policy,
             TIMEOUT,
             concat!("keltis-webhooks/", env!("CARGO_PKG_VERSION")),
         )?;
-        Ok(WebhookSender { client, policy })
+        Ok(WebhookSender {
+            client,
+            policy,
+            keys,
+        })
     }
 
     /// One attempt: the endpoint's status code, or why there was none.
@@ -264,7 +272,8 @@ impl WebhookSender {
         .to_string();
         let id = format!("msg_{}", delivery.id);
         let timestamp = now_ms / 1000;
-        let signature = sign(&hook.secret, &id, timestamp, &body)?;
+        let secret = secret_of(&self.keys, &hook.secret).map_err(|e| e.to_string())?;
+        let signature = sign(&secret, &id, timestamp, &body)?;
         let response = self
             .client
             .post(url)
@@ -277,6 +286,41 @@ impl WebhookSender {
             .map_err(|e| outbound::describe(&e))?;
         Ok(response.status().as_u16())
     }
+}
+
+/// Marks a signing secret kept sealed; a secret kept before sealing starts with `whsec_`.
+const SEALED: &str = "sealed:";
+
+/// How a signing secret is kept: sealed under the server's key (the server signs with it, so it
+/// cannot be hashed).
+fn kept_secret(keys: &TokenKeys, secret: &str) -> ServiceResult<String> {
+    Ok(format!(
+        "{SEALED}{}",
+        sealing::seal(keys, Purpose::WebhookSigning, secret.as_bytes())?
+    ))
+}
+
+/// The signing secret (`whsec_...`) of an endpoint, as kept.
+fn secret_of(keys: &TokenKeys, kept: &str) -> ServiceResult<String> {
+    match kept.strip_prefix(SEALED) {
+        Some(sealed) => String::from_utf8(sealing::open(keys, Purpose::WebhookSigning, sealed)?)
+            .map_err(|e| ServiceError::Internal(format!("a webhook's signing secret: {e}"))),
+        None => Ok(kept.to_string()),
+    }
+}
+
+/// Seal the signing secrets kept in the clear before they were sealed (at start; idempotent,
+/// and two instances doing it at once each seal a row once). Returns how many were sealed.
+pub fn seal_kept_secrets(db: &Database, keys: &TokenKeys) -> ServiceResult<usize> {
+    let plain = db.read(|conn| Ok::<_, ServiceError>(store::secrets_in_the_clear(conn)?))?;
+    let mut sealed = 0;
+    for (id, secret) in plain {
+        let kept = kept_secret(keys, &secret)?;
+        if db.write(|conn| store::replace_secret(conn, id, &secret, &kept))? {
+            sealed += 1;
+        }
+    }
+    Ok(sealed)
 }
 
 /// `v1,` and the base64 HMAC-SHA256 of `id.timestamp.body` under the secret's key.

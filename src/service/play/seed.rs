@@ -49,7 +49,7 @@ impl Lcg {
 
 /// Write `games` finished rated games among `players` accounts named `seeded-<n>` (made when
 /// missing; they cannot log in), all three variants in turn, ending one a minute up to now; then
-/// `active` games still being played among the same accounts.
+/// `active` games still being played among the same accounts; then the planner's statistics.
 pub fn seed_games(
     db: &Database,
     games: usize,
@@ -94,6 +94,7 @@ pub fn seed_games(
         })?;
         next = upto;
     }
+    db.write(|conn| Ok::<_, ServiceError>(crate::storage::analyze(conn)?))?;
     let seconds = started.elapsed().as_secs_f64();
     Ok(SeedReport {
         games: total,

@@ -148,6 +148,10 @@ fn a_turn_sends_one_email_to_the_next_player(db: Db) {
     assert!(a.text.contains(done), "{}", a.text);
     let settings = s.get("/api/v1/me/email", Some(&waiter.token)).json();
     assert_eq!(settings["preferences"]["your_turn"], false);
+    assert_eq!(
+        settings["moves_by_reply_offered"], false,
+        "no reply address here"
+    );
     let count = sink.to(waiter_at).len();
     s.finish_turn(id, &players); // the waiter's own turn
     s.finish_turn(id, &players); // the mover's: the waiter's turn again, no email

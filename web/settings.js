@@ -100,7 +100,9 @@ async function notices(body, refill) {
   const checked = (/** @type {string} */ id) => /** @type {HTMLInputElement} */ (body.querySelector(`#${id}`)).checked;
   const save = () => {
     /** @type {any} */
-    const next = { language: lang.value, digest_hours: digest.value ? Number(digest.value) : null, push: {}, moves_by_reply: checked('moves-by-reply') };
+    const next = { language: lang.value, digest_hours: digest.value ? Number(digest.value) : null, push: {},
+      // Where the server offers no moves by reply, the setting is not shown, and left as it is.
+      moves_by_reply: settings.moves_by_reply_offered ? checked('moves-by-reply') : undefined };
     for (const k of KINDS) {
       next[k] = checked(`email-${k}`);
       next.push[k] = checked(`push-${k}`);
@@ -113,8 +115,8 @@ async function notices(body, refill) {
       h('tbody', {}, rows),
     ]),
     h('p', {}, [h('label', { for: 'digest' }, [t('digest')]), ' ', digest]),
-    h('p', {}, [h('input', { type: 'checkbox', id: 'moves-by-reply', checked: p.moves_by_reply ?? false }), ' ',
-      h('label', { for: 'moves-by-reply' }, [t('moves-by-reply')])]),
+    ...(settings.moves_by_reply_offered ? [h('p', {}, [h('input', { type: 'checkbox', id: 'moves-by-reply', checked: p.moves_by_reply ?? false }), ' ',
+      h('label', { for: 'moves-by-reply' }, [t('moves-by-reply')])])] : []),
     h('p', {}, [h('label', { for: 'notice-language' }, [t('notice-language')]), ' ', lang]),
     button(t('save'), save, refill, { id: 'save-notices' }),
   );

@@ -319,7 +319,13 @@ pub async fn export(
 ) -> Result<HttpResponse, ApiError> {
     let file = format!("attachment; filename=\"keltis-{}.json\"", caller.name);
     let document = web::block(move || {
-        accounts::export::export(&state.db, &caller, state.vacation, &state.ratings)
+        accounts::export::export(
+            &state.db,
+            &caller,
+            state.vacation,
+            &state.ratings,
+            state.inbound.is_some(),
+        )
     })
     .await??;
     Ok(HttpResponse::Ok()

@@ -32,7 +32,7 @@ pub async fn settings(
     Authenticated(caller): Authenticated,
 ) -> Result<web::Json<MailSettings>, ApiError> {
     Ok(web::Json(
-        web::block(move || mail::settings(&state.db, &caller)).await??,
+        web::block(move || mail::settings(&state.db, &caller, state.inbound.is_some())).await??,
     ))
 }
 
@@ -49,7 +49,8 @@ pub async fn set_email(
     body: JsonObject<SetEmail>,
 ) -> Result<web::Json<MailSettings>, ApiError> {
     Ok(web::Json(
-        web::block(move || mail::set_email(&state.db, &caller, &body)).await??,
+        web::block(move || mail::set_email(&state.db, &caller, &body, state.inbound.is_some()))
+            .await??,
     ))
 }
 
@@ -66,7 +67,10 @@ pub async fn set_preferences(
     body: JsonObject<Preferences>,
 ) -> Result<web::Json<MailSettings>, ApiError> {
     Ok(web::Json(
-        web::block(move || mail::set_preferences(&state.db, &caller, &body)).await??,
+        web::block(move || {
+            mail::set_preferences(&state.db, &caller, &body, state.inbound.is_some())
+        })
+        .await??,
     ))
 }
 

@@ -23,6 +23,8 @@ try {
   const emailState = await page.locator('#email-state').innerText();
 
   await page.waitForSelector('#email-game_over');
+  // This server has no reply address: "Play by replying" is not offered.
+  if (await page.locator('#moves-by-reply').count() !== 0) throw new Error('moves by reply offered without a reply address');
   await page.uncheck('#email-game_over');
   await page.uncheck('#push-your_turn');
   await page.selectOption('#digest', '24');

@@ -49,6 +49,11 @@ pub fn turn_on(s: &TestServer, user: &User) {
     let a = put(s, "/api/v1/me/email/preferences", user, preferences);
     assert_eq!(a.status, 200, "{}", a.text);
     assert_eq!(a.json()["preferences"]["moves_by_reply"], true);
+    assert_eq!(
+        a.json()["moves_by_reply_offered"],
+        true,
+        "a reply address is set"
+    );
 }
 
 /// A reply as `shape`'s mail program writes it, from `from` to `to`, saying `answer`.

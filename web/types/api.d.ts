@@ -2503,6 +2503,11 @@ export interface components {
              */
             bounced: boolean;
             email: string | null;
+            /**
+             * @description Whether this server offers moves by email reply (its operator set a reply address). When
+             *     it does not, `preferences.moves_by_reply` is kept but no email offers moves.
+             */
+            moves_by_reply_offered: boolean;
             preferences: components["schemas"]["Preferences"];
             /**
              * @description Whether the address was confirmed through the link sent to it (until then it gets only

@@ -72,6 +72,7 @@ pub fn export(
     caller: &Caller,
     vacation: VacationPolicy,
     ratings: &RatingParameters,
+    replies_offered: bool,
 ) -> ServiceResult<AccountExport> {
     caller.require_session(
         "the account's data is exported from a signed-in session, not with an API token",
@@ -117,7 +118,7 @@ pub fn export(
         exported_at: db.now(),
         user_id: caller.user_id,
         profile: profiles::profile(db, caller, &caller.name, ratings)?,
-        email: mail::settings(db, caller)?,
+        email: mail::settings(db, caller, replies_offered)?,
         two_factor: two_factor::status(db, caller)?,
         vacation: vacations::status(db, caller, vacation)?,
         sessions: super::sessions::list(db, caller)?,

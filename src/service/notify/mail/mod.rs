@@ -72,6 +72,9 @@ pub struct MailSettings {
     /// address again to retry).
     pub bounced: bool,
     pub preferences: Preferences,
+    /// Whether this server offers moves by email reply (its operator set a reply address). When
+    /// it does not, `preferences.moves_by_reply` is kept but no email offers moves.
+    pub moves_by_reply_offered: bool,
 }
 
 #[derive(Clone, Debug, Deserialize, ToSchema)]
@@ -98,8 +101,9 @@ fn signed_in(caller: &Caller) -> ServiceResult<()> {
     Ok(())
 }
 
-fn view(row: &MailSettingsRow) -> MailSettings {
+fn view(row: &MailSettingsRow, replies_offered: bool) -> MailSettings {
     MailSettings {
+        moves_by_reply_offered: replies_offered,
         email: row.email.clone(),
         verified: row.verified_at.is_some(),
         bounced: row.bounced_at.is_some(),
@@ -133,14 +137,30 @@ pub(crate) fn create_settings(
     Ok(())
 }
 
-pub fn settings(db: &Database, caller: &Caller) -> ServiceResult<MailSettings> {
+/// The caller's address and preferences; `replies_offered`: whether this server offers moves by
+/// email reply.
+pub fn settings(
+    db: &Database,
+    caller: &Caller,
+    replies_offered: bool,
+) -> ServiceResult<MailSettings> {
     caller.require(Scope::Email)?;
-    db.write(|conn| Ok(view(&store::ensure(conn, caller.user_id, "en")?)))
+    db.write(|conn| {
+        Ok(view(
+            &store::ensure(conn, caller.user_id, "en")?,
+            replies_offered,
+        ))
+    })
 }
 
 /// Set (or remove) the caller's address; a new address gets a verification link, and nothing
 /// else until it is confirmed.
-pub fn set_email(db: &Database, caller: &Caller, new: &SetEmail) -> ServiceResult<MailSettings> {
+pub fn set_email(
+    db: &Database,
+    caller: &Caller,
+    new: &SetEmail,
+    replies_offered: bool,
+) -> ServiceResult<MailSettings> {
     signed_in(caller)?;
     let email = match new.email.as_deref().map(str::trim) {
         None | Some("") => None,
@@ -162,13 +182,16 @@ pub fn set_email(db: &Database, caller: &Caller, new: &SetEmail) -> ServiceResul
     db.write(|conn| {
         let current = store::ensure(conn, caller.user_id, "en")?;
         if current.email == email && current.bounced_at.is_none() {
-            return Ok(view(&current));
+            return Ok(view(&current, replies_offered));
         }
         store::set_email(conn, caller.user_id, email.as_deref())?;
         if let Some(email) = email.clone() {
             queue(conn, caller.user_id, &Notice::VerifyEmail { email }, now)?;
         }
-        Ok(view(&store::ensure(conn, caller.user_id, "en")?))
+        Ok(view(
+            &store::ensure(conn, caller.user_id, "en")?,
+            replies_offered,
+        ))
     })
 }
 
@@ -176,6 +199,7 @@ pub fn set_preferences(
     db: &Database,
     caller: &Caller,
     preferences: &Preferences,
+    replies_offered: bool,
 ) -> ServiceResult<MailSettings> {
     signed_in(caller)?;
     if preferences
@@ -210,7 +234,10 @@ pub fn set_preferences(
             moves_by_reply: preferences.moves_by_reply,
         };
         store::change_preferences(conn, caller.user_id, &changes)?;
-        Ok(view(&store::ensure(conn, caller.user_id, "en")?))
+        Ok(view(
+            &store::ensure(conn, caller.user_id, "en")?,
+            replies_offered,
+        ))
     })
 }
 

@@ -53,6 +53,8 @@ pub fn build_with_clock(
     clock: crate::clock::Clock,
 ) -> Result<Running, StartupError> {
     let secret = config.jwt_secret()?;
+    // One set of keys, derived once, for everything that signs or seals with the server's secret.
+    let keys = TokenKeys::new(&secret);
     let db = Database::open_with(
         &config.database_url(),
         config.pool_size,
@@ -95,7 +97,7 @@ pub fn build_with_clock(
     })?;
     match config.smtp() {
         Some(smtp) => {
-            let mailer = crate::service::notify::mail::delivery::Mailer::new(&smtp, TokenKeys::new(&secret))
+            let mailer = crate::service::notify::mail::delivery::Mailer::new(&smtp, keys.clone())
                 .map_err(StartupError::Mail)?;
             tracing::info!(relay = %smtp.host, "notification emails go through this SMTP relay");
             crate::workers::mail::spawn(
@@ -125,7 +127,7 @@ pub fn build_with_clock(
     let webhook_policy = crate::service::notify::webhooks::WebhookPolicy {
         allow_private: config.webhooks_allow_private,
     };
-    match crate::service::notify::webhooks::seal_kept_secrets(&db, &TokenKeys::new(&secret)) {
+    match crate::service::notify::webhooks::seal_kept_secrets(&db, &keys) {
         Ok(0) => {}
         Ok(sealed) => tracing::info!(sealed, "webhook signing secrets sealed"),
         Err(e) => tracing::warn!(error = %e, "sealing webhook signing secrets failed"),
@@ -134,7 +136,7 @@ pub fn build_with_clock(
         &workers,
         db.clone(),
         webhook_policy,
-        TokenKeys::new(&secret),
+        keys.clone(),
         std::time::Duration::from_millis(config.webhook_interval_ms.max(10)),
     )
     .map_err(|error| StartupError::Worker {
@@ -184,7 +186,7 @@ pub fn build_with_clock(
         Some(address) => Some(crate::service::correspondence::by_mail::Inbound {
             reply: crate::service::correspondence::by_mail::token::ReplyAddress::parse(address)
                 .map_err(StartupError::Mail)?,
-            keys: TokenKeys::new(&secret),
+            keys: keys.clone(),
             authserv_id: config.inbound_authserv_id.clone(),
             ratings: config.rating_parameters(),
         }),
@@ -211,7 +213,7 @@ pub fn build_with_clock(
         inbound,
         inbound_webhook_secret: config.inbound_webhook_secret.clone(),
         db: db.clone(),
-        keys: TokenKeys::new(&secret),
+        keys: keys.clone(),
         public_url: config.public_url.trim_end_matches('/').to_string(),
         bots,
         fair_use: crate::service::social::fair_use::FairUse {

@@ -134,10 +134,14 @@ pub fn delete_finished(conn: &mut DbConnection, before: i64) -> Result<usize, St
     Ok(diesel::delete(finished()).execute(conn)?)
 }
 
-/// Endpoints whose signing secret is kept in the clear (from before secrets were sealed).
-pub fn secrets_in_the_clear(conn: &mut DbConnection) -> Result<Vec<(i64, String)>, StorageError> {
+/// Endpoints whose kept signing secret does not start with `sealed_prefix` (kept in the clear,
+/// from before secrets were sealed).
+pub fn secrets_in_the_clear(
+    conn: &mut DbConnection,
+    sealed_prefix: &str,
+) -> Result<Vec<(i64, String)>, StorageError> {
     Ok(webhooks::table
-        .filter(webhooks::secret.not_like("sealed:%"))
+        .filter(webhooks::secret.not_like(format!("{sealed_prefix}%")))
         .select((webhooks::id, webhooks::secret))
         .load(conn)?)
 }

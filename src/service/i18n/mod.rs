@@ -147,8 +147,8 @@ mod tests {
     use super::*;
     use fluent_syntax::ast::Entry;
 
-    /// Every message and term id of a catalogue.
-    fn ids(language: Language) -> BTreeSet<String> {
+    /// Every message and term id of a catalogue, in its order, repeats included.
+    fn ids_in_order(language: Language) -> Vec<String> {
         let resource = match FluentResource::try_new(language.source().to_string()) {
             Ok(r) => r,
             Err((_, errors)) => panic!("{}.ftl does not parse: {errors:?}", language.code()),
@@ -163,21 +163,19 @@ mod tests {
             .collect()
     }
 
+    /// Every message and term id of a catalogue.
+    fn ids(language: Language) -> BTreeSet<String> {
+        ids_in_order(language).into_iter().collect()
+    }
+
     /// A message defined twice keeps its first definition, whatever the second meant (a score's
     /// label and a tile's points once shared an id).
     #[test]
     fn no_message_is_defined_twice() {
         for language in Language::ALL {
-            let resource =
-                FluentResource::try_new(language.source().to_string()).unwrap_or_else(|(r, _)| r);
             let mut seen = BTreeSet::new();
-            let twice: Vec<String> = resource
-                .entries()
-                .filter_map(|e| match e {
-                    Entry::Message(m) => Some(m.id.name.to_string()),
-                    Entry::Term(t) => Some(format!("-{}", t.id.name)),
-                    _ => None,
-                })
+            let twice: Vec<String> = ids_in_order(language)
+                .into_iter()
                 .filter(|id| !seen.insert(id.clone()))
                 .collect();
             assert!(
@@ -185,6 +183,8 @@ mod tests {
                 "{}.ftl defines {twice:?} twice",
                 language.code()
             );
+            let resource =
+                FluentResource::try_new(language.source().to_string()).unwrap_or_else(|(r, _)| r);
             let mut bundle = FluentBundle::new_concurrent(vec![]);
             assert!(bundle.add_resource(resource).is_ok(), "{}", language.code());
         }

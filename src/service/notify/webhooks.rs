@@ -312,7 +312,8 @@ fn secret_of(keys: &TokenKeys, kept: &str) -> ServiceResult<String> {
 /// Seal the signing secrets kept in the clear before they were sealed (at start; idempotent,
 /// and two instances doing it at once each seal a row once). Returns how many were sealed.
 pub fn seal_kept_secrets(db: &Database, keys: &TokenKeys) -> ServiceResult<usize> {
-    let plain = db.read(|conn| Ok::<_, ServiceError>(store::secrets_in_the_clear(conn)?))?;
+    let plain =
+        db.read(|conn| Ok::<_, ServiceError>(store::secrets_in_the_clear(conn, SEALED)?))?;
     let mut sealed = 0;
     for (id, secret) in plain {
         let kept = kept_secret(keys, &secret)?;

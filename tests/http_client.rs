@@ -438,6 +438,11 @@ fn the_table_fits_a_phone_and_speaks_in_words() {
             "draw pile out of view: {case}"
         );
         assert_eq!(case["litHidden"], json!(0), "lit spaces off screen: {case}");
+        assert_eq!(
+            case["litMissing"],
+            json!(0),
+            "a card with a space to go to lit none: {case}"
+        );
         if case["variant"] != json!("keltis-card") {
             assert!(case["litChecked"].as_u64() >= Some(1), "{case}");
         }

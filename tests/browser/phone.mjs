@@ -48,7 +48,7 @@ try {
       await register(page, base, `${prefix}${n++}`);
       const seen = {
         variant, size: `${width}x${height}`, turns: 0, overflow: 0, lobbyOverflow: 0, outOfView: 0, pileOutOfView: 0,
-        litChecked: 0, litHidden: 0, ids: [],
+        litChecked: 0, litMissing: 0, litHidden: 0, ids: [],
       };
       // The lobby first: the header and the form fit too.
       seen.lobbyOverflow = (await page.evaluate(look, width)).overflow;
@@ -61,28 +61,36 @@ try {
         seen.turns++;
         seen.overflow = Math.max(seen.overflow, now.overflow);
         if (!now.drawPileInView) seen.pileOutOfView++;
-        // A card chosen lights its spaces: every one of them shows above the dock. (The card is
-        // then put back, and the turn played as usual.)
-        const index = await page.$eval('button.card[data-playable="true"]', (b) => b.dataset.index).catch(() => null);
-        // Each tap redraws the hand: the card is found again by its place.
-        const card = page.locator(`button.card[data-index="${index}"]`);
-        if (index != null && variant !== 'keltis-card') {
+        // A card chosen lights its spaces: every one of them shows above the dock. The first
+        // playable card whose choices go to a space is tried (a card that moves no pawn can only
+        // be discarded, X3, and lights nothing); each is put back, and the turn played as usual.
+        const playable = variant === 'keltis-card' ? []
+          : await page.$$eval('button.card[data-playable="true"]', (bs) => bs.map((b) => b.dataset.index));
+        for (const index of playable) {
+          // Each tap redraws the hand: the card is found again by its place.
+          const card = page.locator(`button.card[data-index="${index}"]`);
           await card.click();
-          const lit = await page.waitForSelector('svg g.target', { timeout: 3000 }).catch(() => null);
-          if (lit) {
-            await page.waitForTimeout(100);
-            seen.litChecked++;
-            const hidden = await page.evaluate(() => {
-              const room = document.querySelector('.dock')?.getBoundingClientRect().top ?? window.innerHeight;
-              return [...document.querySelectorAll('svg g.target')].filter((g) => {
-                const r = g.getBoundingClientRect();
-                return r.top < 0 || r.bottom > room + 1;
-              }).length;
-            });
-            if (hidden) seen.litHidden++;
+          await page.waitForSelector('.actions button[data-decision]', { timeout: 3000 }).catch(() => null);
+          const goesSomewhere = await page.$('.actions button[data-to]');
+          if (goesSomewhere) {
+            const lit = await page.waitForSelector('svg g.target', { timeout: 3000 }).catch(() => null);
+            if (!lit) seen.litMissing++;
+            else {
+              await page.waitForTimeout(100);
+              seen.litChecked++;
+              const hidden = await page.evaluate(() => {
+                const room = document.querySelector('.dock')?.getBoundingClientRect().top ?? window.innerHeight;
+                return [...document.querySelectorAll('svg g.target')].filter((g) => {
+                  const r = g.getBoundingClientRect();
+                  return r.top < 0 || r.bottom > room + 1;
+                }).length;
+              });
+              if (hidden) seen.litHidden++;
+            }
           }
           await card.click();
           await page.waitForTimeout(100);
+          if (goesSomewhere) break;
         }
         if (!now.handInView || !now.actionsInView) {
           seen.outOfView++;

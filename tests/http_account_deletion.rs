@@ -14,11 +14,12 @@ mod support;
 
 use diesel::{Connection, RunQueryDsl};
 use serde_json::{json, Value};
+use support::database::texts_at;
 use support::mail::{confirmed_address, register, server_tuned};
 use support::players::play_out;
 use support::push::PushDevice;
 use support::smtp::SmtpSink;
-use support::{texts_at, Db, TestServer, User};
+use support::{Db, TestServer, User};
 use totp_rs::{Builder, Secret};
 
 const NAME: &str = "quintessa";

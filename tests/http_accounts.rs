@@ -268,12 +268,12 @@ fn colliding_names_survive_the_migration(db: Db) {
     }
     let url2 = url.clone();
     let s = support::spawn(Db::Sqlite, move |c| c.database_url = Some(url2)).expect("server");
-    let names = support::texts_at(
+    let names = support::database::texts_at(
         &url,
         "SELECT name AS t FROM users WHERE is_bot = FALSE ORDER BY id",
     );
     assert_eq!(names, ["dana", "Dana-2"]);
-    let seats = support::count_at(&url, "SELECT COUNT(*) AS n FROM game_seats");
+    let seats = support::database::count_at(&url, "SELECT COUNT(*) AS n FROM game_seats");
     assert_eq!(seats, 2, "nobody lost a game");
     drop(s);
     if let Some((admin, name)) = admin {

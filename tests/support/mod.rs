@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 pub mod browser;
+pub mod database;
 pub mod drill;
 pub mod mail;
 pub mod players;
@@ -355,59 +356,7 @@ pub struct User {
     pub id: i64,
 }
 
-#[derive(diesel::QueryableByName)]
-struct Count {
-    #[diesel(sql_type = diesel::sql_types::BigInt)]
-    n: i64,
-}
-
-#[derive(diesel::QueryableByName)]
-struct Text {
-    #[diesel(sql_type = diesel::sql_types::Text)]
-    t: String,
-}
-
-/// `SELECT COUNT(*) AS n ...` on the database at `url`.
-pub fn count_at(url: &str, sql: &str) -> usize {
-    let rows: Vec<Count> = if url.starts_with("postgres") {
-        let mut c = diesel::PgConnection::establish(url).expect("connect");
-        diesel::sql_query(sql).load(&mut c).expect("sql")
-    } else {
-        let mut c = diesel::SqliteConnection::establish(url).expect("connect");
-        diesel::sql_query(sql).load(&mut c).expect("sql")
-    };
-    rows.first().map_or(0, |r| r.n as usize)
-}
-
-/// The text column `t` of every row of `sql` on the database at `url`.
-pub fn texts_at(url: &str, sql: &str) -> Vec<String> {
-    let rows: Vec<Text> = if url.starts_with("postgres") {
-        let mut c = diesel::PgConnection::establish(url).expect("connect");
-        diesel::sql_query(sql).load(&mut c).expect("sql")
-    } else {
-        let mut c = diesel::SqliteConnection::establish(url).expect("connect");
-        diesel::sql_query(sql).load(&mut c).expect("sql")
-    };
-    rows.into_iter().map(|r| r.t).collect()
-}
-
 impl TestServer {
-    /// `SELECT COUNT(*) AS n ...` on the server's database.
-    pub fn count(&self, sql: &str) -> usize {
-        count_at(&self.database_url, sql)
-    }
-
-    /// Run SQL on the server's database behind its back (to age a snapshot, say).
-    pub fn execute_sql(&self, sql: &str) -> usize {
-        if self.database_url.starts_with("postgres") {
-            let mut c = diesel::PgConnection::establish(&self.database_url).expect("connect");
-            diesel::sql_query(sql).execute(&mut c).expect("sql")
-        } else {
-            let mut c = diesel::SqliteConnection::establish(&self.database_url).expect("connect");
-            diesel::sql_query(sql).execute(&mut c).expect("sql")
-        }
-    }
-
     pub fn url(&self, path: &str) -> String {
         format!("{}{path}", self.base)
     }
@@ -501,14 +450,14 @@ macro_rules! mail_tests_on_both_databases {
             $(
                 #[test]
                 #[cfg_attr(not(mail_tests), ignore = "mail: set KELTIS_MAIL_TESTS=1 with python3's aiosmtpd installed")]
-                fn $name() { super::$name(super::support::Db::Sqlite) }
+                fn $name() { super::$name($crate::support::Db::Sqlite) }
             )*
         }
         mod postgres {
             $(
                 #[test]
                 #[cfg_attr(not(all(mail_tests, postgres_tests)), ignore = "mail on PostgreSQL: set KELTIS_MAIL_TESTS=1 and TEST_DATABASE_URL")]
-                fn $name() { super::$name(super::support::Db::Postgres) }
+                fn $name() { super::$name($crate::support::Db::Postgres) }
             )*
         }
     };
@@ -520,13 +469,13 @@ macro_rules! mail_tests_on_both_databases {
 macro_rules! on_both_databases {
     ($($name:ident),* $(,)?) => {
         mod sqlite {
-            $(#[test] fn $name() { super::$name(super::support::Db::Sqlite) })*
+            $(#[test] fn $name() { super::$name($crate::support::Db::Sqlite) })*
         }
         mod postgres {
             $(
                 #[test]
                 #[cfg_attr(not(postgres_tests), ignore = "PostgreSQL: set TEST_DATABASE_URL")]
-                fn $name() { super::$name(super::support::Db::Postgres) }
+                fn $name() { super::$name($crate::support::Db::Postgres) }
             )*
         }
     };

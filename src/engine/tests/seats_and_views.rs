@@ -1,4 +1,5 @@
-//! What each seat may see, leaving a game (resign, time out), decisions refused whatever the variant, and records that do not replay.
+//! What each seat may see, leaving a game (resign, time out), decisions refused whatever the
+//! variant, and records that do not replay.
 
 use super::*;
 use crate::engine::{Record, RecordedDecision};

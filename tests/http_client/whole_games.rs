@@ -1,0 +1,168 @@
+//! Whole games of every variant played by clicking, and two players seeing each other's moves live.
+
+use super::*;
+
+/// A whole game of `variant` against bot-greedy, from registration to the final score, by
+/// clicking; then its record stepped through in the viewer. Checks what every variant shares:
+/// the result and the scores shown are the server's, the clock shows, no request leaves the
+/// server, the first load of the game page stays under 300 KB, every board space has its ring,
+/// and axe-core finds nothing serious on the lobby and the game page.
+fn play_in_browser(variant: &str, player: &str) -> Value {
+    let s = support::spawn(Db::Sqlite, |_| {}).expect("SQLite server");
+    let report = browser("play_game.mjs", &[&s.base, player, variant]);
+    let result = report["result"].as_str().unwrap_or_default();
+    assert!(result.contains("Game over"), "{report}");
+    // Played by keyboard alone, the focus never fell to the page's body after an action.
+    assert_eq!(report["clicks"]["lostFocus"], json!(0), "{report}");
+    let first_load = report["firstLoadBytes"].as_u64().unwrap_or_default();
+    // Compressed, with an empty cache: under 150 KB.
+    assert!((10_000..150 * 1024).contains(&first_load), "{report}");
+    assert_eq!(report["outside"], json!([]), "{report}");
+    assert_eq!(report["lobbyProblems"], json!([]), "{report}");
+    assert_eq!(report["gameProblems"], json!([]), "{report}");
+    // Every board space has its ring, jokers included.
+    assert_eq!(report["unringed"], json!([]), "{report}");
+    // Both seats' time shows (3 days per move).
+    assert_eq!(
+        report["clock"].as_array().map(Vec::len),
+        Some(2),
+        "{report}"
+    );
+    assert!(
+        report["clock"][0]
+            .as_str()
+            .unwrap_or_default()
+            .contains(" d "),
+        "{report}"
+    );
+    // The server agrees: one finished game with the scores the page showed, seat by seat.
+    let history: Value = serde_json::from_str(
+        &s.get(
+            &format!("/api/v1/history?player={player}"),
+            Some(&s.register("onlooker").token),
+        )
+        .text,
+    )
+    .expect("history");
+    let games = history["games"].as_array().cloned().unwrap_or_default();
+    assert_eq!(games.len(), 1, "{history}");
+    let totals: Vec<Value> = games[0]["seats"]
+        .as_array()
+        .map(|seats| seats.iter().map(|s| s["total"].clone()).collect())
+        .unwrap_or_default();
+    assert_eq!(report["scores"], json!(totals), "{report} {history}");
+    // The viewer: the deal first, then one decision after another, and the same result at the end.
+    assert!(report["moves"].as_u64() > Some(20), "{report}");
+    let seen = report["seen"].as_array().cloned().unwrap_or_default();
+    assert_eq!(seen.first(), Some(&json!("The deal")), "{report}");
+    assert!(
+        seen[1..]
+            .iter()
+            .all(|m| m.as_str().is_some_and(|m| m.contains(": "))),
+        "{report}"
+    );
+    assert_eq!(report["replayResult"], report["result"], "{report}");
+    // The profile, reached from the player's name: the finished game and the rating it gave.
+    assert_eq!(report["profile"]["heading"], json!(player), "{report}");
+    assert_eq!(report["profile"]["finished"], json!(1), "{report}");
+    assert_eq!(report["profile"]["ratings"], json!(1), "{report}");
+    assert_eq!(report["peopleProblems"], json!([]), "{report}");
+    assert_eq!(report["help"], json!("How to play Keltis"), "{report}");
+    // The move log shows, in words, each of the other player's decisions since our last one.
+    let log = &report["log"];
+    let events = log["events"].as_array().cloned().unwrap_or_default();
+    let shown = log["shown"].as_array().cloned().unwrap_or_default();
+    assert!(!events.is_empty(), "{report}");
+    assert_eq!(shown.len(), events.len(), "{report}");
+    assert!(
+        shown
+            .iter()
+            .all(|s| s.as_str().is_some_and(|s| s.starts_with("bot-greedy: "))),
+        "{report}"
+    );
+    assert_eq!(log["marked"], json!(1), "{report}");
+    // The log by keyboard: each step back lands on an entry of the log.
+    let keys = &report["logKeys"];
+    assert!(keys["entries"].as_u64() > Some(8), "{report}");
+    assert!(keys["presses"].as_u64() >= Some(8), "{report}");
+    assert_eq!(keys["focusedEntry"], keys["presses"], "{report}");
+    assert_eq!(keys["stepped"], keys["presses"], "{report}");
+    if report["keyboard"] == json!(true) {
+        // On a board, the entries of moves to a space show it.
+        assert!(keys["shown"].as_u64() > Some(0), "{report}");
+    }
+    report
+}
+
+#[test]
+#[cfg_attr(
+    not(browser_tests),
+    ignore = "browser: set KELTIS_BROWSER_TESTS=1 with chromium and `npm ci` in tests/browser"
+)]
+fn a_whole_keltis_card_game_by_clicking() {
+    let report = play_in_browser("keltis-card", "clicker");
+    assert!(report["clicks"]["card"].as_u64() > Some(10), "{report}");
+}
+
+/// A board game: cards played by clicking the space their pawn goes to (the first by keyboard).
+fn board_game_by_clicking(variant: &str, player: &str) {
+    let report = play_in_browser(variant, player);
+    assert!(report["clicks"]["board"].as_u64() > Some(3), "{report}");
+    assert_eq!(
+        report["keyboard"],
+        json!(true),
+        "a move by keyboard alone: {report}"
+    );
+}
+
+#[test]
+#[cfg_attr(
+    not(browser_tests),
+    ignore = "browser: set KELTIS_BROWSER_TESTS=1 with chromium and `npm ci` in tests/browser"
+)]
+fn a_whole_keltis_game_by_clicking() {
+    board_game_by_clicking("keltis", "boarder");
+}
+
+#[test]
+#[cfg_attr(
+    not(browser_tests),
+    ignore = "browser: set KELTIS_BROWSER_TESTS=1 with chromium and `npm ci` in tests/browser"
+)]
+fn a_whole_neue_wege_game_by_clicking() {
+    board_game_by_clicking("neue-wege", "wanderer");
+}
+
+/// Two browsers, a desktop and a phone (by touch): each sees the other's moves appear without
+/// reloading; a second tab that missed a move is told so and shows the game as it is.
+#[test]
+#[cfg_attr(
+    not(browser_tests),
+    ignore = "browser: set KELTIS_BROWSER_TESTS=1 with chromium and `npm ci` in tests/browser"
+)]
+fn two_players_see_each_others_moves_live() {
+    let s = support::spawn(Db::Sqlite, |_| {}).expect("SQLite server");
+    let report = browser("two_players.mjs", &[&s.base, "desk", "phone"]);
+    let seen = report["seen"].as_array().cloned().unwrap_or_default();
+    assert_eq!(seen.len(), 6, "{report}");
+    for turn in &seen {
+        assert_eq!(turn["after"], json!("Your turn"), "{report}");
+        assert_ne!(turn["before"], turn["after"], "{report}");
+        assert_eq!(turn["reloaded"], json!(false), "{report}");
+    }
+    // Both players moved.
+    assert!(seen.iter().any(|t| t["mover"] == json!("desk")), "{report}");
+    assert!(
+        seen.iter().any(|t| t["mover"] == json!("phone")),
+        "{report}"
+    );
+    // The tab that missed a move says so and shows the game as it is (the draw comes next).
+    assert!(
+        report["staleStatus"]
+            .as_str()
+            .is_some_and(|s| s.starts_with("Someone else moved first")),
+        "{report}"
+    );
+    assert_eq!(report["staleOffersDraw"], json!(true), "{report}");
+    assert_eq!(report["outside"], json!([]), "{report}");
+}

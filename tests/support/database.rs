@@ -1,0 +1,60 @@
+//! The test's own reads and writes on a server's database, behind the server's back: counting
+//! rows, reading a text column, ageing a row.
+
+use diesel::{Connection, RunQueryDsl};
+
+use super::TestServer;
+
+#[derive(diesel::QueryableByName)]
+struct Count {
+    #[diesel(sql_type = diesel::sql_types::BigInt)]
+    n: i64,
+}
+
+#[derive(diesel::QueryableByName)]
+struct Text {
+    #[diesel(sql_type = diesel::sql_types::Text)]
+    t: String,
+}
+
+/// `SELECT COUNT(*) AS n ...` on the database at `url`.
+pub fn count_at(url: &str, sql: &str) -> usize {
+    let rows: Vec<Count> = if url.starts_with("postgres") {
+        let mut c = diesel::PgConnection::establish(url).expect("connect");
+        diesel::sql_query(sql).load(&mut c).expect("sql")
+    } else {
+        let mut c = diesel::SqliteConnection::establish(url).expect("connect");
+        diesel::sql_query(sql).load(&mut c).expect("sql")
+    };
+    rows.first().map_or(0, |r| r.n as usize)
+}
+
+/// The text column `t` of every row of `sql` on the database at `url`.
+pub fn texts_at(url: &str, sql: &str) -> Vec<String> {
+    let rows: Vec<Text> = if url.starts_with("postgres") {
+        let mut c = diesel::PgConnection::establish(url).expect("connect");
+        diesel::sql_query(sql).load(&mut c).expect("sql")
+    } else {
+        let mut c = diesel::SqliteConnection::establish(url).expect("connect");
+        diesel::sql_query(sql).load(&mut c).expect("sql")
+    };
+    rows.into_iter().map(|r| r.t).collect()
+}
+
+impl TestServer {
+    /// `SELECT COUNT(*) AS n ...` on the server's database.
+    pub fn count(&self, sql: &str) -> usize {
+        count_at(&self.database_url, sql)
+    }
+
+    /// Run SQL on the server's database behind its back (to age a snapshot, say).
+    pub fn execute_sql(&self, sql: &str) -> usize {
+        if self.database_url.starts_with("postgres") {
+            let mut c = diesel::PgConnection::establish(&self.database_url).expect("connect");
+            diesel::sql_query(sql).execute(&mut c).expect("sql")
+        } else {
+            let mut c = diesel::SqliteConnection::establish(&self.database_url).expect("connect");
+            diesel::sql_query(sql).execute(&mut c).expect("sql")
+        }
+    }
+}

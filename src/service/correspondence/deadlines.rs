@@ -7,7 +7,7 @@ use crate::engine::{DecisionOf, Game, ENGINE_VERSION};
 use crate::ratings::RatingParameters;
 use crate::service::correspondence::clocks::ClockState;
 use crate::service::notify::notifications::{queue, queue_game_over, Notice};
-use crate::service::play::decisions::{apply_decision, Actor, DecisionRequest};
+use crate::service::play::decisions::{apply_decision, Actor, Applied, DecisionRequest};
 use crate::service::play::games::{
     append, load_row, load_state, record_from_log, GameEvent, GameStatus,
 };
@@ -78,7 +78,7 @@ fn expire(
         abort(conn, &row, &game, seat, now)?;
         return Ok(Expiry::Aborted { seat });
     }
-    let (seat, game) = apply_decision(
+    let Applied { seat, game, .. } = apply_decision(
         conn,
         memo,
         game_id,

@@ -247,7 +247,7 @@ fn decide_as_stand_in(
             db.now(),
             ratings,
         )
-        .map(|(_, game)| game.is_over())
+        .map(|applied| applied.game.is_over())
     })?;
     if ended {
         crate::service::play::packing::game_ended(db, game_id);

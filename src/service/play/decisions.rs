@@ -173,8 +173,15 @@ pub(in crate::service) enum Actor {
     Clock,
 }
 
+/// A decision appended: the seat that decided, the game after it and the version it made.
+pub(in crate::service) struct Applied {
+    pub seat: u8,
+    pub game: Game,
+    pub version: i64,
+}
+
 /// Validate `decision` for the actor's seat on `expected_version`, append it with the new state,
-/// and return the seat and the game after it.
+/// and return what it made.
 pub(in crate::service) fn apply_decision(
     conn: &mut DbConnection,
     memo: &Memo,
@@ -183,7 +190,7 @@ pub(in crate::service) fn apply_decision(
     request: &DecisionRequest,
     now: i64,
     ratings: &RatingParameters,
-) -> ServiceResult<(u8, Game)> {
+) -> ServiceResult<Applied> {
     let prepared = prepare(
         conn,
         memo,
@@ -193,8 +200,12 @@ pub(in crate::service) fn apply_decision(
         &request.decision,
         now,
     )?;
-    commit(conn, &prepared, now, ratings)?;
-    Ok((prepared.seat, prepared.game))
+    let version = commit(conn, &prepared, now, ratings)?;
+    Ok(Applied {
+        seat: prepared.seat,
+        game: prepared.game,
+        version,
+    })
 }
 
 /// A decision validated and applied to the game as loaded, ready to be appended.

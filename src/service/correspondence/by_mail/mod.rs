@@ -21,7 +21,7 @@ use crate::ratings::RatingParameters;
 use crate::service::accounts::sessions::TokenKeys;
 use crate::service::notify::notifications::{queue, Notice};
 use crate::service::play::decisions::{apply_decision, Actor, DecisionRequest};
-use crate::service::play::games::{load_row, GameStatus};
+use crate::service::play::games::GameStatus;
 use crate::service::play::loading::load_game;
 use crate::service::{ServiceError, ServiceResult};
 use crate::storage::inbound_mail as store;
@@ -370,9 +370,9 @@ fn play(
             now,
             &inbound.ratings,
         ) {
-            Ok((_, after)) => {
-                game = after;
-                version = load_row(conn, turn.game_id)?.version;
+            Ok(applied) => {
+                game = applied.game;
+                version = applied.version;
                 reply.played.push(decision);
             }
             // What the database said (or another writer first): the whole message is undone

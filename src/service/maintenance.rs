@@ -12,9 +12,8 @@ pub const NOTIFICATION_DAYS: i64 = 30;
 /// Delete idempotency answers older than their 24 hours, refresh tokens past their expiry,
 /// sessions revoked, or unused, for longer than a refresh token lives (with their tokens),
 /// notifications, pushes and webhook calls delivered (or skipped, or given up on) more than 30
-/// days ago with their attempts,
-/// password resets and OAuth codes a day after they expired, and the record of replies by
-/// email after 30 days.
+/// days ago with their attempts, password resets and OAuth codes a day after they expired, and
+/// the record of replies by email after 30 days.
 pub fn sweep(db: &Database, now: i64) -> ServiceResult<Swept> {
     let sessions_before = now - REFRESH_TOKEN_SECONDS * 1000;
     let notifications_before = now - NOTIFICATION_DAYS * 24 * 3600 * 1000;

@@ -87,9 +87,9 @@ pub struct Config {
     /// Milliseconds between the webhook worker's looks for due deliveries.
     #[arg(long, env = "KELTIS_WEBHOOK_INTERVAL_MS", default_value_t = 1000)]
     pub webhook_interval_ms: u64,
-    /// The server's VAPID private key for Web Push (P-256, 32 bytes, base64url). Required with
-    /// PostgreSQL, so that every instance signs with the same key; with SQLite one is generated
-    /// and kept in the data folder.
+    /// The server's VAPID private key for Web Push (P-256, 32 bytes, base64url). Default: one
+    /// generated on the first start and kept in the database, sealed under `--jwt-secret`, which
+    /// every instance on that database reads.
     #[arg(long, env = "KELTIS_VAPID_PRIVATE_KEY", hide_env_values = true)]
     pub vapid_private_key: Option<String>,
     /// The contact VAPID tokens name to push services (`mailto:` or `https:`). Default: the
@@ -144,7 +144,10 @@ pub struct Config {
         default_value = "Keltis <keltis@localhost>"
     )]
     pub mail_from: String,
-    /// Where players reach this server: the links in emails start with it.
+    /// Where players and apps reach this server: links in emails and pushes, and OAuth's
+    /// metadata (`/.well-known/oauth-authorization-server`), start with it. Set it whenever the
+    /// server is reached at another address than the default (another `--bind`, a proxy): the
+    /// server warns at start when `--bind` differs and this is left at its default.
     #[arg(
         long,
         env = "KELTIS_PUBLIC_URL",
@@ -180,8 +183,6 @@ pub enum ConfigError {
     MissingSecret,
     #[error("KELTIS_JWT_SECRET must have at least 32 characters")]
     ShortSecret,
-    #[error("KELTIS_VAPID_PRIVATE_KEY (or --vapid-private-key) is required with PostgreSQL: every server instance must sign pushes with the same key (`keltis vapid-key` makes one)")]
-    MissingVapidKey,
     #[error("the secret file {path}: {error}")]
     SecretFile {
         path: PathBuf,
@@ -311,29 +312,41 @@ impl Config {
     }
 }
 
+/// The default of `--public-url` (and `--bind`'s address).
+pub const DEFAULT_PUBLIC_URL: &str = "http://127.0.0.1:8080";
+
 impl Config {
-    /// The VAPID private key: the setting, or (SQLite) the one kept in the data folder, made on
-    /// first start.
-    pub fn vapid_private_key(&self) -> Result<String, ConfigError> {
+    /// Why the public URL is likely wrong: left at its default while the server listens
+    /// elsewhere (emails' links and OAuth's metadata would name an address nobody reaches).
+    pub fn public_url_warning(&self) -> Option<String> {
+        let default_bind = DEFAULT_PUBLIC_URL.trim_start_matches("http://");
+        (self.public_url.trim_end_matches('/') == DEFAULT_PUBLIC_URL && self.bind != default_bind)
+            .then(|| {
+                format!(
+                    "--public-url is left at {DEFAULT_PUBLIC_URL} while the server listens on {}: \
+                     links in emails and pushes and OAuth's metadata name that address; set \
+                     --public-url (KELTIS_PUBLIC_URL) to where players reach this server",
+                    self.bind
+                )
+            })
+    }
+
+    /// The VAPID private key this configuration names: the setting, or (SQLite) the one an older
+    /// version kept in the data folder. `None`: the one kept in the database is used (made on
+    /// the first start), shared by every instance.
+    pub fn vapid_private_key(&self) -> Result<Option<String>, ConfigError> {
         if let Some(key) = &self.vapid_private_key {
-            return Ok(key.trim().to_string());
+            return Ok(Some(key.trim().to_string()));
         }
         if Backend::of_url(&self.database_url()) == Backend::Postgresql {
-            return Err(ConfigError::MissingVapidKey);
+            return Ok(None);
         }
         let path = self.data_dir.join("vapid-private-key");
-        let io = |error| ConfigError::SecretFile {
-            path: path.clone(),
-            error,
-        };
         match std::fs::read_to_string(&path) {
-            Ok(text) if !text.trim().is_empty() => Ok(text.trim().to_string()),
-            _ => {
-                std::fs::create_dir_all(&self.data_dir).map_err(io)?;
-                let key = crate::service::notify::push::PushKeys::generate_private();
-                write_private(&path, &key).map_err(io)?;
-                Ok(key)
-            }
+            Ok(text) if !text.trim().is_empty() => Ok(Some(text.trim().to_string())),
+            Ok(_) => Ok(None),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(error) => Err(ConfigError::SecretFile { path, error }),
         }
     }
 
@@ -410,5 +423,19 @@ mod tests {
             "kept in the data folder"
         );
         std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn a_default_public_url_with_another_bind_is_warned_of() {
+        let dir = std::env::temp_dir().join("keltis-config-url");
+        let mut config = Config::for_database("unused", dir);
+        config.public_url = DEFAULT_PUBLIC_URL.into();
+        config.bind = "127.0.0.1:8080".into();
+        assert_eq!(config.public_url_warning(), None);
+        config.bind = "0.0.0.0:9000".into();
+        let warning = config.public_url_warning().expect("a warning");
+        assert!(warning.contains("0.0.0.0:9000") && warning.contains("--public-url"));
+        config.public_url = "https://keltis.example.org".into();
+        assert_eq!(config.public_url_warning(), None);
     }
 }

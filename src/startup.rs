@@ -52,6 +52,9 @@ pub fn build_with_clock(
     config: &Config,
     clock: crate::clock::Clock,
 ) -> Result<Running, StartupError> {
+    if let Some(warning) = config.public_url_warning() {
+        tracing::warn!("{warning}");
+    }
     let secret = config.jwt_secret()?;
     // One set of keys, derived once, for everything that signs or seals with the server's secret.
     let keys = TokenKeys::new(&secret);
@@ -143,8 +146,13 @@ pub fn build_with_clock(
         name: "webhook",
         error,
     })?;
+    let vapid_private_key = match config.vapid_private_key()? {
+        Some(key) => key,
+        None => crate::service::notify::push::kept_private_key(&db, &keys)
+            .map_err(|e| StartupError::Push(e.to_string()))?,
+    };
     let push_keys = crate::service::notify::push::PushKeys::from_private(
-        &config.vapid_private_key()?,
+        &vapid_private_key,
         &config.vapid_subject(),
     )
     .map_err(StartupError::Push)?;

@@ -123,6 +123,13 @@ fn an_app_gets_a_scoped_token_through_pkce_and_loses_it(db: Db) {
     let personal = personal.json()["token"].as_str().unwrap().to_string();
     let a = review(&s, &personal, &req);
     assert_eq!((a.status, a.code().as_str()), (403, "insufficient_scope"));
+    // No scope would do: the challenge names the error alone, with words for people.
+    let challenge = a.headers["www-authenticate"].to_str().unwrap();
+    assert!(
+        challenge.starts_with("Bearer error=\"insufficient_scope\", error_description=\""),
+        "{challenge}"
+    );
+    assert!(!challenge.contains("scope=\""), "{challenge}");
 
     // Yes: a code at the redirect, with the state as it was sent.
     let back = answer(&s, &anna, &req, true);
@@ -170,6 +177,11 @@ fn an_app_gets_a_scoped_token_through_pkce_and_loses_it(db: Db) {
         json!({"variant": "keltis", "players": 2}),
     );
     assert_eq!((a.status, a.code().as_str()), (403, "insufficient_scope"));
+    // RFC 6750 section 3.1: the challenge names the error and the scope needed.
+    assert_eq!(
+        a.headers["www-authenticate"],
+        "Bearer error=\"insufficient_scope\", scope=\"play\""
+    );
     // Listed among anna's tokens with the app's name.
     let tokens = s.get("/api/v1/me/tokens", Some(&anna.token)).json();
     let app = tokens
@@ -287,7 +299,50 @@ fn an_app_gets_a_scoped_token_through_pkce_and_loses_it(db: Db) {
     assert_eq!(s.get("/api/v1/me", Some(&personal)).status, 200);
 }
 
-on_both_databases!(an_app_gets_a_scoped_token_through_pkce_and_loses_it);
+/// One code presented twice at the same moment, many times over: at most one exchange gets a
+/// token, and no token given for a code presented twice still works (RFC 6749 section 4.1.2).
+fn a_code_presented_twice_at_once_leaves_no_working_token(db: Db) {
+    let s = support::spawn(db, |_| {}).expect("a database for this test");
+    let anna = s.register("anna");
+    let mut given = 0;
+    for race in 0..20 {
+        let back = answer(&s, &anna, &request("read", &format!("race-{race}")), true);
+        let code = param(&back, "code").expect("a code");
+        let barrier = std::sync::Barrier::new(2);
+        let answers: Vec<Answer> = std::thread::scope(|scope| {
+            let runs: Vec<_> = (0..2)
+                .map(|_| {
+                    scope.spawn(|| {
+                        barrier.wait();
+                        exchange(&s, &code, REDIRECT, APP, VERIFIER)
+                    })
+                })
+                .collect();
+            runs.into_iter().map(|r| r.join().unwrap()).collect()
+        });
+        let tokens: Vec<String> = answers
+            .iter()
+            .filter(|a| a.status == 200)
+            .map(|a| a.json()["access_token"].as_str().unwrap().to_string())
+            .collect();
+        assert!(tokens.len() <= 1, "race {race}: two tokens for one code");
+        for a in answers.iter().filter(|a| a.status != 200) {
+            assert_eq!(grant_error(a), "invalid_grant", "race {race}");
+        }
+        for token in &tokens {
+            given += 1;
+            let me = s.get("/api/v1/me", Some(token));
+            assert_eq!(me.status, 401, "race {race}: the winner's token still works");
+            assert_eq!(introspect(&s, token), json!({"active": false}));
+        }
+    }
+    assert!(given > 0, "some exchange won a race");
+}
+
+on_both_databases!(
+    an_app_gets_a_scoped_token_through_pkce_and_loses_it,
+    a_code_presented_twice_at_once_leaves_no_working_token,
+);
 
 /// The same flow run by a third-party app written in Python with its standard library alone
 /// (`tests/oauth_app/app.py`): it shares no code with the server or these tests.

@@ -46,8 +46,8 @@ fn of_kind<'a>(pushes: &'a [Push], kind: &str) -> Vec<&'a Push> {
         .collect()
 }
 
-/// RFC 8291's example (section 5 and appendix A): the device's key and secret decrypt the
-/// published message.
+/// RFC 8291's example (section 5 and appendix A): the loopback push service's strict checks pass
+/// it, and the device's key and secret decrypt the published message.
 #[test]
 fn the_rfc_8291_example_decrypts() {
     use base64::engine::general_purpose::URL_SAFE_NO_PAD as B64;
@@ -65,8 +65,20 @@ fn the_rfc_8291_example_decrypts() {
     let body = B64
         .decode("DGv6ra1nlYgDCS1FRnbzlwAAEABBBP4z9KsN6nGRTbVYI_c7VJSPQTBtkgcy27mlmlMoZIIgDll6e3vCYLocInmYWAmS6TlzAC8wEqKK6PBru3jl7A_yl95bQpu6cVPTpK4Mqgkf1CXztLVBSt2Ks3oZwbuwXPXLWyouBWLVWGNWQexSgSxsj_Qulcy4a-fN")
         .unwrap();
+    // Its record size (4096) exceeds its one record, as RFC 8291 section 4 wants.
+    support::push::record_size_is_larger_than_the_record(&body).unwrap();
     let plain = support::push::decrypt(body, &secret, &auth).unwrap();
     assert_eq!(plain, b"When I grow up, I want to be a watermelon");
+    // A body whose record size equals its record (what `web-push-native`'s own `encrypt` writes,
+    // and what the server sent before) is refused.
+    let equal = web_push_native::encrypt(
+        plain,
+        &secret.public_key(),
+        &web_push_native::Auth::clone_from_slice(&auth),
+    )
+    .unwrap();
+    let refused = support::push::record_size_is_larger_than_the_record(&equal).unwrap_err();
+    assert!(refused.contains("RFC 8291"), "{refused}");
 }
 
 /// A move pushes exactly one "your turn" to each device of the player to act, decrypted and
@@ -374,7 +386,47 @@ fn two_instances_never_push_twice(db: Db) {
     drop(b);
 }
 
+/// Without a VAPID setting, instances starting together on a fresh database make one key between
+/// them, kept sealed in the database; a later instance reads it and its pushes verify; the setting
+/// wins when given; an instance whose `--jwt-secret` cannot open the kept key refuses to start.
+fn instances_share_one_vapid_key_kept_sealed(db: Db) {
+    let unset = |c: &mut keltis::config::Config| {
+        c.vapid_private_key = None;
+        c.push_allow_private = true;
+        c.push_interval_ms = 50;
+    };
+    let together = support::instances::started_together(db, 3, unset).expect("a database");
+    let key = server_key(&together[0]);
+    for s in &together[1..] {
+        assert_eq!(server_key(s), key, "one key for every instance");
+    }
+    let a = &together[0];
+    assert_eq!(a.count("SELECT COUNT(*) AS n FROM server_secrets"), 1);
+    let sealed = support::database::texts_at(&a.database_url, "SELECT sealed AS t FROM server_secrets");
+    assert_ne!(sealed[0].len(), 43, "not a private key in the clear: {}", sealed[0]);
+    let later = support::instances::another_instance(a, unset).expect("a later instance starts");
+    assert_eq!(server_key(&later), key);
+    // A device registered on one instance gets a push signed with the kept key.
+    let anna = later.register("anna");
+    let (phone, id) = device(&later, &anna, &[]);
+    let test = format!("/api/v1/me/push-subscriptions/{id}/test");
+    assert_eq!(a.post(&test, Some(&anna.token), json!({})).status, 202);
+    assert_eq!(phone.wait_for(1).len(), 1);
+    assert!(phone.errors().is_empty(), "{:?}", phone.errors());
+    let set = support::instances::another_instance(a, |_| {}).expect("starts with the setting");
+    assert_ne!(server_key(&set), key, "the setting wins");
+    let refused = support::instances::another_instance(a, |c| {
+        unset(c);
+        c.jwt_secret = Some("another-secret-another-secret-another-0123".into());
+    })
+    .err()
+    .expect("another secret cannot open the kept key");
+    assert!(refused.contains("--jwt-secret"), "{refused}");
+    assert_eq!(a.count("SELECT COUNT(*) AS n FROM server_secrets"), 1);
+}
+
 on_both_databases!(
+    instances_share_one_vapid_key_kept_sealed,
     a_move_pushes_once_to_each_device_of_the_player_to_act,
     a_gone_device_is_removed,
     a_push_answered_500_arrives_once_after_the_outage,

@@ -55,7 +55,10 @@ pub async fn set_email(
 }
 
 /// Choose the language of emails and which ones to receive (or a digest instead of one email per
-/// turn). Only from a signed-in session.
+/// turn). Only from a signed-in session. The settings are replaced as a whole: send every field
+/// (read them with `GET /me/email` first, change one, send them back); a missing one is refused
+/// (422 `invalid_body`), except `push` and `moves_by_reply`, which are kept as they are when left
+/// out.
 #[utoipa::path(operation_id = "setEmailPreferences", tag = "email", security(("bearer" = [])), request_body = Preferences, responses(
     (status = 200, body = MailSettings),
     (status = 422, description = "`invalid_digest`", body = Problem),

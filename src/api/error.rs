@@ -33,6 +33,8 @@ pub struct ApiError {
     pub retry_after: Option<u64>,
     /// On 405: the methods the path answers.
     pub allow: Option<Box<str>>,
+    /// On 403 `insufficient_scope`: the Bearer challenge (RFC 6750 §3.1).
+    pub challenge: Option<Box<str>>,
 }
 
 impl ApiError {
@@ -47,6 +49,7 @@ impl ApiError {
             },
             retry_after: None,
             allow: None,
+            challenge: None,
         }
     }
 }
@@ -73,6 +76,9 @@ impl ResponseError for ApiError {
         if self.status == StatusCode::UNAUTHORIZED {
             response.insert_header((header::WWW_AUTHENTICATE, "Bearer"));
         }
+        if let Some(challenge) = self.challenge.as_deref() {
+            response.insert_header((header::WWW_AUTHENTICATE, challenge));
+        }
         response.json(&self.problem)
     }
 }
@@ -95,6 +101,22 @@ impl From<ServiceError> for ApiError {
             }
             ServiceError::Forbidden { code, .. } => {
                 ApiError::new(StatusCode::FORBIDDEN, code, message)
+            }
+            ServiceError::InsufficientScope { scope, message } => {
+                let mut err = ApiError::new(StatusCode::FORBIDDEN, "insufficient_scope", message);
+                // RFC 6750 §3.1: the scope that would do, or (a session needed) words alone.
+                err.challenge = Some(
+                    match scope {
+                        Some(scope) => {
+                            format!("Bearer error=\"insufficient_scope\", scope=\"{scope}\"")
+                        }
+                        None => format!(
+                            "Bearer error=\"insufficient_scope\", error_description=\"{message}\""
+                        ),
+                    }
+                    .into(),
+                );
+                err
             }
             ServiceError::NotFound(_) => ApiError::new(StatusCode::NOT_FOUND, "not_found", message),
             ServiceError::Conflict { code, .. } => {

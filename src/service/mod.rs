@@ -38,10 +38,17 @@ pub enum ServiceError {
         "this account signs in with a code from its authenticator app (or a recovery code) too"
     )]
     TwoFactorRequired,
-    /// The caller is known but may not do this: `not_seated`, `invite_only`, `insufficient_scope`.
+    /// The caller is known but may not do this: `not_seated`, `invite_only`.
     #[error("{message}")]
     Forbidden {
         code: &'static str,
+        message: &'static str,
+    },
+    /// An API token lacks what the request needs (403 `insufficient_scope`): `scope` names the
+    /// scope that would do, `None` where only a signed-in session does.
+    #[error("{message}")]
+    InsufficientScope {
+        scope: Option<&'static str>,
         message: &'static str,
     },
     #[error("{0} not found")]
@@ -103,6 +110,14 @@ impl ServiceError {
 
     pub fn forbidden(code: &'static str, message: &'static str) -> ServiceError {
         ServiceError::Forbidden { code, message }
+    }
+
+    /// A signed-in session is needed: no API token's scope will do.
+    pub fn session_only(message: &'static str) -> ServiceError {
+        ServiceError::InsufficientScope {
+            scope: None,
+            message,
+        }
     }
 
     pub fn conflict(code: &'static str, message: impl Into<String>) -> ServiceError {

@@ -39,6 +39,7 @@ pub mod ratings;
 pub mod schema;
 #[cfg(test)]
 pub(crate) mod scratch;
+pub mod server_secrets;
 pub mod shelves;
 pub mod social;
 pub mod two_factor;
@@ -61,8 +62,26 @@ use diesel::sqlite::SqliteConnection;
 use diesel::Connection;
 use diesel_migrations::{embed_migrations, EmbeddedMigrations, MigrationHarness};
 
+/// The PostgreSQL advisory lock instances take turns on to migrate ("keltis" in ASCII).
+const MIGRATION_LOCK: i64 = 0x6b_656c_7469_73;
 const POSTGRES_MIGRATIONS: EmbeddedMigrations = embed_migrations!("migrations/postgres");
 const SQLITE_MIGRATIONS: EmbeddedMigrations = embed_migrations!("migrations/sqlite");
+
+/// Put a SQLite file in WAL mode. Two processes opening a new file together can find it busy:
+/// the switch does not wait on `busy_timeout`, so it is tried again for up to ten seconds.
+fn into_wal(conn: &mut SqliteConnection) -> Result<(), StorageError> {
+    let mut tries = 0;
+    loop {
+        match conn.batch_execute("PRAGMA journal_mode = WAL;") {
+            Ok(()) => return Ok(()),
+            Err(e) if tries < 200 && e.to_string().contains("locked") => {
+                tries += 1;
+                std::thread::sleep(std::time::Duration::from_millis(50));
+            }
+            Err(e) => return Err(e.into()),
+        }
+    }
+}
 
 /// A connection to either database.
 #[derive(diesel::MultiConnection)]
@@ -209,9 +228,8 @@ impl Database {
             // side by side.
             let mut first = SqliteConnection::establish(path)
                 .map_err(|e| StorageError::Unavailable(e.to_string()))?;
-            first
-                .batch_execute("PRAGMA busy_timeout = 10000; PRAGMA journal_mode = WAL;")
-                .map_err(StorageError::from)?;
+            first.batch_execute("PRAGMA busy_timeout = 10000;")?;
+            into_wal(&mut first)?;
         }
         let pool = r2d2::Pool::builder()
             .max_size(pool_size)
@@ -269,18 +287,34 @@ impl Database {
             .map_err(|e| StorageError::Unavailable(e.to_string()))
     }
 
-    /// Apply the backend's pending migrations.
+    /// Apply the backend's pending migrations. Instances starting together take turns (on
+    /// PostgreSQL a session advisory lock, on SQLite one immediate transaction): the first
+    /// migrates, the others then find nothing pending.
     pub fn migrate(&self) -> Result<usize, StorageError> {
         let _write = self.sqlite_writes.as_ref().map(|c| c.exclusive());
         let mut conn = self.conn()?;
-        backups::refuse_newer(&mut conn.conn)?;
-        let applied = match &mut conn.conn {
-            DbConnection::Postgresql(c) => c
-                .run_pending_migrations(POSTGRES_MIGRATIONS)
-                .map(|v| v.len()),
-            DbConnection::Sqlite(c) => c.run_pending_migrations(SQLITE_MIGRATIONS).map(|v| v.len()),
-        };
-        applied.map_err(|e| StorageError::Migration(e.to_string()))
+        if let DbConnection::Postgresql(c) = &mut conn.conn {
+            c.batch_execute(&format!("SELECT pg_advisory_lock({MIGRATION_LOCK})"))?;
+        }
+        let applied = backups::refuse_newer(&mut conn.conn).and_then(|()| {
+            match &mut conn.conn {
+                DbConnection::Postgresql(c) => c
+                    .run_pending_migrations(POSTGRES_MIGRATIONS)
+                    .map(|v| v.len()),
+                // In one write transaction taken at once: another process starting on the file
+                // waits for it, then finds nothing pending.
+                DbConnection::Sqlite(c) => c.immediate_transaction(|c| {
+                    c.run_pending_migrations(SQLITE_MIGRATIONS)
+                        .map(|v| v.len())
+                        .map_err(|e| DieselError::QueryBuilderError(e))
+                }).map_err(Into::into),
+            }
+            .map_err(|e| StorageError::Migration(e.to_string()))
+        });
+        if let DbConnection::Postgresql(c) = &mut conn.conn {
+            c.batch_execute(&format!("SELECT pg_advisory_unlock({MIGRATION_LOCK})"))?;
+        }
+        applied
     }
 
     /// Run reads on one connection.

@@ -94,6 +94,24 @@ pub fn revoke_token(conn: &mut DbConnection, token_id: i64, now: i64) -> Result<
     Ok(())
 }
 
+/// Revoke the token a spent code gave, whoever holds it (the code was presented again).
+pub fn revoke_token_of_code(
+    conn: &mut DbConnection,
+    code_id: i64,
+    now: i64,
+) -> Result<(), StorageError> {
+    let token_id: Option<i64> = oauth_codes::table
+        .find(code_id)
+        .select(oauth_codes::token_id)
+        .first(conn)
+        .optional()?
+        .flatten();
+    match token_id {
+        Some(token_id) => revoke_token(conn, token_id, now),
+        None => Ok(()),
+    }
+}
+
 /// Revoke the token with this hash; whether there was a live one.
 pub fn revoke_token_by_hash(
     conn: &mut DbConnection,

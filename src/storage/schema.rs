@@ -180,6 +180,14 @@ diesel::table! {
 }
 
 diesel::table! {
+    server_secrets (name) {
+        name -> Text,
+        sealed -> Text,
+        created_at -> BigInt,
+    }
+}
+
+diesel::table! {
     webhooks (id) {
         id -> BigInt,
         user_id -> BigInt,
@@ -433,6 +441,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     notifications,
     mail_settings,
     inbound_mails,
+    server_secrets,
     webhooks,
     webhook_deliveries,
     webhook_attempts,

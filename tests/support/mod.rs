@@ -6,6 +6,7 @@
 pub mod browser;
 pub mod database;
 pub mod drill;
+pub mod instances;
 pub mod mail;
 pub mod players;
 pub mod proxy;
@@ -15,11 +16,12 @@ pub mod smtp;
 pub mod sse;
 pub mod webhook;
 
-use std::sync::mpsc;
+#[allow(unused_imports)]
+pub use instances::{second_instance, spawn, spawn_at, two_instances};
+
 use std::time::Duration;
 
 use diesel::{Connection, RunQueryDsl};
-use keltis::config::Config;
 use reqwest::blocking::{Client, RequestBuilder, Response};
 use serde_json::{json, Value};
 
@@ -53,28 +55,6 @@ fn unique(prefix: &str) -> String {
     format!("{prefix}_{}_{}", std::process::id(), hex::encode(buf))
 }
 
-/// A server on `db`; `None` when PostgreSQL is asked for and `TEST_DATABASE_URL` is not set.
-pub fn spawn(db: Db, tune: impl FnOnce(&mut Config)) -> Option<TestServer> {
-    spawn_at(db, keltis::storage::now_millis(), tune)
-}
-
-/// Two server instances on one fresh PostgreSQL database; `None` without `TEST_DATABASE_URL`.
-pub fn two_instances() -> Option<(TestServer, TestServer)> {
-    let a = spawn(Db::Postgres, |_| {})?;
-    let b = second_instance(&a);
-    Some((a, b))
-}
-
-/// Another server instance on `a`'s database, its clock starting where `a`'s stands.
-pub fn second_instance(a: &TestServer) -> TestServer {
-    let db = match a.pg_database {
-        Some(_) => Db::Postgres,
-        None => Db::Sqlite,
-    };
-    let url = a.database_url.clone();
-    spawn_at(db, a.clock.now(), |c| c.database_url = Some(url)).expect("a second instance")
-}
-
 /// One of `choices`, drawn with the test's own generator `rng` (a fixed seed replays a game).
 pub fn pick<'a>(rng: &mut u64, choices: &'a [Value]) -> &'a Value {
     *rng = rng
@@ -98,74 +78,6 @@ pub fn towards_the_end(view: &Value, n: usize) -> Value {
         .copied()
         .unwrap_or(legal[n % legal.len()])
         .clone()
-}
-
-/// A server whose clock starts at `start` (milliseconds since the Unix epoch): a server started
-/// later than another on the same database.
-pub fn spawn_at(db: Db, start: i64, tune: impl FnOnce(&mut Config)) -> Option<TestServer> {
-    let dir = std::env::temp_dir().join(unique("keltis_test"));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let mut pg_database = None;
-    let url = match db {
-        Db::Sqlite => dir.join("keltis.sqlite3").to_string_lossy().into_owned(),
-        Db::Postgres => {
-            let admin_url = std::env::var("TEST_DATABASE_URL").ok()?;
-            let name = unique("keltis_test");
-            let mut admin =
-                diesel::PgConnection::establish(&admin_url).expect("TEST_DATABASE_URL reachable");
-            diesel::sql_query(format!("CREATE DATABASE {name}"))
-                .execute(&mut admin)
-                .expect("create test database");
-            let base = admin_url
-                .rsplit_once('/')
-                .map(|(b, _)| b)
-                .unwrap_or(&admin_url);
-            pg_database = Some((admin_url.clone(), name.clone()));
-            format!("{base}/{name}")
-        }
-    };
-    let mut config = Config::for_database(&url, dir.clone());
-    let url = url.clone();
-    config.jwt_secret = Some(SECRET.into());
-    config.vapid_private_key = Some(VAPID_KEY.into());
-    config.auth_rate_limit = 100_000;
-    config.token_rate_limit = 100_000;
-    config.clock_interval_ms = 50;
-    tune(&mut config);
-    let clock = keltis::clock::Clock::manual(start);
-    let server_clock = clock.clone();
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        actix_web::rt::System::new().block_on(async move {
-            match keltis::startup::build_with_clock(&config, server_clock) {
-                Ok(running) => {
-                    let stopper = running.stopper.clone();
-                    let _ = tx.send(Ok((running.port, running.workers.clone(), stopper)));
-                    let _ = running.server.await;
-                }
-                Err(e) => {
-                    let _ = tx.send(Err(e.to_string()));
-                }
-            }
-        })
-    });
-    let (port, workers, stopper) = rx
-        .recv_timeout(Duration::from_secs(60))
-        .expect("server starts")
-        .expect("server builds");
-    Some(TestServer {
-        workers,
-        stopper,
-        clock,
-        base: format!("http://127.0.0.1:{port}"),
-        database_url: url,
-        client: Client::builder()
-            .timeout(Duration::from_secs(90))
-            .build()
-            .expect("client"),
-        dir,
-        pg_database,
-    })
 }
 
 impl TestServer {

@@ -135,6 +135,7 @@ fn check(
             headers.get("content-encoding")
         ));
     }
+    record_size_is_larger_than_the_record(&body)?;
     let plain = decrypt(body, secret, auth)?;
     let message: Value = serde_json::from_slice(&plain).map_err(|e| e.to_string())?;
     let vapid = headers.get("authorization").ok_or("no Authorization")?;
@@ -175,6 +176,27 @@ fn check(
     }
     let sub = claims.subject.ok_or("no sub")?;
     Ok((message, json!({"exp": exp, "sub": sub, "aud": origin})))
+}
+
+/// RFC 8291 §4: a push is one record, and the header's record size (`rs`) must be greater than
+/// that record (plaintext, padding delimiter, padding and the 16-octet tag), so that the receiver
+/// knows it is the last. A strict receiver refuses the push otherwise, and so does this one.
+pub fn record_size_is_larger_than_the_record(body: &[u8]) -> Result<(), String> {
+    if body.len() < 21 {
+        return Err(format!("a body of {} octets has no aes128gcm header", body.len()));
+    }
+    let rs = u32::from_be_bytes([body[16], body[17], body[18], body[19]]) as usize;
+    let header = 21 + usize::from(body[20]);
+    let record = body
+        .len()
+        .checked_sub(header)
+        .ok_or("the body is shorter than its header")?;
+    if rs <= record {
+        return Err(format!(
+            "rs {rs} is not greater than the {record}-octet record (RFC 8291 section 4)"
+        ));
+    }
+    Ok(())
 }
 
 /// RFC 8291 decryption, as the device does.

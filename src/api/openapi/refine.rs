@@ -249,7 +249,7 @@ fn shared_responses() -> Value {
     json!({
         "BadRequest": problem("`malformed_json`: the body is not JSON; `invalid_query`: a query parameter is unknown, malformed or out of range, or the query holds a control character or invalid UTF-8 (on every operation, whether it takes parameters or not); `invalid_idempotency_key`; `bad_request`: the request is not HTTP/1.1 as the server reads it (refused before any route runs)", Value::Null),
         "Unauthorized": problem("`unauthorized`: no bearer token, or one that is unknown, expired or signed out", json!({"WWW-Authenticate": {"description": "`Bearer`", "schema": {"type": "string"}}})),
-        "Forbidden": problem("`insufficient_scope`: the API token lacks the scope", Value::Null),
+        "Forbidden": problem("`insufficient_scope`: the API token lacks the scope", json!({"WWW-Authenticate": {"description": "On `insufficient_scope` (RFC 6750 §3.1): `Bearer error=\"insufficient_scope\", scope=\"play\"` names the scope that would do; where only a signed-in session does, `error_description` says so instead of `scope`", "schema": {"type": "string"}}})),
         "NotFound": problem("`not_found`", Value::Null),
         "RequestTimeout": problem("`body_timeout`: the request's head or body did not arrive in time", Value::Null),
         "RequestHeaderFieldsTooLarge": problem("`headers_too_large`: the request's head is over 128 KiB or has more than 96 headers", Value::Null),

@@ -82,7 +82,7 @@ impl Caller {
     /// answering apps).
     pub fn require_session(&self, what: &'static str) -> ServiceResult<()> {
         if self.session_id.is_none() {
-            return Err(ServiceError::forbidden("insufficient_scope", what));
+            return Err(ServiceError::session_only(what));
         }
         Ok(())
     }
@@ -91,10 +91,10 @@ impl Caller {
         if self.scopes.contains(&scope) {
             Ok(())
         } else {
-            Err(ServiceError::forbidden(
-                "insufficient_scope",
-                "this token lacks the scope for this request",
-            ))
+            Err(ServiceError::InsufficientScope {
+                scope: Some(scope.name()),
+                message: "this token lacks the scope for this request",
+            })
         }
     }
 }

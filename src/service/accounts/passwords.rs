@@ -42,8 +42,7 @@ pub fn change(
     revoke_tokens: bool,
 ) -> ServiceResult<()> {
     let Some(session_id) = caller.session_id else {
-        return Err(ServiceError::forbidden(
-            "insufficient_scope",
+        return Err(ServiceError::session_only(
             "the password is changed from a signed-in session, not with an API token",
         ));
     };

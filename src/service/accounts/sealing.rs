@@ -1,5 +1,5 @@
-//! Secrets the server must read back, kept encrypted at rest: two-factor secrets and webhook
-//! signing keys cannot be hashed (the server computes codes and signatures with them), so they
+//! Secrets the server must read back, kept encrypted at rest: two-factor secrets, webhook
+//! signing keys and the server's own VAPID key cannot be hashed (the server computes codes and signatures with them), so they
 //! are sealed with AES-256-GCM under a key derived from the server's secret, one key per
 //! purpose. A copy of the database alone opens none of them.
 
@@ -16,6 +16,7 @@ use crate::service::{random_hex, ServiceError, ServiceResult};
 pub enum Purpose {
     TwoFactor,
     WebhookSigning,
+    VapidKey,
 }
 
 impl Purpose {
@@ -23,6 +24,7 @@ impl Purpose {
         match self {
             Purpose::TwoFactor => "two-factor-secret",
             Purpose::WebhookSigning => "webhook-signing-secret",
+            Purpose::VapidKey => "vapid-private-key",
         }
     }
 
@@ -30,6 +32,7 @@ impl Purpose {
         match self {
             Purpose::TwoFactor => "a two-factor secret",
             Purpose::WebhookSigning => "a webhook's signing secret",
+            Purpose::VapidKey => "the server's VAPID key",
         }
     }
 }

@@ -187,9 +187,12 @@ pub fn exchange(
     });
     match issued {
         Ok(()) => {}
-        // Another exchange of the same code came first: this one gets nothing.
+        // Another exchange of the same code came first (its transaction has committed: the
+        // spend waited for it): the code was presented twice, so the token it gave is revoked
+        // too, as when it comes back later.
         Err(ServiceError::Storage(crate::storage::StorageError::Conflict)) => {
-            return invalid("the code was used already")
+            db.write(|c| store::revoke_token_of_code(c, row.id, now))?;
+            return invalid("the code was used already; the token it gave is revoked");
         }
         Err(e) => return Err(e),
     }

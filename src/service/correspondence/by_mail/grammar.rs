@@ -128,9 +128,6 @@ const FILLERS: &[&str] = &[
     "space",
     "case",
     "feld",
-    "take",
-    "nimm",
-    "prends",
     "ab",
     "aus",
     "zum",
@@ -176,8 +173,10 @@ fn verb_word(word: &str) -> Option<Verb> {
         | "spiel" => Verb::Lay,
         "discard" | "défausse" | "défausser" | "defausse" | "defausser" | "défaussez" | "jette"
         | "jeter" | "abwerfen" | "wirf" | "werfe" | "ablegen" | "abwerfe" => Verb::Discard,
-        "draw" | "pick" | "piocher" | "piochez" | "prendre" | "prenez" | "tire" | "tirer"
-        | "ziehe" | "ziehen" | "zieh" | "nehme" | "nehmen" => Verb::Draw,
+        "draw" | "pick" | "take" | "piocher" | "piochez" | "prendre" | "prenez" | "prends"
+        | "tire" | "tirer" | "ziehe" | "ziehen" | "zieh" | "nehme" | "nehmen" | "nimm" => {
+            Verb::Draw
+        }
         "step" | "advance" | "avance" | "avancer" | "avancez" | "schritt" | "vor" | "bewege"
         | "rücke" | "ruecke" => Verb::Step,
         "skip" | "pass" | "no" | "none" | "passe" | "passer" | "passez" | "non" | "aucun"
@@ -311,7 +310,11 @@ fn fits(w: &Words, d: &DecisionJson) -> bool {
     let Some(verb) = verb_of(d) else {
         return false;
     };
-    if w.verb.is_some_and(|v| v != verb) {
+    // "The blue discard", "la défausse bleue": the discard word names the pile drawn from.
+    let pile_named = w.verb == Some(Verb::Discard)
+        && matches!(d, DecisionOf::DrawPile { .. })
+        && w.values.is_empty();
+    if w.verb.is_some_and(|v| v != verb) && !pile_named {
         return false;
     }
     let deck = w.deck || (w.deck_unless_color && w.colors.is_empty());

@@ -330,7 +330,15 @@ fn play(
     let mut version = loaded.row.version;
     let wanted = steps(text);
     if wanted.is_empty() {
-        reply.problem = Some("no_move");
+        // Words of their own that name no move ("Lorem ipsum") are echoed as unreadable; a
+        // reply with none (only the quote) had no move.
+        let own = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        reply.problem = Some(if own.is_empty() {
+            "no_move"
+        } else {
+            "unreadable"
+        });
+        reply.said = Some(own.chars().take(SAID_CHARS).collect()).filter(|s: &String| !s.is_empty());
         return Ok(reply);
     }
     for step in wanted {

@@ -93,8 +93,7 @@ pub struct SetEmail {
 fn signed_in(caller: &Caller) -> ServiceResult<()> {
     caller.require(Scope::Email)?;
     if caller.session_id.is_none() {
-        return Err(ServiceError::forbidden(
-            "insufficient_scope",
+        return Err(ServiceError::session_only(
             "email settings are changed from a signed-in session, not with an API token",
         ));
     }

@@ -286,14 +286,13 @@ pub fn seal(
         .ok()
         .and_then(|b| web_push_native::p256::PublicKey::from_sec1_bytes(&b).ok())
         .ok_or("the device's key is not a P-256 point")?;
-    let auth = BASE64URL
+    let auth: [u8; 16] = BASE64URL
         .decode(auth)
         .ok()
-        .filter(|a| a.len() == 16)
+        .and_then(|a| a.try_into().ok())
         .ok_or("the device's auth secret is not 16 bytes")?;
-    let auth = web_push_native::Auth::clone_from_slice(&auth);
     let body = serde_json::to_vec(message).map_err(|e| e.to_string())?;
-    let body = web_push_native::encrypt(body, &ua_public, &auth).map_err(|e| format!("{e:?}"))?;
+    let body = super::encryption::encrypt(body, &ua_public, &auth)?;
     let claims = Claims::create(VAPID_VALIDITY.into())
         .with_audience(origin(endpoint))
         .with_subject(&keys.subject);

@@ -1,15 +1,17 @@
 //! Web Push: notices reach a player's devices (a browser's service worker, an installed web app,
 //! a UnifiedPush distributor on Android) through their push services.
 //!
-//! - this module: the server's VAPID key pair, and the devices a player registers (a push
+//! - this module: the server's VAPID key pair (a setting, or generated once and kept sealed in the
+//!   database that every instance shares), and the devices a player registers (a push
 //!   subscription: the push service's endpoint, the device's P-256 key and auth secret);
 //! - `delivery`: the outbox of deliveries, one per device for every notice told live, written in
 //!   the notice's own transaction; the push worker of any instance claims them with leases,
-//!   encrypts each (RFC 8291, aes128gcm), signs it (RFC 8292, VAPID), and sends it through the
+//!   encrypts each (RFC 8291, aes128gcm: `encryption`), signs it (RFC 8292, VAPID), and sends it through the
 //!   guarded client (`outbound`). A push carries the notice's kind, its game and a title and body
 //!   in the player's language, never a card.
 
 pub mod delivery;
+pub mod encryption;
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD as BASE64URL;
 use base64::Engine;
@@ -17,10 +19,12 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use web_push_native::jwt_simple::algorithms::{ECDSAP256PublicKeyLike, ES256KeyPair};
 
-use crate::service::accounts::{Caller, Scope};
+use crate::service::accounts::sealing::{self, Purpose};
+use crate::service::accounts::{Caller, Scope, TokenKeys};
 use crate::service::notify::outbound::{self, OutboundError, OutboundPolicy};
 use crate::service::{ServiceError, ServiceResult};
 use crate::storage::push::{self as store, NewSubscription, SubscriptionRow};
+use crate::storage::server_secrets;
 use crate::storage::Database;
 
 /// Devices per account.
@@ -60,6 +64,37 @@ impl PushKeys {
     pub fn public_key(&self) -> &str {
         &self.public
     }
+}
+
+/// The name the shared VAPID key is kept under in the database.
+const KEPT_KEY: &str = "vapid-private-key";
+
+/// The server's VAPID private key when no setting gives one: the one kept sealed in the database,
+/// or a new one kept there now. Every instance on one database reads the same key; two starting
+/// at once each write theirs only if none is there, and both read back the one that stayed. A
+/// kept key this server's secret cannot open is an error, never a reason to make another: that
+/// would silently end every device's subscription.
+pub fn kept_private_key(db: &Database, keys: &TokenKeys) -> ServiceResult<String> {
+    let open = |sealed: &str| {
+        let bytes = sealing::open(keys, Purpose::VapidKey, sealed).map_err(|_| {
+            ServiceError::Internal(
+                "the VAPID key kept in the database does not open with this --jwt-secret: start                  with the secret the other instances use (or give --vapid-private-key)"
+                    .into(),
+            )
+        })?;
+        String::from_utf8(bytes).map_err(|e| ServiceError::Internal(e.to_string()))
+    };
+    if let Some(sealed) = db.read(|c| server_secrets::sealed(c, KEPT_KEY))? {
+        return open(&sealed);
+    }
+    let sealed = sealing::seal(keys, Purpose::VapidKey, PushKeys::generate_private().as_bytes())?;
+    let now = db.now();
+    let kept = db.write(|c| {
+        server_secrets::insert_if_absent(c, KEPT_KEY, &sealed, now)?;
+        Ok::<_, ServiceError>(server_secrets::sealed(c, KEPT_KEY)?)
+    })?;
+    let kept = kept.ok_or_else(|| ServiceError::Internal("the VAPID key was not kept".into()))?;
+    open(&kept)
 }
 
 /// The server's VAPID public key: pass it as `applicationServerKey` when subscribing.

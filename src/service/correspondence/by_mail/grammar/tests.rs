@@ -88,9 +88,29 @@ fn words_name_a_choice_in_three_languages() {
         ("ziehe vom blauen Stapel", 1),
         ("Nachziehstapel", 0),
         ("green", 2),
+        ("take blue", 1),
+        ("take the blue discard", 1),
+        ("prends le bleu", 1),
+        ("prends la défausse bleue", 1),
+        ("je prends la défausse verte", 2),
+        ("la défausse verte", 2),
+        ("nimm blau", 1),
+        ("ziehe blau", 1),
     ] {
         let want = &steps(text)[0].want;
         assert_eq!(choose(want, &draws), Ok(draws[index].clone()), "{text}");
+    }
+}
+
+#[test]
+fn a_wish_stone_is_taken_whatever_verb_comes_with_it() {
+    let stone = DecisionOf::TakeStone {
+        cards: [card(Color::Blue, 3), card(Color::Gray, 3)],
+    };
+    let mut offered = draw_choices();
+    offered.push(stone.clone());
+    for text in ["take stone", "prends la pierre", "nimm den Stein"] {
+        assert_eq!(choose(&steps(text)[0].want, &offered), Ok(stone.clone()), "{text}");
     }
 }
 
@@ -108,4 +128,40 @@ fn nothing_is_guessed() {
     let want = &steps("draw deck")[0].want;
     assert_eq!(choose(want, &offered), Err(Miss::NotAChoice));
     assert_eq!(choose(&Want::Unreadable, &offered), Err(Miss::Unreadable));
+}
+
+/// Keltis Card (C4): a gray card goes on a colour path whose top card has its value, or on the
+/// gray path; the path is named after the card.
+#[test]
+fn a_gray_card_names_its_path() {
+    let gray_on = |path: Color| DecisionOf::Lay {
+        card: card(Color::Gray, 4),
+        pawn: None,
+        to: None,
+        path: Some(path),
+    };
+    let offered = vec![
+        gray_on(Color::Blue),
+        gray_on(Color::Green),
+        gray_on(Color::Gray),
+        DecisionOf::Discard {
+            card: card(Color::Gray, 4),
+        },
+    ];
+    for (text, index) in [
+        ("lay gray 4 blue", 0),
+        ("lay grey 4 on the green path", 1),
+        ("lay gray 4 gray", 2),
+        ("pose gris 4 sur le chemin vert", 1),
+        ("pose gris 4 bleu", 0),
+        ("lege grau 4 auf blau", 0),
+        ("lege grau 4 grau", 2),
+        ("discard gray 4", 3),
+    ] {
+        let want = &steps(text)[0].want;
+        assert_eq!(choose(want, &offered), Ok(offered[index].clone()), "{text}");
+    }
+    // Without its path the card fits three choices: the player is asked.
+    let want = &steps("lay gray 4")[0].want;
+    assert_eq!(choose(want, &offered), Err(Miss::Ambiguous(vec![1, 2, 3])));
 }

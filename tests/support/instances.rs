@@ -1,0 +1,182 @@
+//! Server instances for the tests: one on a fresh database, another on the same database, or
+//! several starting at the same moment on one fresh database.
+
+use std::sync::mpsc;
+use std::time::Duration;
+
+use diesel::{Connection, RunQueryDsl};
+use keltis::config::Config;
+use reqwest::blocking::Client;
+
+use super::{unique, Db, TestServer, SECRET, VAPID_KEY};
+
+/// A server on `db`; `None` when PostgreSQL is asked for and `TEST_DATABASE_URL` is not set.
+pub fn spawn(db: Db, tune: impl FnOnce(&mut Config)) -> Option<TestServer> {
+    spawn_at(db, keltis::storage::now_millis(), tune)
+}
+
+/// Two server instances on one fresh PostgreSQL database; `None` without `TEST_DATABASE_URL`.
+pub fn two_instances() -> Option<(TestServer, TestServer)> {
+    let a = spawn(Db::Postgres, |_| {})?;
+    let b = second_instance(&a);
+    Some((a, b))
+}
+
+/// Another server instance on `a`'s database, its clock starting where `a`'s stands.
+pub fn second_instance(a: &TestServer) -> TestServer {
+    start_on(&a.database_url, Owned::default(), a.clock.now(), |_| {}).expect("a second instance")
+}
+
+/// Another server instance on `a`'s database, tuned: its error when it does not start.
+pub fn another_instance(a: &TestServer, tune: impl FnOnce(&mut Config)) -> Result<TestServer, String> {
+    start_on(&a.database_url, Owned::default(), a.clock.now(), tune)
+}
+
+/// A server whose clock starts at `start` (milliseconds since the Unix epoch): a server started
+/// later than another on the same database.
+pub fn spawn_at(db: Db, start: i64, tune: impl FnOnce(&mut Config)) -> Option<TestServer> {
+    let (url, owned) = fresh_database(db)?;
+    Some(start_on(&url, owned, start, tune).expect("server builds"))
+}
+
+/// `n` instances started at the same moment on one fresh database, each tuned by `tune` (the
+/// first drops the database when it goes).
+pub fn started_together(
+    db: Db,
+    n: usize,
+    tune: impl Fn(&mut Config) + Sync,
+) -> Option<Vec<TestServer>> {
+    let (url, owned) = fresh_database(db)?;
+    let start = keltis::storage::now_millis();
+    let barrier = std::sync::Barrier::new(n);
+    let started: Vec<Result<TestServer, String>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..n)
+            .map(|i| {
+                let (url, barrier, tune) = (&url, &barrier, &tune);
+                let owner = if i == 0 {
+                    owned.clone()
+                } else {
+                    Owned::default()
+                };
+                scope.spawn(move || {
+                    barrier.wait();
+                    start_on(url, owner, start, tune)
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a starting thread"))
+            .collect()
+    });
+    Some(
+        started
+            .into_iter()
+            .map(|s| s.expect("server builds"))
+            .collect(),
+    )
+}
+
+/// What the instance that owns a fresh database removes when it goes: the SQLite file's folder
+/// (its data folder too), or the PostgreSQL database (by the admin URL and its name).
+#[derive(Clone, Default)]
+struct Owned {
+    dir: Option<std::path::PathBuf>,
+    pg_database: Option<(String, String)>,
+}
+
+/// A fresh, empty database: its URL and what its owner removes; `None` for PostgreSQL without
+/// `TEST_DATABASE_URL`.
+fn fresh_database(db: Db) -> Option<(String, Owned)> {
+    match db {
+        Db::Sqlite => {
+            let dir = std::env::temp_dir().join(unique("keltis_test"));
+            std::fs::create_dir_all(&dir).expect("temp dir");
+            let url = dir.join("keltis.sqlite3").to_string_lossy().into_owned();
+            Some((
+                url,
+                Owned {
+                    dir: Some(dir),
+                    pg_database: None,
+                },
+            ))
+        }
+        Db::Postgres => {
+            let admin_url = std::env::var("TEST_DATABASE_URL").ok()?;
+            let name = unique("keltis_test");
+            let mut admin =
+                diesel::PgConnection::establish(&admin_url).expect("TEST_DATABASE_URL reachable");
+            diesel::sql_query(format!("CREATE DATABASE {name}"))
+                .execute(&mut admin)
+                .expect("create test database");
+            let base = admin_url
+                .rsplit_once('/')
+                .map(|(b, _)| b)
+                .unwrap_or(&admin_url);
+            let pg_database = Some((admin_url.clone(), name.clone()));
+            Some((
+                format!("{base}/{name}"),
+                Owned {
+                    dir: None,
+                    pg_database,
+                },
+            ))
+        }
+    }
+}
+
+/// A server on the database at `url` with a data folder of its own; its error when it does not
+/// build (bind, migrations, keys).
+fn start_on(
+    url: &str,
+    owned: Owned,
+    start: i64,
+    tune: impl FnOnce(&mut Config),
+) -> Result<TestServer, String> {
+    let dir = owned.dir.unwrap_or_else(|| {
+        let dir = std::env::temp_dir().join(unique("keltis_test"));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        dir
+    });
+    let pg_database = owned.pg_database;
+    let mut config = Config::for_database(url, dir.clone());
+    config.jwt_secret = Some(SECRET.into());
+    config.vapid_private_key = Some(VAPID_KEY.into());
+    config.auth_rate_limit = 100_000;
+    config.token_rate_limit = 100_000;
+    config.clock_interval_ms = 50;
+    tune(&mut config);
+    let clock = keltis::clock::Clock::manual(start);
+    let server_clock = clock.clone();
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        actix_web::rt::System::new().block_on(async move {
+            match keltis::startup::build_with_clock(&config, server_clock) {
+                Ok(running) => {
+                    let stopper = running.stopper.clone();
+                    let _ = tx.send(Ok((running.port, running.workers.clone(), stopper)));
+                    let _ = running.server.await;
+                }
+                Err(e) => {
+                    let _ = tx.send(Err(e.to_string()));
+                }
+            }
+        })
+    });
+    let (port, workers, stopper) = rx
+        .recv_timeout(Duration::from_secs(60))
+        .expect("server starts or fails")?;
+    Ok(TestServer {
+        workers,
+        stopper,
+        clock,
+        base: format!("http://127.0.0.1:{port}"),
+        database_url: url.to_string(),
+        client: Client::builder()
+            .timeout(Duration::from_secs(90))
+            .build()
+            .expect("client"),
+        dir,
+        pg_database,
+    })
+}

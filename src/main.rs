@@ -86,8 +86,8 @@ enum Command {
     },
     /// Print the OpenAPI document.
     Openapi,
-    /// Print a new VAPID private key (base64url) for `--vapid-private-key`: every instance on one
-    /// PostgreSQL database needs the same.
+    /// Print a new VAPID private key (base64url) for `--vapid-private-key`. Optional: without the
+    /// setting, the first instance makes one and keeps it in the database for all of them.
     VapidKey,
     /// Bots against each other, seats rotated, on every core; prints one JSON report.
     Arena {

@@ -332,7 +332,10 @@ fn a_code_presented_twice_at_once_leaves_no_working_token(db: Db) {
         for token in &tokens {
             given += 1;
             let me = s.get("/api/v1/me", Some(token));
-            assert_eq!(me.status, 401, "race {race}: the winner's token still works");
+            assert_eq!(
+                me.status, 401,
+                "race {race}: the winner's token still works"
+            );
             assert_eq!(introspect(&s, token), json!({"active": false}));
         }
     }

@@ -402,8 +402,14 @@ fn instances_share_one_vapid_key_kept_sealed(db: Db) {
     }
     let a = &together[0];
     assert_eq!(a.count("SELECT COUNT(*) AS n FROM server_secrets"), 1);
-    let sealed = support::database::texts_at(&a.database_url, "SELECT sealed AS t FROM server_secrets");
-    assert_ne!(sealed[0].len(), 43, "not a private key in the clear: {}", sealed[0]);
+    let sealed =
+        support::database::texts_at(&a.database_url, "SELECT sealed AS t FROM server_secrets");
+    assert_ne!(
+        sealed[0].len(),
+        43,
+        "not a private key in the clear: {}",
+        sealed[0]
+    );
     let later = support::instances::another_instance(a, unset).expect("a later instance starts");
     assert_eq!(server_key(&later), key);
     // A device registered on one instance gets a push signed with the kept key.

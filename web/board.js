@@ -9,6 +9,8 @@ import { spaceName, tileName } from './words.js';
 const NS = 'http://www.w3.org/2000/svg';
 const CELL = 56;
 const COLORS = ['green', 'yellow', 'brown', 'blue', 'pink'];
+/** A pawn's radius (a space's ring is 22): the big pawn larger. */
+const PAWN_RADIUS = { small: 7, big: 10 };
 /** The seats' pawn colours, told apart from the card colours and from each other. */
 export const SEAT_COLORS = ['#c0392b', '#2c3e50', '#8e44ad', '#d35400'];
 
@@ -105,16 +107,18 @@ export function renderBoard(board, view, targets, onPick, t, names, marked = new
     }
     svg.append(g);
   }
-  // Pawns: one small offset per seat so that pawns on one space stay apart.
+  // Pawns: one place per seat inside the space's ring (the first two below its value, the others
+  // beside it), so that pawns on one space stay apart; each ringed in white, to stand out on
+  // every path's colour.
   view.seats.forEach((/** @type {any} */ seat, /** @type {number} */ i) => {
     for (const pawn of seat.pawns) {
       if (!pawn.space) continue;
       const p = at.get(pawn.space);
       if (!p) continue;
-      const dx = (i % 2 ? 1 : -1) * 12;
-      const dy = (i < 2 ? 1 : -1) * 12 + 6;
+      const dx = (i % 2 ? 1 : -1) * (i < 2 ? 10 : 14);
+      const dy = i < 2 ? 10 : -5;
       const c = el('circle', {
-        cx: p.x + dx, cy: p.y + dy, r: pawn.big ? 8 : 5,
+        cx: p.x + dx, cy: p.y + dy, r: pawn.big ? PAWN_RADIUS.big : PAWN_RADIUS.small,
         fill: SEAT_COLORS[i % SEAT_COLORS.length], class: 'pawn',
       });
       const title = el('title');

@@ -11,6 +11,7 @@ import { h, duration, failed, say } from './dom.js';
 import { t } from './i18n.js';
 import { boardOf, pilesOf, resultOf, seatsOf, turnOf } from './table.js';
 import { cardName, cardsOf, describe, sameCard, targetOf } from './words.js';
+import { moveLog } from './move_log.js';
 import { refresh as refreshWaiting } from './waiting.js';
 import { confirmMoves } from './settings.js';
 import { tableTalk } from './table_talk.js';
@@ -19,9 +20,6 @@ import { tableTalk } from './table_talk.js';
 /** @typedef {Schemas['GameDetail']} GameDetail */
 /** @typedef {Schemas['Decision']} Decision */
 /** @typedef {Schemas['Card']} Card */
-
-/** How many of the latest events the move log shows. */
-const LOG_SIZE = 60;
 
 /** A seat's player. @param {GameDetail} g @param {number} seat */
 function nameOf(g, seat) {
@@ -41,8 +39,6 @@ export function showGame(main, id) {
   /** A space several of the chosen card's decisions reach (pawns to choose between). @type {string | null} */
   let picked = null;
   let sending = false;
-  /** The move log's entry last stepped to (its event's seq), -1 for the newest. */
-  let logAt = -1;
   /** A change the stream told of while a decision was being sent: loaded once it is sent (the
    * decision's answer may predate it, as when a bot answers at once). */
   let missed = false;
@@ -78,19 +74,14 @@ export function showGame(main, id) {
     }
   };
 
-  /** The game's latest events (the move log), and the last one already told. @type {Schemas['EventView'][]} */
-  let events = [];
-  let toldSeq = -1;
-  /** Reads the latest events; the other players' new moves are announced (politely). */
+  /** The game's moves (the move log). */
+  const log = moveLog(id, (path) => call('GET', path));
+  /** Reads the new moves; the other players' are announced (politely). */
   const loadLog = async () => {
     const g = game;
     if (!g || !g.state) return;
-    events = await call('GET', `/games/${id}/events?after=${Math.max(0, g.version - LOG_SIZE)}&limit=${LOG_SIZE}`);
-    const fresh = events.filter((e) => e.kind === 'decided' && e.seq > toldSeq && e.data.seat !== g.your_seat);
-    if (toldSeq >= 0 && fresh.length) {
-      announce.textContent = fresh.map((e) => e.kind === 'decided' ? `${nameOf(g, e.data.seat)}: ${describe(e.data.decision)}` : '').join('. ');
-    }
-    toldSeq = events.reduce((n, e) => Math.max(n, e.seq), toldSeq);
+    const fresh = (await log.read()).filter((m) => m.seat !== g.your_seat);
+    if (fresh.length) announce.textContent = fresh.map((m) => `${nameOf(g, m.seat)}: ${describe(m.decision)}`).join('. ');
   };
 
   /** Keeps `fresh` unless the page already holds a later version (answers may cross). @param {GameDetail} fresh */
@@ -188,7 +179,7 @@ export function showGame(main, id) {
             armed = null;
             draw();
             // Once the board is drawn again (a moment later), its lit spaces above the dock.
-            if (chosen) setTimeout(() => revealTargets(body), 0);
+            if (chosen) setTimeout(() => revealAboveDock(body, 'svg g.target'), 0);
           },
         }, [c.end ? '★' : String(c.value)]);
       }));
@@ -226,40 +217,9 @@ export function showGame(main, id) {
         /** @type {HTMLElement | null} */ (body.querySelector('.actions button'))?.focus();
       }
     };
-    // The move log: the latest decisions in words, those since the player's last turn marked,
-    // and on the board the spaces the others' moves since then went to.
-    const decided = events.filter((e) => e.kind === 'decided');
-    const lastMine = g.your_seat == null ? -1 : decided.map((e) => e.kind === 'decided' ? e.data.seat : -1).lastIndexOf(g.your_seat);
-    /** @type {Set<string>} */
-    const marked = new Set();
-    /** @type {HTMLElement[]} */
-    const entries = [];
-    decided.forEach((e, i) => {
-      if (e.kind !== 'decided') return;
-      const since = lastMine >= 0 && i > lastMine;
-      if (since && i === lastMine + 1) entries.push(h('li', { class: 'since-mark' }, [t('since-your-turn')]));
-      if (since) {
-        const to = targetOf(e.data.decision);
-        if (to) marked.add(to);
-      }
-      // Pointing at an entry (or tapping it) shows its move's space on the board.
-      const to = targetOf(e.data.decision);
-      const show = (/** @type {boolean} */ on) => {
-        if (to) body.querySelector(`svg g[data-id="${to}"]`)?.classList.toggle('shown', on);
-      };
-      // One tab stop for the log (the newest entry, or the one last stepped to); the arrow keys
-      // step through it, and the entry with the focus shows its space too.
-      const current = logAt === e.seq || (logAt === -1 && i === decided.length - 1);
-      entries.push(h('li', {
-        class: since ? 'since' : '', 'data-seq': e.seq, 'data-to': to ?? false, tabindex: current ? '0' : '-1',
-        onmouseenter: () => show(true), onmouseleave: () => show(false), onclick: () => show(true),
-        onfocus: () => { logAt = e.seq; show(true); }, onblur: () => show(false),
-      }, [`${names(e.data.seat)}: ${describe(e.data.decision)}`]));
-    });
-    const log = h('section', { class: 'log-wrap', 'aria-labelledby': 'log-h' }, [
-      h('h2', { id: 'log-h' }, [t('log')]),
-      h('ol', { class: 'log', id: 'log', 'aria-labelledby': 'log-h', onkeydown: stepLog, ...(entries.length ? {} : { tabindex: '0' }) }, entries),
-    ]);
+    // The move log, and on the board the spaces the others' moves since the player's last turn
+    // went to.
+    const { section: logSection, marked } = log.render(body, g.your_seat ?? null, names);
     const resign = view.to_act != null && g.your_seat != null
       ? h('button', { type: 'button', class: 'resign', onclick: () => { if (confirm(t('confirm-resign'))) call('POST', `/games/${id}/resign`, {}).then(load, failed); } }, [t('resign')])
       : '';
@@ -287,7 +247,7 @@ export function showGame(main, id) {
         ]),
       ]),
       h('div', { class: 'seats-wrap' }, [seatsOf(view, { names, clock: g.clock })]),
-      log,
+      logSection,
       resign,
     );
     restoreFocus(body, focus);
@@ -296,6 +256,8 @@ export function showGame(main, id) {
       const entry = /** @type {HTMLElement | null} */ (document.activeElement?.closest('#log li[data-to]') ?? null);
       if (entry && body.contains(entry)) body.querySelector(`svg g[data-id="${entry.dataset.to}"]`)?.classList.add('shown');
     }, 0);
+    // A draw from the discard piles offered: on a phone, the piles above the dock.
+    if (legal.some((d) => d.type === 'draw_pile')) setTimeout(() => revealAboveDock(body, '.piles'), 0);
     // The newest entries in view (or the entry the keyboard stepped to).
     const list = body.querySelector('#log');
     if (list && !list.contains(document.activeElement)) list.scrollTop = list.scrollHeight;
@@ -430,33 +392,17 @@ function inviteForm(id) {
   } }, [h('label', { for: 'invite-user' }, [t('invite')]), user, h('button', { type: 'submit' }, [t('invite')])]);
 }
 
-/** Arrow keys (and Home, End) step through the move log's entries. @param {KeyboardEvent} e */
-function stepLog(e) {
-  const item = /** @type {HTMLElement} */ (e.target);
-  if (item.tagName !== 'LI') return;
-  const steps = { ArrowDown: 'next', ArrowUp: 'previous', Home: 'first', End: 'last' };
-  const way = steps[/** @type {keyof typeof steps} */ (e.key)];
-  if (!way) return;
-  e.preventDefault();
-  const all = [.../** @type {NodeListOf<HTMLElement>} */ (item.parentElement?.querySelectorAll('li[data-seq]') ?? [])];
-  const at = all.indexOf(item);
-  const to = { next: all[at + 1], previous: all[at - 1], first: all[0], last: all[all.length - 1] }[way];
-  if (!to) return;
-  item.tabIndex = -1;
-  to.tabIndex = 0;
-  to.focus();
-}
-
-/** On a phone (the dock fixed at the bottom), scrolls the chosen card's lit spaces into the part
- * of the screen above the dock. @param {HTMLElement} body */
-function revealTargets(body) {
+/** On a phone (the dock fixed at the bottom), scrolls what `selector` finds in `body` (the chosen
+ * card's lit spaces, the discard piles while they may be drawn from) into the part of the screen
+ * above the dock. @param {HTMLElement} body @param {string} selector */
+function revealAboveDock(body, selector) {
   const dock = body.querySelector('.dock');
-  const spaces = [...body.querySelectorAll('svg g.target')];
-  if (!dock || !spaces.length || getComputedStyle(dock).position !== 'fixed') return;
-  const top = Math.min(...spaces.map((s) => s.getBoundingClientRect().top));
-  const bottom = Math.max(...spaces.map((s) => s.getBoundingClientRect().bottom));
+  const shown = [...body.querySelectorAll(selector)];
+  if (!dock || !shown.length || getComputedStyle(dock).position !== 'fixed') return;
+  const top = Math.min(...shown.map((s) => s.getBoundingClientRect().top));
+  const bottom = Math.max(...shown.map((s) => s.getBoundingClientRect().bottom));
   const room = dock.getBoundingClientRect().top;
-  // The lowest lit space just above the dock, unless that would push the highest off the top.
+  // The lowest just above the dock, unless that would push the highest off the top.
   const by = bottom > room - 8 ? Math.min(bottom - room + 8, top - 8) : top < 0 ? top - 8 : 0;
   if (by) window.scrollBy({ top: by, behavior: 'instant' });
 }

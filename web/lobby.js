@@ -21,10 +21,11 @@ const TIME_CONTROLS = {
   fischer: { type: 'fischer', initial_seconds: 3 * DAY, increment_seconds: DAY, max_seconds: 7 * DAY },
 };
 
-/** A game in a list, with what the caller can do. @param {Schemas['GameSummary']} g @param {boolean} joinable */
-function gameItem(g, joinable) {
+/** A game in a list, with what the caller can do; its status last unless the item says it
+ * already. @param {Schemas['GameSummary']} g @param {boolean} joinable @param {boolean} [status] */
+function gameItem(g, joinable, status = true) {
   const who = g.seats.map((s) => s.user).join(', ');
-  const label = `#${g.id} ${t(`variant-${g.variant}`)} · ${who} · ${t(`status-${g.status}`)}`;
+  const label = `#${g.id} ${t(`variant-${g.variant}`)} · ${who}${status ? ` · ${t(`status-${g.status}`)}` : ''}`;
   const finished = g.status === 'over' || g.status === 'aborted';
   const join = async () => {
     try {
@@ -44,7 +45,8 @@ function gameItem(g, joinable) {
 /** One of the player's games: where it stands for them, and the time left to the seat to act.
  * @param {Schemas['MyGame']} g */
 function myGameItem(g) {
-  const item = gameItem(g, g.shelf === 'invited');
+  // Where the game stands for the player leads the item: the status is not said twice.
+  const item = gameItem(g, g.shelf === 'invited', false);
   const names = (/** @type {number} */ seat) => g.seats.find((s) => s.seat === seat)?.user ?? `#${seat}`;
   const where = g.shelf === 'your_turn' ? t('your-turn')
     : g.shelf === 'invited' ? t('invitation')

@@ -104,11 +104,11 @@ export function seatsOf(view, opts) {
       const clock = clocks.get(s.seat);
       return h('tr', { class: s.seat === view.to_act ? 'to-act' : '' }, [
         h('th', { scope: 'row' }, [playerLink(opts.names(s.seat)), ` (${t('hand-size', { n: s.hand_size })})${s.retired ? ` · ${t('retired')}` : ''}`]),
-        h('td', {}, s.rows.map((r) => h('span', { class: 'row', title: `${t(r.color)}: ${t(`direction-${r.direction}`)}` },
+        h('td', { class: 'rows' }, s.rows.map((r) => h('span', { class: 'row', title: `${t(r.color)}: ${t(`direction-${r.direction}`)}` },
           [h('span', { class: 'direction', 'aria-label': `${t(r.color)}, ${t(`direction-${r.direction}`)}` }, [ARROWS[r.direction] ?? '']),
             ...r.cards.map(cardFace), h('small', { class: 'next' }, [nextOf(r)])]))),
-        h('td', {}, [stonesOf(view, s)]),
-        h('td', { class: 'score', 'data-seat': s.seat }, [String(s.score.total)]),
+        h('td', { class: 'stones', 'data-label': t('stones') }, [stonesOf(view, s)]),
+        h('td', { class: 'score', 'data-seat': s.seat, 'data-label': t('score') }, [String(s.score.total)]),
         h('td', { class: 'breakdown' }, [breakdownOf(s.score, !!view.board)]),
         ...(timed ? [h('td', {
           class: 'clock', 'data-remaining': clock?.remaining_ms ?? 0, 'data-running': clock?.running ? 'true' : 'false',
@@ -143,7 +143,8 @@ export function resultOf(view, names) {
   const result = view.result;
   if (!result) return '';
   return h('section', { id: 'result', 'aria-labelledby': 'result-h' }, [
-    h('h2', { id: 'result-h' }, [t('game-over')]),
+    // "Game over" is the turn line's already: this is the ranking.
+    h('h2', { id: 'result-h' }, [t('final-ranking')]),
     h('ol', {}, (result.ranking ?? []).map((seat) => {
       const score = result.scores.find((s) => s.seat === seat);
       const won = result.winners.includes(seat);

@@ -61,6 +61,7 @@ const FILES: &[(&str, &str, &[u8])] = &[
     ("dom.js", JS, include_bytes!("../../web/dom.js")),
     ("words.js", JS, include_bytes!("../../web/words.js")),
     ("table.js", JS, include_bytes!("../../web/table.js")),
+    ("move_log.js", JS, include_bytes!("../../web/move_log.js")),
     ("lobby.js", JS, include_bytes!("../../web/lobby.js")),
     ("game.js", JS, include_bytes!("../../web/game.js")),
     ("replay.js", JS, include_bytes!("../../web/replay.js")),

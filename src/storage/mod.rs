@@ -303,11 +303,13 @@ impl Database {
                     .map(|v| v.len()),
                 // In one write transaction taken at once: another process starting on the file
                 // waits for it, then finds nothing pending.
-                DbConnection::Sqlite(c) => c.immediate_transaction(|c| {
-                    c.run_pending_migrations(SQLITE_MIGRATIONS)
-                        .map(|v| v.len())
-                        .map_err(|e| DieselError::QueryBuilderError(e))
-                }).map_err(Into::into),
+                DbConnection::Sqlite(c) => c
+                    .immediate_transaction(|c| {
+                        c.run_pending_migrations(SQLITE_MIGRATIONS)
+                            .map(|v| v.len())
+                            .map_err(|e| DieselError::QueryBuilderError(e))
+                    })
+                    .map_err(Into::into),
             }
             .map_err(|e| StorageError::Migration(e.to_string()))
         });

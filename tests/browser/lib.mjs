@@ -77,7 +77,7 @@ async function press(page, element, keyboard) {
  * decision that needs no card. Returns what was done, or null when nothing could be (not our
  * turn).
  */
-export async function act(page, { keyboard = false } = {}) {
+export async function act(page, { keyboard = false, discard = false } = {}) {
   const draw = await page.$('button[data-decision="draw_deck"]');
   if (draw) {
     await press(page, draw, keyboard);
@@ -87,6 +87,11 @@ export async function act(page, { keyboard = false } = {}) {
   if (card) {
     await press(page, card, keyboard);
     await page.waitForSelector('button[data-decision]', { timeout: 2000 });
+    const thrown = discard ? await page.$('button[data-decision^="discard"]') : null;
+    if (thrown) {
+      await press(page, thrown, keyboard);
+      return 'discard';
+    }
     // The board is drawn once its layout has arrived: give it a moment.
     const space = await page.waitForSelector('svg g.target[data-choices="1"]', { timeout: 300 }).catch(() => null);
     if (space) {

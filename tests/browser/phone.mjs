@@ -3,7 +3,9 @@
 // scrolling, the draw pile's count too, and a card chosen shows every space it lights above the
 // dock; and no visible text or accessible name shows an internal id (`green-1`, `r3c2`,
 // `points_3`, `pawn 2`). A few turns are played by tapping, each move confirmed by a second tap
-// (on by default on a touch screen).
+// (on by default on a touch screen). The dock stays under a quarter of the screen with the whole
+// hand on one line; while a discard pile may be drawn from, the piles show above the dock (the
+// first and third turns discard, so that one may); the seats' rows get the screen's width.
 // Usage: node phone.mjs <base> <name prefix>. Prints one JSON line.
 import { confirmations, createGame, launch, register, act, watchOutside } from './lib.mjs';
 
@@ -11,6 +13,14 @@ const [base, prefix] = process.argv.slice(2);
 const SIZES = [[360, 740], [412, 915]];
 const VARIANTS = ['keltis', 'neue-wege', 'keltis-card'];
 const IDS = /\b(green|yellow|brown|blue|pink|gray)-\d+\b|\br\d+c\d+\b|points_\d|wish_stone|\bpawn \d\b|\bbot-\w+ \d/;
+
+/** Whether the discard piles may be drawn from now, and if so whether they show above the dock. */
+function piles() {
+  if (!document.querySelector('.actions button[data-decision="draw_pile"]')) return null;
+  const r = document.querySelector('.piles')?.getBoundingClientRect();
+  const room = document.querySelector('.dock')?.getBoundingClientRect().top ?? window.innerHeight;
+  return !!r && r.top >= 0 && r.bottom <= room + 1;
+}
 
 /** What is wrong with the page now: its overflow past the screen's `width` (a phone's layout
  * viewport grows with a page too wide, so the screen's own width is the measure), the parts out
@@ -26,7 +36,15 @@ function look(width) {
     words.push(e.getAttribute('aria-label') || '', e.getAttribute('title') || '');
   }
   for (const e of document.querySelectorAll('title')) words.push(e.textContent || '');
+  const dock = document.querySelector('.dock')?.getBoundingClientRect();
+  const cards = [...document.querySelectorAll('.dock .hand button.card')].map((c) => Math.round(c.getBoundingClientRect().top));
+  const rows = document.querySelector('table.seats td.rows')?.getBoundingClientRect();
   return {
+    dockShare: dock ? dock.height / window.innerHeight : 0,
+    handSize: cards.length,
+    actions: document.querySelectorAll('.dock .actions button').length,
+    handLines: new Set(cards).size,
+    rowsShare: rows ? rows.width / width : 1,
     overflow: Math.max(document.documentElement.scrollWidth, window.innerWidth) - width,
     handInView: inView(document.querySelector('.hand')),
     drawPileInView: inView(document.querySelector('#draw-pile')),
@@ -48,7 +66,8 @@ try {
       await register(page, base, `${prefix}${n++}`);
       const seen = {
         variant, size: `${width}x${height}`, turns: 0, overflow: 0, lobbyOverflow: 0, outOfView: 0, pileOutOfView: 0,
-        litChecked: 0, litMissing: 0, litHidden: 0, ids: [],
+        litChecked: 0, litMissing: 0, litHidden: 0, ids: [], dockShare: 0, dockMeasured: 0, handWrapped: 0, rowsShare: 1,
+        pilesChecked: 0, pilesHidden: 0,
       };
       // The lobby first: the header and the form fit too.
       seen.lobbyOverflow = (await page.evaluate(look, width)).overflow;
@@ -61,6 +80,14 @@ try {
         seen.turns++;
         seen.overflow = Math.max(seen.overflow, now.overflow);
         if (!now.drawPileInView) seen.pileOutOfView++;
+        // The dock's height where it holds the hand alone (a turn's start: choose a card).
+        if (now.actions === 0 && now.handSize >= 8) {
+          seen.dockMeasured++;
+          seen.dockShare = Math.max(seen.dockShare, Math.round(now.dockShare * 100) / 100);
+        }
+        if (now.handLines > 1) seen.handWrapped++;
+        seen.handSize = Math.max(seen.handSize ?? 0, now.handSize);
+        seen.rowsShare = Math.min(seen.rowsShare, Math.round(now.rowsShare * 100) / 100);
         // A card chosen lights its spaces: every one of them shows above the dock. The first
         // playable card whose choices go to a space is tried (a card that moves no pawn can only
         // be discarded, X3, and lights nothing); each is put back, and the turn played as usual.
@@ -100,9 +127,14 @@ try {
         if (id && !seen.ids.includes(id[0])) seen.ids.push(id[0]);
         // Play the turn out (a card, its place, the draw), checking the page between actions.
         for (let k = 0; k < 6; k++) {
-          const done = await act(page).catch(() => null);
+          const done = await act(page, { discard: seen.turns % 2 === 1 }).catch(() => null);
           await page.waitForTimeout(100);
           const mid = await page.evaluate(look, width);
+          const pilesShown = await page.evaluate(piles);
+          if (pilesShown != null) {
+            seen.pilesChecked++;
+            if (!pilesShown) seen.pilesHidden++;
+          }
           seen.overflow = Math.max(seen.overflow, mid.overflow);
           if (!done || !(await page.$('.actions button, button.card[data-playable="true"]'))) break;
           if (!mid.handInView || !mid.actionsInView) {

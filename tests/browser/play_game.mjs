@@ -46,7 +46,11 @@ try {
         const seen = await page.evaluate(async (id) => {
           const token = JSON.parse(localStorage.getItem('keltis.session') || '{}').access_token;
           const r = await fetch(`/api/v1/games/${id}/events`, { headers: { Authorization: `Bearer ${token}` } });
-          const events = (await r.json()).filter((e) => e.kind === 'decided');
+          const all = await r.json();
+          const events = all.filter((e) => e.kind === 'decided');
+          // The record's moves (the clock's time-outs are moves too): the log numbers each entry
+          // by its place among them.
+          const moves = all.filter((e) => e.kind === 'decided' || e.kind === 'timed_out').map((e) => e.seq);
           const game = await (await fetch(`/api/v1/games/${id}`, { headers: { Authorization: `Bearer ${token}` } })).json();
           const mine = events.map((e) => e.data.seat).lastIndexOf(game.your_seat);
           const since = events.slice(mine + 1);
@@ -54,7 +58,12 @@ try {
           // the page or the bot, would make them differ) is compared.
           const latest = Math.max(-1, ...[...document.querySelectorAll('#log li[data-seq]')].map((li) => Number(li.getAttribute('data-seq'))));
           if (!events.length || latest !== events[events.length - 1].seq) return { events: [] };
+          const entries = [...document.querySelectorAll('#log li[data-seq]')];
+          const marker = document.querySelector('#log .since-mark');
           return {
+            misnumbered: entries.filter((li) => /** @type {HTMLLIElement} */ (li).value !== moves.indexOf(Number(li.getAttribute('data-seq'))) + 1).length,
+            numbered: entries.length,
+            markerNumbered: !!marker && getComputedStyle(marker).display === 'list-item' && getComputedStyle(marker).listStyleType !== 'none',
             events: since.map((e) => e.data.decision.type),
             shown: [...document.querySelectorAll('#log li.since')].map((li) => li.textContent),
             marked: document.querySelectorAll('#log .since-mark').length,
@@ -77,6 +86,12 @@ try {
     },
   });
   const result = await page.locator('#result').innerText();
+  // At the end: "Game over" once (the turn line; the result is the ranking), the last entry of
+  // the log numbered as the record's last move.
+  const ending = await page.evaluate(() => ({
+    gameOver: [...document.querySelectorAll('main *')].filter((e) => e.children.length === 0 && e.textContent?.trim() === 'Game over').length,
+    lastNumber: Number(/** @type {HTMLLIElement | null} */ ([...document.querySelectorAll('#log li[data-seq]')].pop())?.value ?? 0),
+  }));
   // axe-core on the game page (finished: the board, the rows, the result), light and dark.
   gameProblems = [
     ...await accessibility(browser, context, gameUrl, '#turn'),
@@ -142,7 +157,12 @@ try {
       peopleProblems.push(...(await accessibility(browser, context, url, ready, { colorScheme })).map((p) => `${colorScheme} ${url} ${p}`));
     }
   }
+  // The lobby's line for the finished game says "over" once.
+  await page.goto(base + '/');
+  await page.waitForSelector('#my-games li');
+  const lobbyLine = await page.locator('#my-games li').first().innerText();
   console.log(JSON.stringify({
+    ending, lobbyLine,
     clicks, keyboard, firstLoadBytes, result, scores, clock, moves, seen, replayResult, lobbyProblems, gameProblems,
     profile, peopleProblems, help, log, logKeys,
     unringed,

@@ -76,7 +76,9 @@ fn the_loop_from_an_email_link_to_the_next_game() {
 
 /// On a phone (360 x 740 and 412 x 915), every variant: during a turn the page is never wider
 /// than the screen, the hand and the choices are in view without scrolling, and no visible text
-/// or accessible name shows an internal id.
+/// or accessible name shows an internal id; the hand stays on one line and the dock under a
+/// quarter of the screen; the discard piles show above the dock when they may be drawn from;
+/// the seats' rows have the screen's width.
 #[test]
 #[cfg_attr(
     not(browser_tests),
@@ -115,7 +117,28 @@ fn the_table_fits_a_phone_and_speaks_in_words() {
         if case["variant"] != json!("keltis-card") {
             assert!(case["litChecked"].as_u64() >= Some(1), "{case}");
         }
+        // The whole hand (eight cards at a turn's start) on one line, the dock holding it under
+        // a quarter of the screen.
+        assert!(case["handSize"].as_u64() >= Some(8), "{case}");
+        assert!(case["dockMeasured"].as_u64() >= Some(1), "{case}");
+        assert_eq!(case["handWrapped"], json!(0), "the hand wraps: {case}");
+        assert!(
+            case["dockShare"].as_f64() < Some(0.25),
+            "the dock takes a quarter of the screen or more: {case}"
+        );
+        // Whenever a draw from a discard pile was offered, the piles showed above the dock.
+        assert_eq!(
+            case["pilesHidden"],
+            json!(0),
+            "piles under the dock: {case}"
+        );
+        // The seats' rows get the screen's width, not a narrow column.
+        assert!(case["rowsShare"].as_f64() > Some(0.8), "{case}");
     }
+    // Draws from the piles were offered (turns 1 and 3 discard; the bot may take a card back,
+    // so not in every case).
+    let piles: u64 = seen.iter().filter_map(|c| c["pilesChecked"].as_u64()).sum();
+    assert!(piles >= 3, "{report}");
     // On a touch screen a move waits for a second tap.
     assert!(report["confirmations"].as_u64() > Some(10), "{report}");
     assert_eq!(report["outside"], json!([]), "{report}");

@@ -11,7 +11,13 @@ fn play_in_browser(variant: &str, player: &str) -> Value {
     let s = support::spawn(Db::Sqlite, |_| {}).expect("SQLite server");
     let report = browser("play_game.mjs", &[&s.base, player, variant]);
     let result = report["result"].as_str().unwrap_or_default();
-    assert!(result.contains("Game over"), "{report}");
+    assert!(result.contains("Final ranking"), "{report}");
+    // "Game over" shows once (the turn line), the log's last entry is the record's last move,
+    // and the lobby says the game is over once.
+    assert_eq!(report["ending"]["gameOver"], json!(1), "{report}");
+    assert_eq!(report["ending"]["lastNumber"], report["moves"], "{report}");
+    let lobby = report["lobbyLine"].as_str().unwrap_or_default();
+    assert_eq!(lobby.matches("over").count(), 1, "{report}");
     // Played by keyboard alone, the focus never fell to the page's body after an action.
     assert_eq!(report["clicks"]["lostFocus"], json!(0), "{report}");
     let first_load = report["firstLoadBytes"].as_u64().unwrap_or_default();
@@ -81,6 +87,10 @@ fn play_in_browser(variant: &str, player: &str) -> Value {
         "{report}"
     );
     assert_eq!(log["marked"], json!(1), "{report}");
+    // Each entry numbered as the record numbers its move; the marker takes no number.
+    assert!(log["numbered"].as_u64() > Some(0), "{report}");
+    assert_eq!(log["misnumbered"], json!(0), "{report}");
+    assert_eq!(log["markerNumbered"], json!(false), "{report}");
     // The log by keyboard: each step back lands on an entry of the log.
     let keys = &report["logKeys"];
     assert!(keys["entries"].as_u64() > Some(8), "{report}");

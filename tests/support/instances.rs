@@ -28,7 +28,10 @@ pub fn second_instance(a: &TestServer) -> TestServer {
 }
 
 /// Another server instance on `a`'s database, tuned: its error when it does not start.
-pub fn another_instance(a: &TestServer, tune: impl FnOnce(&mut Config)) -> Result<TestServer, String> {
+pub fn another_instance(
+    a: &TestServer,
+    tune: impl FnOnce(&mut Config),
+) -> Result<TestServer, String> {
     start_on(&a.database_url, Owned::default(), a.clock.now(), tune)
 }
 

@@ -183,7 +183,10 @@ fn check(
 /// knows it is the last. A strict receiver refuses the push otherwise, and so does this one.
 pub fn record_size_is_larger_than_the_record(body: &[u8]) -> Result<(), String> {
     if body.len() < 21 {
-        return Err(format!("a body of {} octets has no aes128gcm header", body.len()));
+        return Err(format!(
+            "a body of {} octets has no aes128gcm header",
+            body.len()
+        ));
     }
     let rs = u32::from_be_bytes([body[16], body[17], body[18], body[19]]) as usize;
     let header = 21 + usize::from(body[20]);

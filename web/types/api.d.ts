@@ -669,7 +669,10 @@ export interface paths {
         get?: never;
         /**
          * Choose the language of emails and which ones to receive (or a digest instead of one email per
-         *     turn). Only from a signed-in session.
+         *     turn). Only from a signed-in session. The settings are replaced as a whole: send every field
+         *     (read them with `GET /me/email` first, change one, send them back); a missing one is refused
+         *     (422 `invalid_body`), except `push` and `moves_by_reply`, which are kept as they are when left
+         *     out.
          * @description From a signed-in session only: an API token or an app's token gets 403 `insufficient_scope`.
          */
         put: operations["setEmailPreferences"];
@@ -3923,6 +3926,8 @@ export interface components {
         /** @description `insufficient_scope`: the API token lacks the scope */
         Forbidden: {
             headers: {
+                /** @description On `insufficient_scope` (RFC 6750 §3.1): `Bearer error="insufficient_scope", scope="play"` names the scope that would do; where only a signed-in session does, `error_description` says so instead of `scope` */
+                "WWW-Authenticate"?: string;
                 [name: string]: unknown;
             };
             content: {
@@ -4484,6 +4489,8 @@ export interface operations {
             /** @description `suspended` (with `until`); `blocked`: a player in `invite` blocked you; `insufficient_scope`: the API token lacks the scope */
             403: {
                 headers: {
+                    /** @description On `insufficient_scope` (RFC 6750 §3.1): `Bearer error="insufficient_scope", scope="play"` names the scope that would do; where only a signed-in session does, `error_description` says so instead of `scope` */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4576,6 +4583,8 @@ export interface operations {
             /** @description `not_seated`: only the game's players read its chat; `insufficient_scope`: the API token lacks the scope */
             403: {
                 headers: {
+                    /** @description On `insufficient_scope` (RFC 6750 §3.1): `Bearer error="insufficient_scope", scope="play"` names the scope that would do; where only a signed-in session does, `error_description` says so instead of `scope` */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4626,6 +4635,8 @@ export interface operations {
             /** @description `not_seated`; `insufficient_scope`: the API token lacks the scope */
             403: {
                 headers: {
+                    /** @description On `insufficient_scope` (RFC 6750 §3.1): `Bearer error="insufficient_scope", scope="play"` names the scope that would do; where only a signed-in session does, `error_description` says so instead of `scope` */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4695,6 +4706,8 @@ export interface operations {
             /** @description `not_seated`; `insufficient_scope`: the API token lacks the scope */
             403: {
                 headers: {
+                    /** @description On `insufficient_scope` (RFC 6750 §3.1): `Bearer error="insufficient_scope", scope="play"` names the scope that would do; where only a signed-in session does, `error_description` says so instead of `scope` */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4753,6 +4766,8 @@ export interface operations {
             /** @description `not_seated`; `insufficient_scope`: the API token lacks the scope */
             403: {
                 headers: {
+                    /** @description On `insufficient_scope` (RFC 6750 §3.1): `Bearer error="insufficient_scope", scope="play"` names the scope that would do; where only a signed-in session does, `error_description` says so instead of `scope` */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4852,6 +4867,8 @@ export interface operations {
             /** @description `not_seated`; `blocked`: that player blocked you; `insufficient_scope`: the API token lacks the scope */
             403: {
                 headers: {
+                    /** @description On `insufficient_scope` (RFC 6750 §3.1): `Bearer error="insufficient_scope", scope="play"` names the scope that would do; where only a signed-in session does, `error_description` says so instead of `scope` */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4910,6 +4927,8 @@ export interface operations {
             /** @description `invite_only`: the game is by invitation only; `blocked`: a player of the game blocked you; `suspended` (with `until`); `insufficient_scope`: the API token lacks the scope */
             403: {
                 headers: {
+                    /** @description On `insufficient_scope` (RFC 6750 §3.1): `Bearer error="insufficient_scope", scope="play"` names the scope that would do; where only a signed-in session does, `error_description` says so instead of `scope` */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4957,6 +4976,8 @@ export interface operations {
             /** @description `not_seated`; `insufficient_scope`: the API token lacks the scope */
             403: {
                 headers: {
+                    /** @description On `insufficient_scope` (RFC 6750 §3.1): `Bearer error="insufficient_scope", scope="play"` names the scope that would do; where only a signed-in session does, `error_description` says so instead of `scope` */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5004,6 +5025,8 @@ export interface operations {
             /** @description `not_seated`; `insufficient_scope`: the API token lacks the scope */
             403: {
                 headers: {
+                    /** @description On `insufficient_scope` (RFC 6750 §3.1): `Bearer error="insufficient_scope", scope="play"` names the scope that would do; where only a signed-in session does, `error_description` says so instead of `scope` */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5054,6 +5077,8 @@ export interface operations {
             /** @description `not_seated`; `insufficient_scope`: the API token lacks the scope */
             403: {
                 headers: {
+                    /** @description On `insufficient_scope` (RFC 6750 §3.1): `Bearer error="insufficient_scope", scope="play"` names the scope that would do; where only a signed-in session does, `error_description` says so instead of `scope` */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5202,6 +5227,8 @@ export interface operations {
             /** @description `not_seated`; `insufficient_scope`: the API token lacks the scope */
             403: {
                 headers: {
+                    /** @description On `insufficient_scope` (RFC 6750 §3.1): `Bearer error="insufficient_scope", scope="play"` names the scope that would do; where only a signed-in session does, `error_description` says so instead of `scope` */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5287,6 +5314,8 @@ export interface operations {
             /** @description `not_seated`: `chat` for someone who has no seat in the game; `insufficient_scope`: the API token lacks the scope */
             403: {
                 headers: {
+                    /** @description On `insufficient_scope` (RFC 6750 §3.1): `Bearer error="insufficient_scope", scope="play"` names the scope that would do; where only a signed-in session does, `error_description` says so instead of `scope` */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5630,6 +5659,8 @@ export interface operations {
             /** @description `wrong_password`; `code_required` (two-factor sign-in is on); `insufficient_scope` with an API token; `insufficient_scope`: the API token lacks the scope */
             403: {
                 headers: {
+                    /** @description On `insufficient_scope` (RFC 6750 §3.1): `Bearer error="insufficient_scope", scope="play"` names the scope that would do; where only a signed-in session does, `error_description` says so instead of `scope` */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5697,6 +5728,8 @@ export interface operations {
             /** @description `wrong_password`; `code_required` (two-factor sign-in is on); `insufficient_scope` with an API token; `insufficient_scope`: the API token lacks the scope */
             403: {
                 headers: {
+                    /** @description On `insufficient_scope` (RFC 6750 §3.1): `Bearer error="insufficient_scope", scope="play"` names the scope that would do; where only a signed-in session does, `error_description` says so instead of `scope` */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5875,6 +5908,8 @@ export interface operations {
             /** @description `insufficient_scope` with an API token; `insufficient_scope`: the API token lacks the scope */
             403: {
                 headers: {
+                    /** @description On `insufficient_scope` (RFC 6750 §3.1): `Bearer error="insufficient_scope", scope="play"` names the scope that would do; where only a signed-in session does, `error_description` says so instead of `scope` */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6086,6 +6121,8 @@ export interface operations {
             /** @description `wrong_password`; `insufficient_scope` with an API token; `insufficient_scope`: the API token lacks the scope */
             403: {
                 headers: {
+                    /** @description On `insufficient_scope` (RFC 6750 §3.1): `Bearer error="insufficient_scope", scope="play"` names the scope that would do; where only a signed-in session does, `error_description` says so instead of `scope` */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6435,6 +6472,8 @@ export interface operations {
             /** @description a token cannot grant more than it has; `insufficient_scope`: the API token lacks the scope */
             403: {
                 headers: {
+                    /** @description On `insufficient_scope` (RFC 6750 §3.1): `Bearer error="insufficient_scope", scope="play"` names the scope that would do; where only a signed-in session does, `error_description` says so instead of `scope` */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6536,6 +6575,8 @@ export interface operations {
             /** @description `insufficient_scope` with an API token; `insufficient_scope`: the API token lacks the scope */
             403: {
                 headers: {
+                    /** @description On `insufficient_scope` (RFC 6750 §3.1): `Bearer error="insufficient_scope", scope="play"` names the scope that would do; where only a signed-in session does, `error_description` says so instead of `scope` */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6584,6 +6625,8 @@ export interface operations {
             /** @description `insufficient_scope` with an API token; `insufficient_scope`: the API token lacks the scope */
             403: {
                 headers: {
+                    /** @description On `insufficient_scope` (RFC 6750 §3.1): `Bearer error="insufficient_scope", scope="play"` names the scope that would do; where only a signed-in session does, `error_description` says so instead of `scope` */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6651,6 +6694,8 @@ export interface operations {
             /** @description `insufficient_scope` with an API token; `insufficient_scope`: the API token lacks the scope */
             403: {
                 headers: {
+                    /** @description On `insufficient_scope` (RFC 6750 §3.1): `Bearer error="insufficient_scope", scope="play"` names the scope that would do; where only a signed-in session does, `error_description` says so instead of `scope` */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6991,6 +7036,8 @@ export interface operations {
             /** @description `not_moderator`; `insufficient_scope` with a token; `insufficient_scope`: the API token lacks the scope */
             403: {
                 headers: {
+                    /** @description On `insufficient_scope` (RFC 6750 §3.1): `Bearer error="insufficient_scope", scope="play"` names the scope that would do; where only a signed-in session does, `error_description` says so instead of `scope` */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7031,6 +7078,8 @@ export interface operations {
             /** @description `not_moderator`; `insufficient_scope` with a token; `insufficient_scope`: the API token lacks the scope */
             403: {
                 headers: {
+                    /** @description On `insufficient_scope` (RFC 6750 §3.1): `Bearer error="insufficient_scope", scope="play"` names the scope that would do; where only a signed-in session does, `error_description` says so instead of `scope` */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7091,6 +7140,8 @@ export interface operations {
             /** @description `not_moderator`; `insufficient_scope` with a token; `insufficient_scope`: the API token lacks the scope */
             403: {
                 headers: {
+                    /** @description On `insufficient_scope` (RFC 6750 §3.1): `Bearer error="insufficient_scope", scope="play"` names the scope that would do; where only a signed-in session does, `error_description` says so instead of `scope` */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7160,6 +7211,8 @@ export interface operations {
             /** @description `not_moderator`; `insufficient_scope` with a token; `insufficient_scope`: the API token lacks the scope */
             403: {
                 headers: {
+                    /** @description On `insufficient_scope` (RFC 6750 §3.1): `Bearer error="insufficient_scope", scope="play"` names the scope that would do; where only a signed-in session does, `error_description` says so instead of `scope` */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7199,6 +7252,8 @@ export interface operations {
             /** @description `not_moderator`; `insufficient_scope` with a token; `insufficient_scope`: the API token lacks the scope */
             403: {
                 headers: {
+                    /** @description On `insufficient_scope` (RFC 6750 §3.1): `Bearer error="insufficient_scope", scope="play"` names the scope that would do; where only a signed-in session does, `error_description` says so instead of `scope` */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7282,6 +7337,8 @@ export interface operations {
             /** @description `insufficient_scope`: an app's token cannot answer for the player; `insufficient_scope`: the API token lacks the scope */
             403: {
                 headers: {
+                    /** @description On `insufficient_scope` (RFC 6750 §3.1): `Bearer error="insufficient_scope", scope="play"` names the scope that would do; where only a signed-in session does, `error_description` says so instead of `scope` */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7330,6 +7387,8 @@ export interface operations {
             /** @description `insufficient_scope`: an app's token cannot answer for the player; `insufficient_scope`: the API token lacks the scope */
             403: {
                 headers: {
+                    /** @description On `insufficient_scope` (RFC 6750 §3.1): `Bearer error="insufficient_scope", scope="play"` names the scope that would do; where only a signed-in session does, `error_description` says so instead of `scope` */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -200,6 +200,7 @@ web-status-aborted = abgebrochen
 web-your-turn = Du bist am Zug
 web-turn-of = { $name } ist am Zug
 web-game-over = Partie beendet
+web-final-ranking = Endstand
 web-invitation = Einladung
 web-left = noch { $left }
 web-next-game = Nächste Partie, die auf dich wartet: #{ $id }

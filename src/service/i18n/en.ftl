@@ -189,6 +189,7 @@ web-status-aborted = aborted
 web-your-turn = Your turn
 web-turn-of = Turn of { $name }
 web-game-over = Game over
+web-final-ranking = Final ranking
 web-invitation = Invitation
 web-left = { $left } left
 web-next-game = Next game waiting for you: #{ $id }

@@ -205,6 +205,7 @@ web-status-aborted = abandonnée
 web-your-turn = À vous de jouer
 web-turn-of = Au tour de { $name }
 web-game-over = Partie terminée
+web-final-ranking = Classement final
 web-invitation = Invitation
 web-left = reste { $left }
 web-next-game = Partie suivante qui vous attend : #{ $id }

@@ -338,7 +338,8 @@ fn play(
         } else {
             "unreadable"
         });
-        reply.said = Some(own.chars().take(SAID_CHARS).collect()).filter(|s: &String| !s.is_empty());
+        reply.said =
+            Some(own.chars().take(SAID_CHARS).collect()).filter(|s: &String| !s.is_empty());
         return Ok(reply);
     }
     for step in wanted {

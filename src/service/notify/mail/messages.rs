@@ -320,9 +320,20 @@ pub fn render(language: Language, subject: Subject<'_>, links: &Links<'_>) -> Em
             game_text(language, game),
             word("mail-open"),
         ),
+        // An invitation is rendered when it is sent, perhaps after the game started: whose turn
+        // it is then is for the "your turn" email to say, never the invitation.
         Subject::Invitation { game, by } => (
             about(language, "mail-invitation", game, &[("by", by.into())]),
-            game_text(language, game),
+            game_text(
+                language,
+                &GameFacts {
+                    to_act: None,
+                    reader_to_act: false,
+                    deadline: None,
+                    last_moves: Vec::new(),
+                    ..game.clone()
+                },
+            ),
             word("mail-open"),
         ),
         Subject::Started(g) => (

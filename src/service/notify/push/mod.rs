@@ -87,7 +87,11 @@ pub fn kept_private_key(db: &Database, keys: &TokenKeys) -> ServiceResult<String
     if let Some(sealed) = db.read(|c| server_secrets::sealed(c, KEPT_KEY))? {
         return open(&sealed);
     }
-    let sealed = sealing::seal(keys, Purpose::VapidKey, PushKeys::generate_private().as_bytes())?;
+    let sealed = sealing::seal(
+        keys,
+        Purpose::VapidKey,
+        PushKeys::generate_private().as_bytes(),
+    )?;
     let now = db.now();
     let kept = db.write(|c| {
         server_secrets::insert_if_absent(c, KEPT_KEY, &sealed, now)?;

@@ -110,7 +110,11 @@ fn a_wish_stone_is_taken_whatever_verb_comes_with_it() {
     let mut offered = draw_choices();
     offered.push(stone.clone());
     for text in ["take stone", "prends la pierre", "nimm den Stein"] {
-        assert_eq!(choose(&steps(text)[0].want, &offered), Ok(stone.clone()), "{text}");
+        assert_eq!(
+            choose(&steps(text)[0].want, &offered),
+            Ok(stone.clone()),
+            "{text}"
+        );
     }
 }
 

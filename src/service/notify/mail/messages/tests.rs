@@ -75,3 +75,42 @@ fn every_email_renders_with_its_values_escaped_in_html() {
         email.text
     );
 }
+
+/// An invitation rendered after its game started names the players, never whose turn it is nor a
+/// deadline (it once told a player "It is your turn" who was not to act).
+#[test]
+fn an_invitation_never_says_whose_turn_it_is() {
+    let game = GameFacts {
+        id: 7,
+        variant: Some(Variant::Keltis),
+        players: vec!["anna".into(), "bert".into()],
+        to_act: Some("anna".into()),
+        reader_to_act: true,
+        deadline: Some(1_795_305_600_000),
+        last_moves: vec![("bert".into(), DecisionJson::DrawDeck)],
+        result: None,
+        aborted: false,
+    };
+    let links = Links {
+        main: "https://keltis.example/games/7",
+        unsubscribe: None,
+    };
+    for language in Language::ALL {
+        let email = render(
+            language,
+            Subject::Invitation {
+                game: &game,
+                by: "bert",
+            },
+            &links,
+        );
+        for id in ["mail-you-play", "mail-deadline"] {
+            let words = i18n::word(language, id);
+            assert!(!email.text.contains(&words), "{language:?}: {}", email.text);
+        }
+        assert!(!email.text.contains("2026-11-22"), "{}", email.text);
+        assert!(email.text.contains("anna, bert"), "{}", email.text);
+    }
+    let turn = render(Language::En, Subject::YourTurn(&game), &links);
+    assert!(turn.text.contains("It is your turn."), "{}", turn.text);
+}

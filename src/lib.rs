@@ -10,6 +10,7 @@ pub mod clock;
 pub mod config;
 pub mod engine;
 pub mod loadtest;
+pub mod pairing;
 pub mod ratings;
 pub mod selfplay;
 pub mod service;

@@ -31,10 +31,10 @@ pub struct ApiError {
     pub status: StatusCode,
     pub problem: Problem,
     pub retry_after: Option<u64>,
-    /// On 405: the methods the path answers.
-    pub allow: Option<Box<str>>,
-    /// On 403 `insufficient_scope`: the Bearer challenge (RFC 6750 §3.1).
-    pub challenge: Option<Box<str>>,
+    /// A header the problem carries: on 405 `Allow` (the methods the path answers), on 403
+    /// `insufficient_scope` `WWW-Authenticate` (the Bearer challenge, RFC 6750 §3.1). Boxed: an
+    /// error stays small.
+    pub header: Option<Box<(header::HeaderName, String)>>,
 }
 
 impl ApiError {
@@ -48,8 +48,7 @@ impl ApiError {
                 until: None,
             },
             retry_after: None,
-            allow: None,
-            challenge: None,
+            header: None,
         }
     }
 }
@@ -70,14 +69,11 @@ impl ResponseError for ApiError {
         if let Some(seconds) = self.retry_after {
             response.insert_header((header::RETRY_AFTER, seconds.to_string()));
         }
-        if let Some(methods) = self.allow.as_deref() {
-            response.insert_header((header::ALLOW, methods));
+        if let Some((name, value)) = self.header.as_deref() {
+            response.insert_header((name.clone(), value.as_str()));
         }
         if self.status == StatusCode::UNAUTHORIZED {
             response.insert_header((header::WWW_AUTHENTICATE, "Bearer"));
-        }
-        if let Some(challenge) = self.challenge.as_deref() {
-            response.insert_header((header::WWW_AUTHENTICATE, challenge));
         }
         response.json(&self.problem)
     }
@@ -105,17 +101,15 @@ impl From<ServiceError> for ApiError {
             ServiceError::InsufficientScope { scope, message } => {
                 let mut err = ApiError::new(StatusCode::FORBIDDEN, "insufficient_scope", message);
                 // RFC 6750 §3.1: the scope that would do, or (a session needed) words alone.
-                err.challenge = Some(
-                    match scope {
-                        Some(scope) => {
-                            format!("Bearer error=\"insufficient_scope\", scope=\"{scope}\"")
-                        }
-                        None => format!(
-                            "Bearer error=\"insufficient_scope\", error_description=\"{message}\""
-                        ),
+                let challenge = match scope {
+                    Some(scope) => {
+                        format!("Bearer error=\"insufficient_scope\", scope=\"{scope}\"")
                     }
-                    .into(),
-                );
+                    None => format!(
+                        "Bearer error=\"insufficient_scope\", error_description=\"{message}\""
+                    ),
+                };
+                err.header = Some(Box::new((header::WWW_AUTHENTICATE, challenge)));
                 err
             }
             ServiceError::NotFound(_) => ApiError::new(StatusCode::NOT_FOUND, "not_found", message),
@@ -241,7 +235,7 @@ pub async fn no_route(req: actix_web::HttpRequest) -> Result<HttpResponse, ApiEr
                     methods.join(", ")
                 ),
             );
-            err.allow = Some(methods.join(", ").into_boxed_str());
+            err.header = Some(Box::new((header::ALLOW, methods.join(", "))));
             Err(err)
         }
         _ => Err(ApiError::new(

@@ -63,7 +63,7 @@ use diesel::Connection;
 use diesel_migrations::{embed_migrations, EmbeddedMigrations, MigrationHarness};
 
 /// The PostgreSQL advisory lock instances take turns on to migrate ("keltis" in ASCII).
-const MIGRATION_LOCK: i64 = 0x6b_656c_7469_73;
+const MIGRATION_LOCK: i64 = 0x6b65_6c74_6973;
 const POSTGRES_MIGRATIONS: EmbeddedMigrations = embed_migrations!("migrations/postgres");
 const SQLITE_MIGRATIONS: EmbeddedMigrations = embed_migrations!("migrations/sqlite");
 
@@ -307,7 +307,7 @@ impl Database {
                     .immediate_transaction(|c| {
                         c.run_pending_migrations(SQLITE_MIGRATIONS)
                             .map(|v| v.len())
-                            .map_err(|e| DieselError::QueryBuilderError(e))
+                            .map_err(DieselError::QueryBuilderError)
                     })
                     .map_err(Into::into),
             }

@@ -261,6 +261,47 @@ fn read_step(said: &str) -> Option<Want> {
     }
 }
 
+/// Greetings, thanks and sign-offs in three languages: a line of these alone is no attempt at a
+/// move.
+const COURTESIES: &[&str] = &[
+    "hi",
+    "hello",
+    "hey",
+    "thanks",
+    "thank",
+    "you",
+    "cheers",
+    "regards",
+    "best",
+    "bye",
+    "bonjour",
+    "salut",
+    "merci",
+    "cordialement",
+    "bien",
+    "à",
+    "bientôt",
+    "hallo",
+    "danke",
+    "gruß",
+    "grüße",
+    "viele",
+    "liebe",
+    "lg",
+    "tschüss",
+    "ciao",
+];
+
+/// Whether `line` holds courtesies only ("Thanks!", only the listed words count).
+pub fn courtesy_only(line: &str) -> bool {
+    let lower = line.to_lowercase();
+    let words: Vec<&str> = lower
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    !words.is_empty() && words.iter().all(|w| COURTESIES.contains(w))
+}
+
 /// The steps of a reply, in order: lines, then commas, semicolons, full stops and "then".
 pub fn steps(text: &str) -> Vec<Step> {
     let mut steps = Vec::new();

@@ -330,16 +330,18 @@ fn play(
     let mut version = loaded.row.version;
     let wanted = steps(text);
     if wanted.is_empty() {
-        // Words of their own that name no move ("Lorem ipsum") are echoed as unreadable; a
-        // reply with none (only the quote) had no move.
-        let own = text.split_whitespace().collect::<Vec<_>>().join(" ");
-        reply.problem = Some(if own.is_empty() {
-            "no_move"
-        } else {
+        // The first line of words of their own that name no move ("Lorem ipsum") is echoed as
+        // unreadable; a reply with none but courtesies ("Thanks!") had no move.
+        let own = text
+            .lines()
+            .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+            .find(|l| !l.is_empty() && !grammar::courtesy_only(l));
+        reply.problem = Some(if own.is_some() {
             "unreadable"
+        } else {
+            "no_move"
         });
-        reply.said =
-            Some(own.chars().take(SAID_CHARS).collect()).filter(|s: &String| !s.is_empty());
+        reply.said = own.map(|l| l.chars().take(SAID_CHARS).collect());
         return Ok(reply);
     }
     for step in wanted {

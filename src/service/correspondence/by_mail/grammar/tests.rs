@@ -169,3 +169,12 @@ fn a_gray_card_names_its_path() {
     let want = &steps("lay gray 4")[0].want;
     assert_eq!(choose(want, &offered), Err(Miss::Ambiguous(vec![1, 2, 3])));
 }
+
+#[test]
+fn courtesies_alone_are_no_attempt_at_a_move() {
+    assert!(courtesy_only("Thanks!"));
+    assert!(courtesy_only("Merci, à bientôt"));
+    assert!(courtesy_only("Viele Grüße"));
+    assert!(!courtesy_only("Lorem ipsum dolor"));
+    assert!(!courtesy_only(""));
+}

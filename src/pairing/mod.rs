@@ -136,16 +136,7 @@ pub fn tables(waiting: &[Request], blocked: &dyn Fn(i64, i64) -> bool) -> Vec<Ta
                 .filter(|&j| j != i && !seated[j] && compatible(anchor, order[j], size, blocked))
                 .collect();
             if let Some(mates) = choose(anchor, &order, open, size - 1, size, blocked) {
-                seated[i] = true;
-                for &j in &mates {
-                    seated[j] = true;
-                }
-                formed.push(Table {
-                    requests: std::iter::once(anchor.id)
-                        .chain(mates.iter().map(|&j| order[j].id))
-                        .collect(),
-                    bots: 0,
-                });
+                formed.push(seat(&order, &mut seated, i, &mates, 0));
                 break;
             }
         }
@@ -188,18 +179,25 @@ pub fn with_bots(waiting: &[Request], now: i64, blocked: &dyn Fn(i64, i64) -> bo
                 break;
             }
         }
-        seated[i] = true;
-        for &j in &mates {
-            seated[j] = true;
-        }
-        formed.push(Table {
-            requests: std::iter::once(anchor.id)
-                .chain(mates.iter().map(|&j| order[j].id))
-                .collect(),
-            bots: size - 1 - mates.len() as u8,
-        });
+        let bots = size - 1 - mates.len() as u8;
+        formed.push(seat(&order, &mut seated, i, &mates, bots));
     }
     formed
+}
+
+/// The table of `order[lead]` and its `mates` (indexes into `order`), all marked seated.
+fn seat(order: &[&Request], seated: &mut [bool], lead: usize, mates: &[usize], bots: u8) -> Table {
+    seated[lead] = true;
+    for &j in mates {
+        seated[j] = true;
+    }
+    Table {
+        requests: std::iter::once(lead)
+            .chain(mates.iter().copied())
+            .map(|j| order[j].id)
+            .collect(),
+        bots,
+    }
 }
 
 /// `want` of the `open` candidates (indexes into `order`) that get on with each other at a table

@@ -319,8 +319,15 @@ impl Config {
     /// Why the public URL is likely wrong: left at its default while the server listens
     /// elsewhere (emails' links and OAuth's metadata would name an address nobody reaches).
     pub fn public_url_warning(&self) -> Option<String> {
-        let default_bind = DEFAULT_PUBLIC_URL.trim_start_matches("http://");
-        (self.public_url.trim_end_matches('/') == DEFAULT_PUBLIC_URL && self.bind != default_bind)
+        // Only a server other machines can reach needs another address: on a loopback bind
+        // (a first start, a test on port 0) the players are on this machine.
+        let host = self.bind.rsplit_once(':').map_or(self.bind.as_str(), |(host, _)| host);
+        let loopback = host
+            .trim_matches(|c| c == '[' || c == ']')
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback())
+            || host == "localhost";
+        (self.public_url.trim_end_matches('/') == DEFAULT_PUBLIC_URL && !loopback)
             .then(|| {
                 format!(
                     "--public-url is left at {DEFAULT_PUBLIC_URL} while the server listens on {}: \
@@ -431,6 +438,10 @@ mod tests {
         let mut config = Config::for_database("unused", dir);
         config.public_url = DEFAULT_PUBLIC_URL.into();
         config.bind = "127.0.0.1:8080".into();
+        assert_eq!(config.public_url_warning(), None);
+        config.bind = "127.0.0.1:0".into();
+        assert_eq!(config.public_url_warning(), None, "a loopback bind is this machine's");
+        config.bind = "[::1]:8081".into();
         assert_eq!(config.public_url_warning(), None);
         config.bind = "0.0.0.0:9000".into();
         let warning = config.public_url_warning().expect("a warning");

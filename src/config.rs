@@ -321,21 +321,23 @@ impl Config {
     pub fn public_url_warning(&self) -> Option<String> {
         // Only a server other machines can reach needs another address: on a loopback bind
         // (a first start, a test on port 0) the players are on this machine.
-        let host = self.bind.rsplit_once(':').map_or(self.bind.as_str(), |(host, _)| host);
+        let host = self
+            .bind
+            .rsplit_once(':')
+            .map_or(self.bind.as_str(), |(host, _)| host);
         let loopback = host
             .trim_matches(|c| c == '[' || c == ']')
             .parse::<std::net::IpAddr>()
             .is_ok_and(|ip| ip.is_loopback())
             || host == "localhost";
-        (self.public_url.trim_end_matches('/') == DEFAULT_PUBLIC_URL && !loopback)
-            .then(|| {
-                format!(
-                    "--public-url is left at {DEFAULT_PUBLIC_URL} while the server listens on {}: \
+        (self.public_url.trim_end_matches('/') == DEFAULT_PUBLIC_URL && !loopback).then(|| {
+            format!(
+                "--public-url is left at {DEFAULT_PUBLIC_URL} while the server listens on {}: \
                      links in emails and pushes and OAuth's metadata name that address; set \
                      --public-url (KELTIS_PUBLIC_URL) to where players reach this server",
-                    self.bind
-                )
-            })
+                self.bind
+            )
+        })
     }
 
     /// The VAPID private key this configuration names: the setting, or (SQLite) the one an older
@@ -440,7 +442,11 @@ mod tests {
         config.bind = "127.0.0.1:8080".into();
         assert_eq!(config.public_url_warning(), None);
         config.bind = "127.0.0.1:0".into();
-        assert_eq!(config.public_url_warning(), None, "a loopback bind is this machine's");
+        assert_eq!(
+            config.public_url_warning(),
+            None,
+            "a loopback bind is this machine's"
+        );
         config.bind = "[::1]:8081".into();
         assert_eq!(config.public_url_warning(), None);
         config.bind = "0.0.0.0:9000".into();

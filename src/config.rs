@@ -121,6 +121,10 @@ pub struct Config {
     /// Milliseconds between the clock worker's looks for passed deadlines.
     #[arg(long, env = "KELTIS_CLOCK_INTERVAL_MS", default_value_t = 1000)]
     pub clock_interval_ms: u64,
+    /// Milliseconds between pairing passes (lapsed requests, bots after their wait; a new request
+    /// is paired at once).
+    #[arg(long, env = "KELTIS_PAIRING_INTERVAL_MS", default_value_t = 2000)]
+    pub pairing_interval_ms: u64,
     /// Vacation days each player may take per calendar year (their clocks stand still).
     #[arg(long, env = "KELTIS_VACATION_DAYS", default_value_t = 30)]
     pub vacation_days_per_year: u32,
@@ -242,6 +246,7 @@ impl Config {
             rating_provisional_deviation: 110.0,
             maintenance_interval_seconds: 600,
             clock_interval_ms: 1000,
+            pairing_interval_ms: 2000,
             vacation_days_per_year: 30,
             smtp_host: None,
             smtp_port: None,

@@ -98,6 +98,23 @@ pub fn build_with_clock(
         name: "clock",
         error,
     })?;
+    let pairing = crate::service::pairing::PairingPolicy {
+        fair: crate::service::social::fair_use::FairUse {
+            max_running_games: config.max_running_games,
+        },
+        initial_rating: config.rating_parameters().initial.rating,
+        bots: bots.iter().map(|b| (b.user_id, b.name.clone())).collect(),
+    };
+    crate::workers::pairing::spawn(
+        &workers,
+        db.clone(),
+        pairing.clone(),
+        std::time::Duration::from_millis(config.pairing_interval_ms.max(10)),
+    )
+    .map_err(|error| StartupError::Worker {
+        name: "pairing",
+        error,
+    })?;
     match config.smtp() {
         Some(smtp) => {
             let mailer = crate::service::notify::mail::delivery::Mailer::new(&smtp, keys.clone())
@@ -224,6 +241,7 @@ pub fn build_with_clock(
         keys: keys.clone(),
         public_url: config.public_url.trim_end_matches('/').to_string(),
         bots,
+        pairing,
         fair_use: crate::service::social::fair_use::FairUse {
             max_running_games: config.max_running_games,
         },

@@ -24,6 +24,7 @@ pub mod notifications;
 pub mod oauth;
 pub mod openapi;
 pub mod outside_bots;
+pub mod pairing;
 pub mod passwords;
 pub mod players;
 pub mod push;
@@ -51,6 +52,8 @@ pub struct AppState {
     /// Whose `Forwarded` headers name the client (the rate limits' address).
     pub proxies: client_address::TrustedProxies,
     pub bots: Vec<crate::service::play::bots::ServerBot>,
+    /// What pairing passes need (the cap, the newcomers' rating, the bots that fill seats).
+    pub pairing: crate::service::pairing::PairingPolicy,
     /// The cap on games running at once.
     pub fair_use: crate::service::social::fair_use::FairUse,
     /// The longest a long poll of events is held, in seconds.
@@ -176,6 +179,10 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(players::profile)
         .service(players::history)
         .service(players::leaderboard)
+        .service(pairing::file)
+        .service(pairing::list)
+        .service(pairing::get)
+        .service(pairing::cancel)
         .service(vacation::status)
         .service(vacation::start)
         .service(vacation::stop)

@@ -145,8 +145,8 @@ pub async fn list_blocks(
     ))
 }
 
-/// Block a player: they can no longer invite you or join your open games, and neither of you
-/// sees the other's messages (a game already under way goes on). They are not told. Blocking
+/// Block a player: they can no longer invite you or join your open games, pairing never seats
+/// you together, and neither of you sees the other's messages (a game already under way goes on). They are not told. Blocking
 /// again changes nothing.
 #[utoipa::path(operation_id = "blockPlayer", tag = "social", security(("bearer" = [])), params(("name" = String, Path, description = "The user name")), responses(
     (status = 204, description = "Blocked"),

@@ -15,6 +15,7 @@ pub mod correspondence;
 pub mod i18n;
 pub mod maintenance;
 pub mod notify;
+pub mod pairing;
 pub mod play;
 pub mod ratings;
 pub mod social;

@@ -47,6 +47,7 @@ pub fn erase_personal_rows(conn: &mut DbConnection, user_id: i64) -> Result<(), 
         .execute(conn)?;
     diesel::delete(refresh_tokens::table.filter(refresh_tokens::user_id.eq(user_id)))
         .execute(conn)?;
+    super::pairing::delete_of_user(conn, user_id)?;
     let sessions_deleted =
         diesel::delete(sessions::table.filter(sessions::user_id.eq(user_id))).execute(conn)?;
     if sessions_deleted > 0 {

@@ -32,6 +32,7 @@ pub mod memo;
 pub mod moderation;
 pub mod notifications;
 pub mod oauth;
+pub mod pairing;
 pub mod passwords;
 mod pool;
 pub mod push;

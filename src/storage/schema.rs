@@ -422,6 +422,25 @@ diesel::joinable!(game_results -> users (user_id));
 diesel::joinable!(webhook_deliveries -> webhooks (webhook_id));
 diesel::joinable!(push_deliveries -> push_subscriptions (subscription_id));
 diesel::joinable!(game_seats -> users (user_id));
+diesel::table! {
+    pairing_requests (id) {
+        id -> BigInt,
+        user_id -> BigInt,
+        variant -> Text,
+        seats -> Text,
+        time_control -> Text,
+        rated -> Bool,
+        rating_below -> Nullable<Integer>,
+        rating_above -> Nullable<Integer>,
+        bot_after_ms -> Nullable<BigInt>,
+        filed_at -> BigInt,
+        expires_at -> BigInt,
+        state -> Text,
+        game_id -> Nullable<BigInt>,
+        closed_at -> Nullable<BigInt>,
+    }
+}
+
 diesel::joinable!(game_events -> games (game_id));
 diesel::joinable!(game_archives -> games (game_id));
 diesel::joinable!(chat_messages -> users (user_id));
@@ -461,4 +480,5 @@ diesel::allow_tables_to_appear_in_same_query!(
     follows,
     reports,
     moderation_actions,
+    pairing_requests,
 );

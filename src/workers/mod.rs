@@ -11,6 +11,7 @@
 //! - `push`: sends the Web Push deliveries of the outbox, encrypted and signed, with retries.
 //! - `maintenance`: deletes what has expired (idempotency answers, refresh tokens, sessions) and
 //!   packs the logs of finished games left unpacked.
+//! - `pairing`: seats waiting pairing requests together (bots after their wait), expires them.
 //! - `packing`: packs the logs of the games that ended on this instance, just after their end.
 //! - `checkpoints`: copies SQLite's write-ahead log back into the database file, beside the
 //!   writers instead of inside one writer's commit.
@@ -27,6 +28,7 @@ pub mod mail;
 pub mod maintenance;
 pub mod notifier;
 pub mod packing;
+pub mod pairing;
 pub mod push;
 pub mod webhooks;
 

@@ -148,6 +148,7 @@ fn start_on(
     config.auth_rate_limit = 100_000;
     config.token_rate_limit = 100_000;
     config.clock_interval_ms = 50;
+    config.pairing_interval_ms = 50;
     tune(&mut config);
     let clock = keltis::clock::Clock::manual(start);
     let server_clock = clock.clone();

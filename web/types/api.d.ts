@@ -570,8 +570,8 @@ export interface paths {
         };
         get?: never;
         /**
-         * Block a player: they can no longer invite you or join your open games, and neither of you
-         *     sees the other's messages (a game already under way goes on). They are not told. Blocking
+         * Block a player: they can no longer invite you or join your open games, pairing never seats
+         *     you together, and neither of you sees the other's messages (a game already under way goes on). They are not told. Blocking
          *     again changes nothing.
          */
         put: operations["blockPlayer"];
@@ -1273,6 +1273,50 @@ export interface paths {
          */
         post: operations["answerAuthorization"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/pairing/requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your pairing requests: those waiting, oldest first, and those closed within the last day
+         *     (seated at a game, cancelled, lapsed or withdrawn).
+         */
+        get: operations["listPairingRequests"];
+        put?: never;
+        /**
+         * File a pairing request. Pairing runs at once: when waiting requests fill a table with it, the
+         *     answer is `seated` with the game's id, and every player is told (`game_started`); otherwise
+         *     it is `waiting` until players come (or bots, after `bot_after_minutes`), it is cancelled, or it
+         *     lapses.
+         */
+        post: operations["filePairingRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/pairing/requests/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of your pairing requests (another player's is not found). */
+        get: operations["getPairingRequest"];
+        put?: never;
+        post?: never;
+        /** Cancel a waiting pairing request. */
+        delete: operations["cancelPairingRequest"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2649,6 +2693,47 @@ export interface components {
             /** @description 1 to 500 characters, not only spaces, no control characters (one line). */
             text: string;
         };
+        /**
+         * @description What you will play, with whoever comes.
+         * @example {
+         *       "bot_after_minutes": 60,
+         *       "rated": true,
+         *       "rating_range": {
+         *         "above": 300,
+         *         "below": 300
+         *       },
+         *       "seats": [
+         *         2,
+         *         3
+         *       ],
+         *       "time_control": {
+         *         "seconds": 259200,
+         *         "type": "per_turn"
+         *       },
+         *       "variant": "keltis"
+         *     }
+         */
+        NewPairingRequest: {
+            /**
+             * Format: int32
+             * @description After how many minutes the server's bots may take the seats nobody took (0 to 10080);
+             *     absent or `null`: never. A request that allows bots may also sit with outside bots.
+             */
+            bot_after_minutes?: number | null;
+            /**
+             * Format: int32
+             * @description Hours until the request lapses (1 to 720, default 168: a week).
+             */
+            expires_in_hours?: number | null;
+            /** @description Rated (default) or casual: you are paired only with requests that agree. */
+            rated?: boolean;
+            rating_range?: null | components["schemas"]["RatingRange"];
+            /** @description The table sizes you accept (default `[2]`): 2 to 4 (`keltis-card`: 2). */
+            seats?: number[];
+            /** @description The time control (default: none); you are paired only with requests of the same one. */
+            time_control?: components["schemas"]["TimeControl"];
+            variant: components["schemas"]["Variant"];
+        };
         /** @description A device to register: `PushSubscription.toJSON()` (its `expirationTime`, if any, is ignored). */
         NewPushSubscription: {
             /**
@@ -2779,6 +2864,49 @@ export interface components {
              * @enum {string}
              */
             type: "over";
+        };
+        /** @description One of your pairing requests. */
+        PairingRequest: {
+            /** Format: int32 */
+            bot_after_minutes: number | null;
+            /**
+             * Format: int64
+             * @description When it stopped waiting.
+             */
+            closed_at: number | null;
+            /**
+             * Format: int64
+             * @description When it lapses if still waiting.
+             */
+            expires_at: number;
+            /**
+             * Format: int64
+             * @description When it was filed (milliseconds since the Unix epoch).
+             */
+            filed_at: number;
+            /**
+             * Format: int64
+             * @description The game it was seated at (`seated`).
+             */
+            game_id: number | null;
+            /** Format: int64 */
+            id: number;
+            rated: boolean;
+            rating_range: null | components["schemas"]["RatingRange"];
+            /** @description The table sizes accepted, smallest first. */
+            seats: number[];
+            state: components["schemas"]["RequestState"];
+            time_control: components["schemas"]["TimeControl"];
+            variant: components["schemas"]["Variant"];
+        };
+        /** @description Your requests: those waiting, and those closed within the last day (what became of them). */
+        PairingRequestList: {
+            /**
+             * Format: int64
+             * @description How many may wait at once.
+             */
+            max_waiting: number;
+            requests: components["schemas"]["PairingRequest"][];
         };
         /**
          * Pass
@@ -3039,6 +3167,19 @@ export interface components {
             /** Format: double */
             rating: number;
         };
+        /** @description How far below and above your rating the other players' may be. */
+        RatingRange: {
+            /**
+             * Format: int32
+             * @description Rating points above yours (0 to 1000).
+             */
+            above: number;
+            /**
+             * Format: int32
+             * @description Rating points below yours (0 to 1000).
+             */
+            below: number;
+        };
         /** @description The outcome and a short reason (`no_token`, `wrong_sender`, `duplicate`...). */
         Received: {
             outcome: components["schemas"]["Outcome"];
@@ -3110,6 +3251,11 @@ export interface components {
             status: string;
             user: string;
         };
+        /**
+         * @description Where a request stands.
+         * @enum {string}
+         */
+        RequestState: "waiting" | "seated" | "cancelled" | "expired" | "withdrawn";
         /** @description The answer to every request for a reset link, whoever it names. */
         ResetAsked: {
             message: string;
@@ -7400,6 +7546,179 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             /** @description `invalid_client`, `invalid_redirect_uri`; `invalid_body`: the body does not fit the schema, or a text field holds control characters */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listPairingRequests: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PairingRequestList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    filePairingRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewPairingRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PairingRequest"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description `suspended` (with `until`); `insufficient_scope`: the API token lacks the scope */
+            403: {
+                headers: {
+                    /** @description On `insufficient_scope` (RFC 6750 §3.1): `Bearer error="insufficient_scope", scope="play"` names the scope that would do; where only a signed-in session does, `error_description` says so instead of `scope` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description `too_many_requests`: the most requests wait already; `duplicate_request`: the same one waits; `too_many_games`: you have the most games running at once */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description `invalid_seats`, `invalid_time_control`, `invalid_rating_range`, `invalid_bot_wait`, `invalid_expiry`; `invalid_body`: the body does not fit the schema, or a text field holds control characters */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getPairingRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PairingRequest"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description `not_found`; `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    cancelPairingRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PairingRequest"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description `not_found`; `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description `request_closed`: it was seated, lapsed or withdrawn meanwhile */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -19,8 +19,8 @@ use utoipa::{Modify, OpenApi};
 
 use super::{
     accounts, deletion, email, error, games, health, inbound_mail, moderation, my_games,
-    notifications, oauth, outside_bots, passwords, players, push, social, streams, two_factor,
-    vacation, webhooks,
+    notifications, oauth, outside_bots, pairing, passwords, players, push, social, streams,
+    two_factor, vacation, webhooks,
 };
 
 /// The whole document: health at the root, the API nested under `/api/v1`.
@@ -48,6 +48,7 @@ use super::{
     tags(
         (name = "accounts", description = "Registration, login, sessions, tokens"),
         (name = "lobby", description = "Creating and joining games"),
+        (name = "pairing", description = "Play now: requests the server seats together as they fill a table"),
         (name = "play", description = "Views, decisions, events, records"),
         (name = "correspondence", description = "Vacation and notifications"),
         (name = "email", description = "Email address, preferences, and the links in emails"),
@@ -120,6 +121,10 @@ struct ApiDoc;
         games::record,
         games::replay_step,
         games::bots,
+        pairing::file,
+        pairing::list,
+        pairing::get,
+        pairing::cancel,
         vacation::status,
         vacation::start,
         vacation::stop,

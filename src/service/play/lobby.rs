@@ -165,6 +165,48 @@ pub fn create(
     })
 }
 
+/// Start a game for `players` (id and name; the first creates it, seats in this order) in the
+/// caller's transaction: what pairing and rematches do once everyone has agreed. Returns its id.
+pub(crate) fn seat_together(
+    conn: &mut DbConnection,
+    variant: Variant,
+    rated: bool,
+    time_control: TimeControl,
+    players: &[(i64, String)],
+    now: i64,
+) -> ServiceResult<i64> {
+    let (creator, creator_name) = players
+        .first()
+        .ok_or_else(|| ServiceError::Internal("a table without players".into()))?;
+    let count = players.len() as u8;
+    let clock = ClockState::new(time_control, count).to_json()?;
+    let row = store::insert_game(
+        conn,
+        &store::NewGameRow {
+            variant: variant.name(),
+            players: count as i32,
+            invite_only: true,
+            rated,
+            created_by: *creator,
+            clock: Some(&clock),
+            created_at: now,
+        },
+    )?;
+    let created = GameEvent::Created {
+        variant,
+        players: count,
+        invite_only: true,
+        rated,
+        by: creator_name.clone(),
+        time_control,
+    };
+    let mut version = append(conn, &row, 0, &created, GameUpdate::default(), now)?;
+    for (user_id, name) in players {
+        version = take_seat(conn, &row, version, *user_id, name, now)?;
+    }
+    Ok(row.id)
+}
+
 /// Seat a user; start the game when the seats are full. Returns the game's new version.
 fn take_seat(
     conn: &mut DbConnection,

@@ -1,5 +1,5 @@
 //! Blocks. A player who blocks another keeps them away: the blocked player cannot invite them or
-//! join their open games, and neither sees the other's messages (in a game already under way the
+//! join their open games, pairing never seats them together, and neither sees the other's messages (in a game already under way the
 //! game goes on; only the messages are hidden). The blocked player is not told.
 
 use serde::{Deserialize, Serialize};

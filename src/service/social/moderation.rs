@@ -286,6 +286,7 @@ fn sanction(
             Kind::Suspend => {
                 store::set_suspended_until(c, user.id, Some(until))?;
                 users::revoke_sessions(c, user.id, None, now)?;
+                crate::storage::pairing::close_all_of(c, user.id, "withdrawn", now)?;
             }
         }
         let action = NewAction {

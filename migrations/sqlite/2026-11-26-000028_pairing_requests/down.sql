@@ -1,0 +1,1 @@
+DROP TABLE pairing_requests;

@@ -98,13 +98,13 @@ pub fn build_with_clock(
         name: "clock",
         error,
     })?;
-    let pairing = crate::service::pairing::PairingPolicy {
-        fair: crate::service::social::fair_use::FairUse {
+    let pairing = crate::service::pairing::PairingPolicy::new(
+        crate::service::social::fair_use::FairUse {
             max_running_games: config.max_running_games,
         },
-        initial_rating: config.rating_parameters().initial.rating,
-        bots: bots.iter().map(|b| (b.user_id, b.name.clone())).collect(),
-    };
+        config.rating_parameters().initial.rating,
+        &bots,
+    );
     crate::workers::pairing::spawn(
         &workers,
         db.clone(),

@@ -1,5 +1,6 @@
 //! `/api/v1/pairing/requests`: "Play now". A player files what they will play; the server seats
-//! waiting requests together as soon as they fill a table (the rule: `docs/playing.md`).
+//! waiting requests together as soon as they fill a table (the rule: `docs/playing.md`). And
+//! `/api/v1/games/{id}/rematch`: the same table again once a game is over.
 
 use actix_web::{delete, get, post, web, HttpResponse};
 
@@ -7,6 +8,7 @@ use super::auth::Authenticated;
 use super::error::{ApiError, Problem};
 use super::json_body::JsonObject;
 use super::AppState;
+use crate::service::pairing::rematch::{self, Rematch};
 use crate::service::pairing::{self, NewPairingRequest, PairingRequest, PairingRequestList};
 
 /// File a pairing request. Pairing runs at once: when waiting requests fill a table with it, the
@@ -77,5 +79,67 @@ pub async fn cancel(
     let id = id.into_inner();
     Ok(web::Json(
         web::block(move || pairing::cancel(&state.db, &caller, id)).await??,
+    ))
+}
+
+/// The rematch offered at a finished game you played (404 when none was offered).
+#[utoipa::path(operation_id = "getRematch", tag = "pairing", security(("bearer" = [])), params(("id" = i64, Path)), responses(
+    (status = 200, body = Rematch),
+    (status = 403, description = "`not_seated`: you did not play this game", body = Problem),
+    (status = 404, description = "`not_found`: no such game, or no rematch offered", body = Problem),
+    (status = 409, description = "`game_not_over`", body = Problem),
+))]
+#[get("/games/{id}/rematch")]
+pub async fn get_rematch(
+    state: web::Data<AppState>,
+    Authenticated(caller): Authenticated,
+    id: web::Path<i64>,
+) -> Result<web::Json<Rematch>, ApiError> {
+    let id = id.into_inner();
+    Ok(web::Json(
+        web::block(move || rematch::get(&state.db, &caller, id)).await??,
+    ))
+}
+
+/// Offer a rematch at a finished game you played, or accept the one offered: the same variant,
+/// time control and rated or casual game, every player a seat further. The others are told (an
+/// `invitation` notice with `rematch`); the game starts when everyone has accepted (bots accept
+/// at once), and the answer then says `started` with `new_game_id`. An offer lapses after three
+/// days; once declined or lapsed, it may be offered again.
+#[utoipa::path(operation_id = "offerRematch", tag = "pairing", security(("bearer" = [])), params(("id" = i64, Path)), responses(
+    (status = 200, body = Rematch),
+    (status = 403, description = "`not_seated`: you did not play this game; `suspended` (with `until`)", body = Problem),
+    (status = 404, description = "`not_found`", body = Problem),
+    (status = 409, description = "`game_not_over`; `player_gone`: a player deleted their account; `too_many_games`: you have the most games running at once", body = Problem),
+))]
+#[post("/games/{id}/rematch")]
+pub async fn offer_rematch(
+    state: web::Data<AppState>,
+    Authenticated(caller): Authenticated,
+    id: web::Path<i64>,
+) -> Result<web::Json<Rematch>, ApiError> {
+    let id = id.into_inner();
+    Ok(web::Json(
+        web::block(move || rematch::offer_or_accept(&state.db, &caller, id, state.fair_use))
+            .await??,
+    ))
+}
+
+/// Decline the rematch offered at a game you played (the one who offered withdraws it).
+#[utoipa::path(operation_id = "declineRematch", tag = "pairing", security(("bearer" = [])), params(("id" = i64, Path)), responses(
+    (status = 200, body = Rematch),
+    (status = 403, description = "`not_seated`: you did not play this game", body = Problem),
+    (status = 404, description = "`not_found`", body = Problem),
+    (status = 409, description = "`game_not_over`; `no_rematch_offer`: none waits", body = Problem),
+))]
+#[delete("/games/{id}/rematch")]
+pub async fn decline_rematch(
+    state: web::Data<AppState>,
+    Authenticated(caller): Authenticated,
+    id: web::Path<i64>,
+) -> Result<web::Json<Rematch>, ApiError> {
+    let id = id.into_inner();
+    Ok(web::Json(
+        web::block(move || rematch::decline(&state.db, &caller, id)).await??,
     ))
 }

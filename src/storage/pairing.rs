@@ -2,7 +2,7 @@
 
 use diesel::prelude::*;
 
-use super::schema::{blocks, pairing_requests, ratings, users};
+use super::schema::{blocks, pairing_requests, ratings, rematches, users};
 use super::{DbConnection, StorageError};
 
 /// The PostgreSQL advisory lock a pairing pass holds until its transaction ends ("pairing" in
@@ -245,4 +245,51 @@ pub fn blocks_among(
         .filter(blocks::blocked_id.eq_any(users_))
         .select((blocks::user_id, blocks::blocked_id))
         .load(conn)?)
+}
+
+#[derive(Debug, Clone, Queryable, Selectable, Insertable)]
+#[diesel(table_name = rematches)]
+pub struct RematchRow {
+    pub game_id: i64,
+    pub offered_by: i32,
+    pub accepted: String,
+    pub state: String,
+    pub offered_at: i64,
+    pub expires_at: i64,
+    pub new_game_id: Option<i64>,
+    pub declined_by: Option<i32>,
+    pub closed_at: Option<i64>,
+}
+
+/// The rematch offered at `game_id` (answers take turns on the pairing [`lock`]).
+pub fn rematch(conn: &mut DbConnection, game_id: i64) -> Result<Option<RematchRow>, StorageError> {
+    Ok(rematches::table
+        .find(game_id)
+        .select(RematchRow::as_select())
+        .first(conn)
+        .optional()?)
+}
+
+/// Offer a rematch at `row.game_id`, replacing an offer that was declined or lapsed.
+pub fn offer_rematch(conn: &mut DbConnection, row: &RematchRow) -> Result<(), StorageError> {
+    diesel::delete(rematches::table.find(row.game_id)).execute(conn)?;
+    diesel::insert_into(rematches::table)
+        .values(row)
+        .execute(conn)
+        .map_err(StorageError::from_write)?;
+    Ok(())
+}
+
+/// Save a rematch's answers and state.
+pub fn update_rematch(conn: &mut DbConnection, row: &RematchRow) -> Result<(), StorageError> {
+    diesel::update(rematches::table.find(row.game_id))
+        .set((
+            rematches::accepted.eq(&row.accepted),
+            rematches::state.eq(&row.state),
+            rematches::new_game_id.eq(row.new_game_id),
+            rematches::declined_by.eq(row.declined_by),
+            rematches::closed_at.eq(row.closed_at),
+        ))
+        .execute(conn)?;
+    Ok(())
 }

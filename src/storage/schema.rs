@@ -441,6 +441,20 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    rematches (game_id) {
+        game_id -> BigInt,
+        offered_by -> Integer,
+        accepted -> Text,
+        state -> Text,
+        offered_at -> BigInt,
+        expires_at -> BigInt,
+        new_game_id -> Nullable<BigInt>,
+        declined_by -> Nullable<Integer>,
+        closed_at -> Nullable<BigInt>,
+    }
+}
+
 diesel::joinable!(game_events -> games (game_id));
 diesel::joinable!(game_archives -> games (game_id));
 diesel::joinable!(chat_messages -> users (user_id));
@@ -481,4 +495,5 @@ diesel::allow_tables_to_appear_in_same_query!(
     reports,
     moderation_actions,
     pairing_requests,
+    rematches,
 );

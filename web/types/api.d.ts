@@ -417,6 +417,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/games/{id}/rematch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The rematch offered at a finished game you played (404 when none was offered). */
+        get: operations["getRematch"];
+        put?: never;
+        /**
+         * Offer a rematch at a finished game you played, or accept the one offered: the same variant,
+         *     time control and rated or casual game, every player a seat further. The others are told (an
+         *     `invitation` notice with `rematch`); the game starts when everyone has accepted (bots accept
+         *     at once), and the answer then says `started` with `new_game_id`. An offer lapses after three
+         *     days; once declined or lapsed, it may be offered again.
+         */
+        post: operations["offerRematch"];
+        /** Decline the rematch offered at a game you played (the one who offered withdraws it). */
+        delete: operations["declineRematch"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/games/{id}/resign": {
         parameters: {
             query?: never;
@@ -2346,7 +2371,8 @@ export interface components {
         };
         /**
          * InvitationNotice
-         * @description Someone invited you to a game.
+         * @description Someone invited you to a game, or (`rematch`) offers a rematch at the finished game
+         *     `game_id`: accept or decline it there (`POST` or `DELETE /games/{id}/rematch`).
          */
         InvitationNotice: {
             /** @description Who invited you. */
@@ -2358,6 +2384,8 @@ export interface components {
              * @enum {string}
              */
             kind: "invitation";
+            /** @description A rematch offered at this finished game, rather than an invitation to it. */
+            rematch?: boolean;
         };
         InviteRequest: {
             /**
@@ -3213,6 +3241,38 @@ export interface components {
         RefreshRequest: {
             refresh_token: string;
         };
+        /** @description The rematch offered at a finished game. */
+        Rematch: {
+            /** @description Who accepted (the one who offered and the bots included), in seat order. */
+            accepted: string[];
+            declined_by: string | null;
+            /**
+             * Format: int64
+             * @description When the offer lapses unanswered.
+             */
+            expires_at: number;
+            /**
+             * Format: int64
+             * @description The finished game.
+             */
+            game_id: number;
+            /** Format: int64 */
+            new_game_id: number | null;
+            /**
+             * Format: int64
+             * @description Milliseconds since the Unix epoch.
+             */
+            offered_at: number;
+            offered_by: string;
+            state: components["schemas"]["RematchState"];
+            /** @description Who has not answered yet. */
+            waiting_for: string[];
+        };
+        /**
+         * @description Where a rematch offer stands.
+         * @enum {string}
+         */
+        RematchState: "offered" | "started" | "declined" | "lapsed";
         /** @description A finished game as it stood after some of its decisions: what the record viewer steps through. */
         ReplayStep: {
             decision: null | components["schemas"]["RecordedDecision"];
@@ -5335,6 +5395,177 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             /** @description `game_not_over` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getRematch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Rematch"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description `not_seated`: you did not play this game; `insufficient_scope`: the API token lacks the scope */
+            403: {
+                headers: {
+                    /** @description On `insufficient_scope` (RFC 6750 §3.1): `Bearer error="insufficient_scope", scope="play"` names the scope that would do; where only a signed-in session does, `error_description` says so instead of `scope` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_found`: no such game, or no rematch offered; `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description `game_not_over` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    offerRematch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Rematch"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description `not_seated`: you did not play this game; `suspended` (with `until`); `insufficient_scope`: the API token lacks the scope */
+            403: {
+                headers: {
+                    /** @description On `insufficient_scope` (RFC 6750 §3.1): `Bearer error="insufficient_scope", scope="play"` names the scope that would do; where only a signed-in session does, `error_description` says so instead of `scope` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_found`; `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description `game_not_over`; `player_gone`: a player deleted their account; `too_many_games`: you have the most games running at once */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    declineRematch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Rematch"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description `not_seated`: you did not play this game; `insufficient_scope`: the API token lacks the scope */
+            403: {
+                headers: {
+                    /** @description On `insufficient_scope` (RFC 6750 §3.1): `Bearer error="insufficient_scope", scope="play"` names the scope that would do; where only a signed-in session does, `error_description` says so instead of `scope` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_found`; `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description `game_not_over`; `no_rematch_offer`: none waits */
             409: {
                 headers: {
                     [name: string]: unknown;

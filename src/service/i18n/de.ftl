@@ -23,6 +23,7 @@ mail-reminder = { $hours ->
    *[other] Noch { $hours } Stunden für deinen Zug in Partie { $id }
 }
 mail-invitation = { $by } lädt dich zu einer Partie { $variant } ein (Partie { $id })
+mail-rematch = { $by } bietet eine Revanche der Partie { $id } ({ $variant }) an: nimm sie auf der Seite der Partie an oder lehne sie ab
 mail-started = Partie { $id } ({ $variant }) hat begonnen
 mail-over = Partie { $id } ({ $variant }) ist beendet
 mail-aborted = Partie { $id } ({ $variant }) wurde abgebrochen: ihr erster Zug wurde nie gespielt
@@ -128,6 +129,7 @@ mail-reply-problem-other = „{ $said }“ kann jetzt nicht gespielt werden.
 push-your-turn = Du bist am Zug in Partie { $id }
 push-reminder = Deine Zeit in Partie { $id } läuft ab
 push-invitation = { $by } lädt dich zu Partie { $id } ein
+push-rematch = { $by } bietet eine Revanche der Partie { $id } an
 push-started = Partie { $id } hat begonnen
 push-over = Partie { $id } ist beendet
 push-open = Partie öffnen

@@ -26,6 +26,7 @@ mail-reminder = { $hours ->
    *[other] { $hours } hours left for your turn in game { $id }
 }
 mail-invitation = { $by } invited you to a game of { $variant } (game { $id })
+mail-rematch = { $by } offers a rematch of { $variant } game { $id }: accept or decline it on the game's page
 mail-started = Game { $id } ({ $variant }) has started
 mail-over = Game { $id } ({ $variant }) is over
 mail-aborted = Game { $id } ({ $variant }) was aborted: its first turn was never played
@@ -116,6 +117,7 @@ mail-reply-problem-other = "{ $said }" could not be played now.
 push-your-turn = Your turn in game { $id }
 push-reminder = Your time in game { $id } is running out
 push-invitation = { $by } invites you to game { $id }
+push-rematch = { $by } offers a rematch of game { $id }
 push-started = Game { $id } has started
 push-over = Game { $id } is over
 push-open = Open the game

@@ -23,6 +23,7 @@ mail-reminder = { $hours ->
    *[other] Plus que { $hours } heures pour jouer dans la partie { $id }
 }
 mail-invitation = { $by } vous invite à une partie de { $variant } (partie { $id })
+mail-rematch = { $by } propose une revanche de la partie { $id } de { $variant } : acceptez-la ou refusez-la sur la page de la partie
 mail-started = La partie { $id } ({ $variant }) a commencé
 mail-over = La partie { $id } ({ $variant }) est terminée
 mail-aborted = La partie { $id } ({ $variant }) est annulée : son premier tour n'a jamais été joué
@@ -133,6 +134,7 @@ mail-reply-problem-other = « { $said } » ne peut pas être joué maintenant.
 push-your-turn = À vous de jouer dans la partie { $id }
 push-reminder = Votre temps s'écoule dans la partie { $id }
 push-invitation = { $by } vous invite à la partie { $id }
+push-rematch = { $by } propose une revanche de la partie { $id }
 push-started = La partie { $id } a commencé
 push-over = La partie { $id } est terminée
 push-open = Ouvrir la partie

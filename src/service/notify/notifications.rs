@@ -30,11 +30,15 @@ pub enum Notice {
         seat: u8,
         version: i64,
     },
-    /// Someone invited you to a game.
+    /// Someone invited you to a game, or (`rematch`) offers a rematch at the finished game
+    /// `game_id`: accept or decline it there (`POST` or `DELETE /games/{id}/rematch`).
     Invitation {
         game_id: i64,
         /// Who invited you.
         by: String,
+        /// A rematch offered at this finished game, rather than an invitation to it.
+        #[serde(default)]
+        rematch: bool,
     },
     /// A game you sit at has started.
     GameStarted { game_id: i64 },
@@ -191,6 +195,12 @@ impl Notice {
             Notice::YourTurn {
                 game_id, version, ..
             } => format!("{game_id}:{version}"),
+            // A rematch may be offered again once an offer was declined or lapsed.
+            Notice::Invitation {
+                game_id,
+                rematch: true,
+                ..
+            } => format!("rematch:{game_id}:{at}"),
             Notice::Invitation { game_id, .. }
             | Notice::GameStarted { game_id }
             | Notice::GameOver { game_id } => game_id.to_string(),

@@ -2,6 +2,7 @@
 //! waiting requests together by the rule in `crate::pairing` ([`pass`]).
 
 pub mod pass;
+pub mod rematch;
 
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;

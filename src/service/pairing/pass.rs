@@ -26,6 +26,29 @@ pub struct PairingPolicy {
     pub bots: Vec<(i64, String)>,
 }
 
+impl PairingPolicy {
+    /// The policy with the server's bots in the order they fill seats: bot-greedy first (a fair
+    /// game for most players), then bot-mcts, then the others.
+    pub fn new(
+        fair: FairUse,
+        initial_rating: f64,
+        bots: &[crate::service::play::bots::ServerBot],
+    ) -> PairingPolicy {
+        let mut bots: Vec<(i64, String)> =
+            bots.iter().map(|b| (b.user_id, b.name.clone())).collect();
+        bots.sort_by_key(|(_, name)| match name.as_str() {
+            "bot-greedy" => 0,
+            "bot-mcts" => 1,
+            _ => 2,
+        });
+        PairingPolicy {
+            fair,
+            initial_rating,
+            bots,
+        }
+    }
+}
+
 /// One pass; the ids of the games it started.
 pub fn pair_waiting(db: &Database, policy: &PairingPolicy) -> ServiceResult<Vec<i64>> {
     let now = db.now();

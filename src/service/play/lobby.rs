@@ -427,6 +427,7 @@ fn invite_in(
     let invitation = Notice::Invitation {
         game_id,
         by: caller.name.clone(),
+        rematch: false,
     };
     queue(conn, invitee.id, &invitation, now)?;
     Ok(())

@@ -67,6 +67,8 @@ pub enum Subject<'a> {
     Invitation {
         game: &'a GameFacts,
         by: &'a str,
+        /// A rematch offered at this finished game.
+        rematch: bool,
     },
     Started(&'a GameFacts),
     Over(&'a GameFacts),
@@ -322,8 +324,17 @@ pub fn render(language: Language, subject: Subject<'_>, links: &Links<'_>) -> Em
         ),
         // An invitation is rendered when it is sent, perhaps after the game started: whose turn
         // it is then is for the "your turn" email to say, never the invitation.
-        Subject::Invitation { game, by } => (
-            about(language, "mail-invitation", game, &[("by", by.into())]),
+        Subject::Invitation { game, by, rematch } => (
+            about(
+                language,
+                if rematch {
+                    "mail-rematch"
+                } else {
+                    "mail-invitation"
+                },
+                game,
+                &[("by", by.into())],
+            ),
             game_text(
                 language,
                 &GameFacts {

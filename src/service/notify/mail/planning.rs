@@ -247,7 +247,11 @@ pub(super) fn plan(
                     game: &game,
                     lead_ms: *lead_ms,
                 },
-                (Notice::Invitation { by, .. }, _) => Subject::Invitation { game: &game, by },
+                (Notice::Invitation { by, rematch, .. }, _) => Subject::Invitation {
+                    game: &game,
+                    by,
+                    rematch: *rematch,
+                },
                 (Notice::GameStarted { .. }, _) => Subject::Started(&game),
                 _ => Subject::Over(&game),
             };

@@ -144,10 +144,14 @@ fn outgoing(
                 Some(format!("turn-{game_id}")),
             )
         }
-        Notice::Invitation { by, .. } => (
+        Notice::Invitation { by, rematch, .. } => (
             i18n::text(
                 language,
-                "push-invitation",
+                if *rematch {
+                    "push-rematch"
+                } else {
+                    "push-invitation"
+                },
                 &[("id", game_id.into()), ("by", by.as_str().into())],
             ),
             DEFAULT_TTL_SECONDS,

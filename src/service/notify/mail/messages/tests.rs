@@ -101,6 +101,7 @@ fn an_invitation_never_says_whose_turn_it_is() {
             Subject::Invitation {
                 game: &game,
                 by: "bert",
+                rematch: false,
             },
             &links,
         );

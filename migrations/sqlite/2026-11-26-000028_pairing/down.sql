@@ -1,1 +1,2 @@
+DROP TABLE rematches;
 DROP TABLE pairing_requests;

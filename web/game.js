@@ -6,7 +6,7 @@
  * keyboards and screen readers keep their place. On a phone the hand and the choices stay docked
  * at the bottom of the screen. */
 
-import { ApiError, call } from './api.js';
+import { ApiError, call, session } from './api.js';
 import { h, duration, failed, say } from './dom.js';
 import { t } from './i18n.js';
 import { boardOf, pilesOf, resultOf, seatsOf, turnOf } from './table.js';
@@ -15,6 +15,7 @@ import { moveLog } from './move_log.js';
 import { refresh as refreshWaiting } from './waiting.js';
 import { confirmMoves } from './settings.js';
 import { tableTalk } from './table_talk.js';
+import { rematchPanel } from './rematch.js';
 
 /** @typedef {import('./types/api').components['schemas']} Schemas */
 /** @typedef {Schemas['GameDetail']} GameDetail */
@@ -45,6 +46,8 @@ export function showGame(main, id) {
   /** The decision a first tap armed, when moves are confirmed by a second tap. @type {string | null} */
   let armed = null;
   let loadedAt = Date.now();
+  /** The rematch, once the game is over (made once, kept live). @type {{panel: HTMLElement, stop: () => void} | null} */
+  let rematch = null;
   const body = h('div', { class: 'game' });
   /** Where the other players' moves are read out as they arrive. */
   const announce = h('p', { class: 'sr-only', 'aria-live': 'polite', id: 'announce' });
@@ -224,12 +227,14 @@ export function showGame(main, id) {
       ? h('button', { type: 'button', class: 'resign', onclick: () => { if (confirm(t('confirm-resign'))) call('POST', `/games/${id}/resign`, {}).then(load, failed); } }, [t('resign')])
       : '';
     const over = g.status === 'over' || g.status === 'aborted';
+    if (over && g.your_seat != null) rematch ??= rematchPanel(id, session()?.name ?? '');
     body.replaceChildren(
       header,
       h('p', { class: 'turn', id: 'turn' }, [turnOf(view, g.your_seat ?? null, names)]),
       deadlineOf(g),
       resultOf(view, names),
       over ? h('p', {}, [h('a', { href: `/records/${id}`, id: 'replay-link' }, [t('replay')])]) : '',
+      rematch?.panel ?? '',
       next,
       h('p', { class: 'help-link' }, [h('a', { href: `/help/${g.variant}` }, [t('help-title', { variant: t(`variant-${g.variant}`) })])]),
       h('div', { class: view.board ? 'table-layout' : '' }, [
@@ -319,6 +324,7 @@ export function showGame(main, id) {
   return () => {
     closed = true;
     talk.close();
+    rematch?.stop();
     clearInterval(ticker);
     stream?.close();
   };

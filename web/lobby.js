@@ -1,5 +1,5 @@
 // @ts-check
-/** The lobby: a new game (variant, players, a bot, time control, invitation only, rated), the
+/** The lobby: Play now (pairing), a new game (variant, players, a bot, time control, invitation only, rated), the
  * player's games (the ones waiting for them first, with the time left, kept live) and the open
  * games to join. */
 
@@ -8,18 +8,9 @@ import { h, duration, failed, go } from './dom.js';
 import { t } from './i18n.js';
 import { onChange } from './waiting.js';
 import { pushButton } from './notify.js';
+import { playNow, TIME_CONTROLS } from './play_now.js';
 
 /** @typedef {import('./types/api').components['schemas']} Schemas */
-
-const DAY = 86400;
-
-/** The time controls offered, by their option value. @type {Record<string, Schemas['TimeControl']>} */
-const TIME_CONTROLS = {
-  none: { type: 'none' },
-  day: { type: 'per_turn', seconds: DAY },
-  three_days: { type: 'per_turn', seconds: 3 * DAY },
-  fischer: { type: 'fischer', initial_seconds: 3 * DAY, increment_seconds: DAY, max_seconds: 7 * DAY },
-};
 
 /** A game in a list, with what the caller can do; its status last unless the item says it
  * already. @param {Schemas['GameSummary']} g @param {boolean} joinable @param {boolean} [status] */
@@ -141,11 +132,13 @@ export async function showLobby(main) {
     h('label', { class: 'check' }, [rated, t('rated')]),
     h('button', { type: 'submit' }, [t('create')]),
   ]);
+  const now = playNow();
   const mine = h('ul', { class: 'games', id: 'my-games' });
   const open = h('ul', { class: 'games', id: 'open-games' });
   main.replaceChildren(
     h('h1', {}, [t('lobby')]),
     h('p', { class: 'device' }, [pushButton()]),
+    now.section,
     h('section', { 'aria-labelledby': 'new-h' }, [h('h2', { id: 'new-h' }, [t('new-game')]), form]),
     h('section', { 'aria-labelledby': 'mine-h' }, [h('h2', { id: 'mine-h' }, [t('my-games')]), mine]),
     h('section', { 'aria-labelledby': 'open-h' }, [h('h2', { id: 'open-h' }, [t('open-games')]), open]),
@@ -173,5 +166,6 @@ export async function showLobby(main) {
   return () => {
     stopListening();
     clearInterval(ticker);
+    now.stop();
   };
 }

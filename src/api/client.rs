@@ -63,6 +63,8 @@ const FILES: &[(&str, &str, &[u8])] = &[
     ("table.js", JS, include_bytes!("../../web/table.js")),
     ("move_log.js", JS, include_bytes!("../../web/move_log.js")),
     ("lobby.js", JS, include_bytes!("../../web/lobby.js")),
+    ("play_now.js", JS, include_bytes!("../../web/play_now.js")),
+    ("rematch.js", JS, include_bytes!("../../web/rematch.js")),
     ("game.js", JS, include_bytes!("../../web/game.js")),
     ("replay.js", JS, include_bytes!("../../web/replay.js")),
     ("style.css", CSS, include_bytes!("../../web/style.css")),

@@ -176,3 +176,40 @@ fn two_players_see_each_others_moves_live() {
     assert_eq!(report["staleOffersDraw"], json!(true), "{report}");
     assert_eq!(report["outside"], json!([]), "{report}");
 }
+
+/// Play now in two browsers lands both players in one game; at its end a rematch offered on one
+/// is accepted on the other, and both land in the new game.
+#[test]
+#[cfg_attr(
+    not(browser_tests),
+    ignore = "browser: set KELTIS_BROWSER_TESTS=1 with chromium and `npm ci` in tests/browser"
+)]
+fn play_now_and_a_rematch_in_two_browsers() {
+    let s = support::spawn(Db::Sqlite, |_| {}).expect("SQLite server");
+    let report = browser("play_now.mjs", &[&s.base, "desk", "phone"]);
+    assert!(
+        report["searching"]
+            .as_str()
+            .is_some_and(|t| t.starts_with("Searching")),
+        "{report}"
+    );
+    assert!(
+        report["waitingItem"]
+            .as_str()
+            .is_some_and(|t| t.contains("Keltis Card") && t.contains("waiting for")),
+        "{report}"
+    );
+    let first = &report["first"];
+    assert!(first["a"].as_i64().is_some_and(|id| id > 0), "{report}");
+    assert_eq!(first["a"], first["b"], "the same game: {report}");
+    assert_eq!(
+        report["offered"],
+        json!("Rematch offered: waiting for phone"),
+        "{report}"
+    );
+    assert_eq!(report["told"], json!("desk offers a rematch"), "{report}");
+    let second = &report["second"];
+    assert_eq!(second["a"], second["b"], "the same new game: {report}");
+    assert_ne!(second["a"], first["a"], "{report}");
+    assert_eq!(report["outside"], json!([]), "{report}");
+}

@@ -512,3 +512,27 @@ web-tap-again = Tippe noch einmal zum Bestätigen.
 web-confirm-move = Bestätigen: { $move }
 web-confirm-moves = Jeden Zug mit einem zweiten Tippen bestätigen
 web-this-device = Dieses Gerät
+
+# Play now and rematches (web client)
+web-play-now = Jetzt spielen
+web-pn-intro = Sag, was du spielen willst: der Server setzt dich mit den nächsten Spielern zusammen, die dieselbe Partie wollen, und sagt dir Bescheid, wenn sie beginnt.
+web-pn-seats = { $sizes } Spieler
+web-casual = Ungewertet
+web-cancel = Abbrechen
+web-pn-bot = Ein Bot nimmt die freien Plätze
+web-pn-bot-never = nie
+web-pn-bot-after = nach { $wait }
+web-pn-searching = { $n ->
+    [one] Suche Mitspieler…
+   *[other] Suche Mitspieler ({ $n } Anfragen)…
+}
+web-pn-waited = wartet seit { $wait }
+web-rematch-offer = Revanche anbieten
+web-rematch-waiting = Revanche angeboten: wartet auf { $names }
+web-rematch-from = { $by } bietet eine Revanche an
+web-rematch-accept = Revanche annehmen
+web-rematch-decline = Ablehnen
+web-rematch-withdraw = Angebot zurückziehen
+web-rematch-started = Die Revanche: Partie #{ $id }
+web-rematch-declined = { $by } hat die Revanche abgelehnt
+web-rematch-lapsed = Das Revanche-Angebot ist abgelaufen

@@ -501,3 +501,27 @@ web-tap-again = Tap it again to confirm.
 web-confirm-move = Confirm: { $move }
 web-confirm-moves = Tap again to confirm each move
 web-this-device = This device
+
+# Play now and rematches (web client)
+web-play-now = Play now
+web-pn-intro = Say what you will play: the server seats you with the next players who want the same game, and tells you when it starts.
+web-pn-seats = { $sizes } players
+web-casual = Casual
+web-cancel = Cancel
+web-pn-bot = A bot takes the empty seats
+web-pn-bot-never = never
+web-pn-bot-after = after { $wait }
+web-pn-searching = { $n ->
+    [one] Searching for players…
+   *[other] Searching for players ({ $n } requests)…
+}
+web-pn-waited = waiting for { $wait }
+web-rematch-offer = Offer a rematch
+web-rematch-waiting = Rematch offered: waiting for { $names }
+web-rematch-from = { $by } offers a rematch
+web-rematch-accept = Accept the rematch
+web-rematch-decline = Decline
+web-rematch-withdraw = Withdraw the offer
+web-rematch-started = The rematch: game #{ $id }
+web-rematch-declined = { $by } declined the rematch
+web-rematch-lapsed = The rematch offer lapsed

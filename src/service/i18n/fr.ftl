@@ -517,3 +517,27 @@ web-tap-again = Touchez-le encore pour confirmer.
 web-confirm-move = Confirmer : { $move }
 web-confirm-moves = Toucher une seconde fois pour confirmer chaque coup
 web-this-device = Cet appareil
+
+# Play now and rematches (web client)
+web-play-now = Jouer maintenant
+web-pn-intro = Dites à quoi vous voulez jouer : le serveur vous installe avec les prochains joueurs qui veulent la même partie et vous prévient quand elle commence.
+web-pn-seats = { $sizes } joueurs
+web-casual = Amicale
+web-cancel = Annuler
+web-pn-bot = Un robot prend les places vides
+web-pn-bot-never = jamais
+web-pn-bot-after = après { $wait }
+web-pn-searching = { $n ->
+    [one] Recherche de joueurs…
+   *[other] Recherche de joueurs ({ $n } demandes)…
+}
+web-pn-waited = en attente depuis { $wait }
+web-rematch-offer = Proposer une revanche
+web-rematch-waiting = Revanche proposée : en attente de { $names }
+web-rematch-from = { $by } propose une revanche
+web-rematch-accept = Accepter la revanche
+web-rematch-decline = Refuser
+web-rematch-withdraw = Retirer la proposition
+web-rematch-started = La revanche : partie n° { $id }
+web-rematch-declined = { $by } a refusé la revanche
+web-rematch-lapsed = La proposition de revanche a expiré

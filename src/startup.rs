@@ -365,6 +365,7 @@ pub fn build_with_clock(
             .service(api::client::screen)
             .service(api::client::settings_screen)
             .service(api::client::people_screen)
+            .service(api::client::join_screen)
             .service(api::client::root_file)
             .service(api::client::file)
             .default_service(web::to(error::no_route))

@@ -299,7 +299,78 @@ fn blocked_players_and_ranges_keep_apart(db: Db) {
     assert_eq!(request(&s, &ben, &bens["id"])["state"], "waiting");
 }
 
+/// A challenge link seats whoever opens it first at an invitation-only game, until the seats are
+/// full; a forged link is not found; only a seated player gets the link.
+fn challenge_links_seat_whoever_comes_first(db: Db) {
+    let s = support::spawn(db, |c| c.public_url = "https://keltis.example".into())
+        .expect("a database for this test");
+    let [ann, ben, cat, dan] = ["ann", "ben", "cat", "dan"].map(|n| s.register(n));
+    let id = s.create(
+        &ann,
+        json!({"variant": "keltis", "players": 3, "invite_only": true}),
+    );
+    let a = s.get(
+        &format!("/api/v1/games/{id}/challenge-link"),
+        Some(&ben.token),
+    );
+    assert_eq!((a.status, a.code()), (403, "not_seated".into()));
+    let a = s.get(
+        &format!("/api/v1/games/{id}/challenge-link"),
+        Some(&ann.token),
+    );
+    assert_eq!(a.status, 200, "{}", a.text);
+    let link = a.json();
+    let token = link["token"].as_str().unwrap().to_string();
+    assert_eq!(
+        link["link"].as_str(),
+        Some(format!("https://keltis.example/join/{token}").as_str())
+    );
+    // The page of the link is the web client's.
+    let page = s.get(&format!("/join/{token}"), None);
+    assert_eq!(page.status, 200);
+    // A forged token, another game's id with this MAC: not found.
+    let mac = token.split_once('-').unwrap().1;
+    for forged in [
+        format!("{}-{mac}", id + 1),
+        format!("{id}-{}", "0".repeat(64)),
+        "x".into(),
+    ] {
+        let a = s.post(
+            &format!("/api/v1/challenges/{forged}"),
+            Some(&ben.token),
+            json!({}),
+        );
+        assert_eq!(a.status, 404, "{forged}: {}", a.text);
+    }
+    let join = |user: &User| {
+        s.post(
+            &format!("/api/v1/challenges/{token}"),
+            Some(&user.token),
+            json!({}),
+        )
+    };
+    let a = join(&ben);
+    assert_eq!((a.status, a.json()["status"].clone()), (200, "open".into()));
+    let a = join(&ben);
+    assert_eq!((a.status, a.code()), (409, "already_seated".into()));
+    let a = join(&cat);
+    assert_eq!(
+        (a.status, a.json()["status"].clone()),
+        (200, "active".into()),
+        "the table is full"
+    );
+    assert_eq!(seated(&s, &json!(id), &ann), ["ann", "ben", "cat"]);
+    let a = join(&dan);
+    assert_eq!((a.status, a.code()), (409, "game_not_open".into()));
+    let a = s.get(
+        &format!("/api/v1/games/{id}/challenge-link"),
+        Some(&ann.token),
+    );
+    assert_eq!((a.status, a.code()), (409, "game_not_open".into()));
+}
+
 on_both_databases!(
+    challenge_links_seat_whoever_comes_first,
     two_matching_requests_make_one_game,
     larger_tables_fill_one_by_one,
     a_bot_fills_the_seat_after_the_wait_when_allowed,

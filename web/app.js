@@ -20,6 +20,7 @@ import { showModeration } from './moderation.js';
 import { showConsent } from './oauth.js';
 import { showLeaderboard, showProfile } from './players.js';
 import { showHelp } from './help.js';
+import { showJoin } from './challenge.js';
 import { showReset } from './password.js';
 import { follow, stop } from './waiting.js';
 import { registerWorker } from './notify.js';
@@ -99,6 +100,11 @@ function route() {
   }
   if (!session()) return showLogin();
   follow();
+  const join = /^\/join\/(\d+-[0-9a-f]{64})$/.exec(location.pathname);
+  if (join) {
+    leave = showJoin(main, join[1]);
+    return;
+  }
   const game = /^\/games\/(\d+)$/.exec(location.pathname);
   if (game) {
     leave = showGame(main, Number(game[1]));

@@ -16,6 +16,7 @@ import { refresh as refreshWaiting } from './waiting.js';
 import { confirmMoves } from './settings.js';
 import { tableTalk } from './table_talk.js';
 import { rematchPanel } from './rematch.js';
+import { shareLink } from './challenge.js';
 
 /** @typedef {import('./types/api').components['schemas']} Schemas */
 /** @typedef {Schemas['GameDetail']} GameDetail */
@@ -155,7 +156,7 @@ export function showGame(main, id) {
     if (!view) {
       body.replaceChildren(header, h('p', { id: 'turn' }, [t(`status-${g.status}`)]),
         h('ul', { class: 'waiting' }, g.seats.map((s) => h('li', {}, [s.user]))),
-        ...(g.status === 'open' && g.your_seat != null ? [inviteForm(id)] : []));
+        ...(g.status === 'open' && g.your_seat != null ? [inviteForm(id), shareLink(id)] : []));
       restoreFocus(body, focus);
       return;
     }

@@ -65,6 +65,7 @@ const FILES: &[(&str, &str, &[u8])] = &[
     ("lobby.js", JS, include_bytes!("../../web/lobby.js")),
     ("play_now.js", JS, include_bytes!("../../web/play_now.js")),
     ("rematch.js", JS, include_bytes!("../../web/rematch.js")),
+    ("challenge.js", JS, include_bytes!("../../web/challenge.js")),
     ("game.js", JS, include_bytes!("../../web/game.js")),
     ("replay.js", JS, include_bytes!("../../web/replay.js")),
     ("style.css", CSS, include_bytes!("../../web/style.css")),
@@ -178,6 +179,12 @@ pub async fn root_file(
 /// another site opens the page, which shows that screen (after logging in if needed).
 #[get("/{screen:games|records}/{id:[0-9]{1,18}}")]
 pub async fn screen(req: HttpRequest) -> Result<HttpResponse, ApiError> {
+    serve(&req, "index.html")
+}
+
+/// A challenge link (`/join/{token}`): the page takes the seat once the player is signed in.
+#[get("/join/{token:[0-9]{1,18}-[0-9a-f]{64}}")]
+pub async fn join_screen(req: HttpRequest) -> Result<HttpResponse, ApiError> {
     serve(&req, "index.html")
 }
 

@@ -186,6 +186,8 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(pairing::get_rematch)
         .service(pairing::offer_rematch)
         .service(pairing::decline_rematch)
+        .service(pairing::challenge_link)
+        .service(pairing::accept_challenge)
         .service(vacation::status)
         .service(vacation::start)
         .service(vacation::stop)

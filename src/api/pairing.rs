@@ -1,6 +1,7 @@
 //! `/api/v1/pairing/requests`: "Play now". A player files what they will play; the server seats
 //! waiting requests together as soon as they fill a table (the rule: `docs/playing.md`). And
-//! `/api/v1/games/{id}/rematch`: the same table again once a game is over.
+//! `/api/v1/games/{id}/rematch`: the same table again once a game is over. And challenge links:
+//! a game's seats for whoever opens its link first.
 
 use actix_web::{delete, get, post, web, HttpResponse};
 
@@ -8,8 +9,10 @@ use super::auth::Authenticated;
 use super::error::{ApiError, Problem};
 use super::json_body::JsonObject;
 use super::AppState;
+use crate::service::pairing::challenges::{self, ChallengeLink};
 use crate::service::pairing::rematch::{self, Rematch};
 use crate::service::pairing::{self, NewPairingRequest, PairingRequest, PairingRequestList};
+use crate::service::play::games::GameDetail;
 
 /// File a pairing request. Pairing runs at once: when waiting requests fill a table with it, the
 /// answer is `seated` with the game's id, and every player is told (`game_started`); otherwise
@@ -141,5 +144,50 @@ pub async fn decline_rematch(
     let id = id.into_inner();
     Ok(web::Json(
         web::block(move || rematch::decline(&state.db, &caller, id)).await??,
+    ))
+}
+
+/// The challenge link of a game you sit at while it waits for players: whoever opens it first,
+/// signed in, takes a seat (invitation-only games included), until the seats are full. Share it
+/// in a chat; it works as long as the game waits.
+#[utoipa::path(operation_id = "getChallengeLink", tag = "pairing", security(("bearer" = [])), params(("id" = i64, Path)), responses(
+    (status = 200, body = ChallengeLink),
+    (status = 403, description = "`not_seated`", body = Problem),
+    (status = 404, description = "`not_found`", body = Problem),
+    (status = 409, description = "`game_not_open`: the game no longer waits for players", body = Problem),
+))]
+#[get("/games/{id}/challenge-link")]
+pub async fn challenge_link(
+    state: web::Data<AppState>,
+    Authenticated(caller): Authenticated,
+    id: web::Path<i64>,
+) -> Result<web::Json<ChallengeLink>, ApiError> {
+    let id = id.into_inner();
+    Ok(web::Json(
+        web::block(move || {
+            challenges::link(&state.db, &state.keys, &caller, id, &state.public_url)
+        })
+        .await??,
+    ))
+}
+
+/// Take a seat through a challenge link's token; the game starts when its seats are full.
+#[utoipa::path(operation_id = "acceptChallenge", tag = "pairing", security(("bearer" = [])), params(("token" = String, Path, description = "The link's token")), responses(
+    (status = 200, body = GameDetail),
+    (status = 403, description = "`blocked`: a player of the game does not accept you; `suspended` (with `until`)", body = Problem),
+    (status = 404, description = "`not_found`: not a challenge link of this server", body = Problem),
+    (status = 409, description = "`game_not_open`: its seats were taken first; `already_seated`; `too_many_games`", body = Problem),
+))]
+#[post("/challenges/{token}")]
+pub async fn accept_challenge(
+    state: web::Data<AppState>,
+    Authenticated(caller): Authenticated,
+    token: web::Path<String>,
+) -> Result<web::Json<GameDetail>, ApiError> {
+    Ok(web::Json(
+        web::block(move || {
+            challenges::accept(&state.db, &state.keys, &caller, &token, state.fair_use)
+        })
+        .await??,
     ))
 }

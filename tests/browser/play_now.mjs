@@ -1,8 +1,9 @@
 // Play now and a rematch, in two browsers: a desktop and a phone each tap "Play now" for Keltis
 // Card and land in the same game; the phone resigns; at the end screen the desktop offers a
-// rematch, the phone (told live) accepts, and both land in the new game.
+// rematch, the phone (told live) accepts, and both land in the new game. Then the desktop makes
+// an invitation-only game and shares its link; the phone opens the link and takes the seat.
 // Usage: node play_now.mjs <server base URL> <name A> <name B>. Prints one JSON line.
-import { DESKTOP, PHONE, launch, register, watchOutside } from './lib.mjs';
+import { DESKTOP, PHONE, createGame, launch, register, watchOutside } from './lib.mjs';
 
 const [base, nameA, nameB] = process.argv.slice(2);
 const browser = await launch();
@@ -46,7 +47,17 @@ try {
   await a.waitForFunction((old) => !location.pathname.endsWith(`/${old}`), first.a, { timeout: 15000 });
   const second = { a: gameOf(a), b: gameOf(b) };
   await b.waitForSelector('#turn');
-  console.log(JSON.stringify({ searching, waitingItem, first, offered, told, second, outside }));
+
+  await a.goto(base + '/');
+  await a.check('#invite-only');
+  const challenged = await createGame(a, { variant: 'keltis-card' });
+  await a.click('#share-link');
+  await a.waitForSelector('#challenge-link:not([hidden])');
+  const shared = await a.inputValue('#challenge-link');
+  await b.goto(base + new URL(shared).pathname);
+  await b.waitForURL(new RegExp(`/games/${challenged}$`), { timeout: 10000 });
+  await a.waitForSelector('.hand button.card', { timeout: 10000 });
+  console.log(JSON.stringify({ searching, waitingItem, first, offered, told, second, shared, challenged, joined: gameOf(b), outside }));
 } finally {
   await browser.close();
 }

@@ -178,13 +178,14 @@ fn two_players_see_each_others_moves_live() {
 }
 
 /// Play now in two browsers lands both players in one game; at its end a rematch offered on one
-/// is accepted on the other, and both land in the new game.
+/// is accepted on the other, and both land in the new game; a challenge link shared on one seats
+/// the other.
 #[test]
 #[cfg_attr(
     not(browser_tests),
     ignore = "browser: set KELTIS_BROWSER_TESTS=1 with chromium and `npm ci` in tests/browser"
 )]
-fn play_now_and_a_rematch_in_two_browsers() {
+fn play_now_a_rematch_and_a_challenge_link_in_two_browsers() {
     let s = support::spawn(Db::Sqlite, |_| {}).expect("SQLite server");
     let report = browser("play_now.mjs", &[&s.base, "desk", "phone"]);
     assert!(
@@ -211,5 +212,13 @@ fn play_now_and_a_rematch_in_two_browsers() {
     let second = &report["second"];
     assert_eq!(second["a"], second["b"], "the same new game: {report}");
     assert_ne!(second["a"], first["a"], "{report}");
+    // The challenge link seated the phone at the desktop's invitation-only game.
+    assert!(
+        report["shared"]
+            .as_str()
+            .is_some_and(|l| l.contains("/join/")),
+        "{report}"
+    );
+    assert_eq!(report["joined"], report["challenged"], "{report}");
     assert_eq!(report["outside"], json!([]), "{report}");
 }

@@ -137,6 +137,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/challenges/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Take a seat through a challenge link's token; the game starts when its seats are full. */
+        post: operations["acceptChallenge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/email/unsubscribe": {
         parameters: {
             query?: never;
@@ -212,6 +229,27 @@ export interface paths {
          *     `version` and, when the caller is to act, `state.legal_decisions`.
          */
         get: operations["getGame"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/games/{id}/challenge-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The challenge link of a game you sit at while it waits for players: whoever opens it first,
+         *     signed in, takes a seat (invitation-only games included), until the seats are full. Share it
+         *     in a chat; it works as long as the game waits.
+         */
+        get: operations["getChallengeLink"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1705,6 +1743,15 @@ export interface components {
             end?: boolean;
             /** Format: int32 */
             value?: number | null;
+        };
+        /** @description A link that seats whoever opens it first at a game waiting for players. */
+        ChallengeLink: {
+            /** Format: int64 */
+            game_id: number;
+            /** @description The web client's page that joins the game (signing in first if needed). */
+            link: string;
+            /** @description What `POST /challenges/{token}` takes. */
+            token: string;
         };
         /** @description One message at a table. */
         ChatMessage: {
@@ -4527,6 +4574,64 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    acceptChallenge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The link's token */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameDetail"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description `blocked`: a player of the game does not accept you; `suspended` (with `until`); `insufficient_scope`: the API token lacks the scope */
+            403: {
+                headers: {
+                    /** @description On `insufficient_scope` (RFC 6750 §3.1): `Bearer error="insufficient_scope", scope="play"` names the scope that would do; where only a signed-in session does, `error_description` says so instead of `scope` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_found`: not a challenge link of this server; `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description `game_not_open`: its seats were taken first; `already_seated`; `too_many_games` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     unsubscribePage: {
         parameters: {
             query: {
@@ -4754,6 +4859,63 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getChallengeLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChallengeLink"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description `not_seated`; `insufficient_scope`: the API token lacks the scope */
+            403: {
+                headers: {
+                    /** @description On `insufficient_scope` (RFC 6750 §3.1): `Bearer error="insufficient_scope", scope="play"` names the scope that would do; where only a signed-in session does, `error_description` says so instead of `scope` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_found`; `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description `game_not_open`: the game no longer waits for players */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];

@@ -128,6 +128,8 @@ struct ApiDoc;
         pairing::get_rematch,
         pairing::offer_rematch,
         pairing::decline_rematch,
+        pairing::challenge_link,
+        pairing::accept_challenge,
         vacation::status,
         vacation::start,
         vacation::stop,

@@ -536,3 +536,7 @@ web-rematch-withdraw = Angebot zurückziehen
 web-rematch-started = Die Revanche: Partie #{ $id }
 web-rematch-declined = { $by } hat die Revanche abgelehnt
 web-rematch-lapsed = Das Revanche-Angebot ist abgelaufen
+web-challenge-share = Einen Link zu dieser Partie teilen
+web-challenge-link = Der Link: wer ihn zuerst öffnet, nimmt einen Platz
+web-challenge-copied = Link kopiert
+web-challenge-joining = Du nimmst Platz…

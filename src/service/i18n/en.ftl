@@ -525,3 +525,7 @@ web-rematch-withdraw = Withdraw the offer
 web-rematch-started = The rematch: game #{ $id }
 web-rematch-declined = { $by } declined the rematch
 web-rematch-lapsed = The rematch offer lapsed
+web-challenge-share = Share a link to this game
+web-challenge-link = The link: whoever opens it first takes a seat
+web-challenge-copied = Link copied
+web-challenge-joining = Taking your seat…

@@ -541,3 +541,7 @@ web-rematch-withdraw = Retirer la proposition
 web-rematch-started = La revanche : partie n° { $id }
 web-rematch-declined = { $by } a refusé la revanche
 web-rematch-lapsed = La proposition de revanche a expiré
+web-challenge-share = Partager un lien vers cette partie
+web-challenge-link = Le lien : le premier qui l'ouvre prend une place
+web-challenge-copied = Lien copié
+web-challenge-joining = Installation à la table…

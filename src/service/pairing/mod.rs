@@ -1,6 +1,8 @@
 //! Pairing ("Play now"): the requests players file, list and cancel, and the pass that seats
-//! waiting requests together by the rule in `crate::pairing` ([`pass`]).
+//! waiting requests together by the rule in `crate::pairing` ([`pass`]); rematches at finished
+//! games ([`rematch`]); open challenge links ([`challenges`]).
 
+pub mod challenges;
 pub mod pass;
 pub mod rematch;
 

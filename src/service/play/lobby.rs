@@ -289,6 +289,26 @@ pub fn join(
     game_id: i64,
     fair: FairUse,
 ) -> ServiceResult<GameDetail> {
+    join_as(db, caller, game_id, fair, false)
+}
+
+/// Join through a challenge link, which stands for an invitation.
+pub(crate) fn join_by_link(
+    db: &Database,
+    caller: &Caller,
+    game_id: i64,
+    fair: FairUse,
+) -> ServiceResult<GameDetail> {
+    join_as(db, caller, game_id, fair, true)
+}
+
+fn join_as(
+    db: &Database,
+    caller: &Caller,
+    game_id: i64,
+    fair: FairUse,
+    by_link: bool,
+) -> ServiceResult<GameDetail> {
     caller.require(Scope::Play)?;
     let now = db.now();
     db.write(|conn| {
@@ -299,7 +319,7 @@ pub fn join(
                 "you already sit at this game",
             ));
         }
-        if row.invite_only && !store::is_invited(conn, game_id, caller.user_id)? {
+        if row.invite_only && !by_link && !store::is_invited(conn, game_id, caller.user_id)? {
             return Err(ServiceError::forbidden(
                 "invite_only",
                 "this game is by invitation only",

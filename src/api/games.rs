@@ -19,7 +19,8 @@ use crate::service::notify::live;
 use crate::service::play::decisions::{self, DecisionAnswer, DecisionRequest};
 use crate::service::play::events::{self as game_events, EventView, ReplayStep};
 use crate::service::play::games::GameDetail;
-use crate::service::play::lobby::{self, GameFilter, GamePage, NewGame};
+use crate::service::play::listing::{self, GameFilter, GamePage};
+use crate::service::play::lobby::{self, NewGame};
 
 /// Largest page of `GET /games`.
 pub const MAX_PAGE: i64 = 200;
@@ -120,8 +121,10 @@ pub async fn list(
     let (_, limit) = page(None, query.limit, 50, MAX_PAGE)?;
     let filter = query.filter.unwrap_or(GameFilter::Open);
     Ok(web::Json(
-        web::block(move || lobby::list(&state.db, &caller, filter, query.cursor.as_deref(), limit))
-            .await??,
+        web::block(move || {
+            listing::list(&state.db, &caller, filter, query.cursor.as_deref(), limit)
+        })
+        .await??,
     ))
 }
 

@@ -369,7 +369,32 @@ fn challenge_links_seat_whoever_comes_first(db: Db) {
     assert_eq!((a.status, a.code()), (409, "game_not_open".into()));
 }
 
+/// An outside bot files requests like anyone, and sits only with requests that allow bots.
+fn an_outside_bot_sits_only_with_requests_allowing_bots(db: Db) {
+    let s = support::spawn(db, |_| {}).expect("a database for this test");
+    let [robo, ann, cat] = ["robo", "ann", "cat"].map(|n| s.register(n));
+    let a = s.post(
+        "/api/v1/me/bot",
+        Some(&robo.token),
+        json!({"password": "correct horse"}),
+    );
+    assert!(a.status < 300, "{}", a.text);
+    let bots = file(&s, &robo, json!({"variant": "keltis"}));
+    let anns = file(&s, &ann, json!({"variant": "keltis"}));
+    assert_eq!(anns["state"], "waiting", "ann allows no bot");
+    let cats = file(
+        &s,
+        &cat,
+        json!({"variant": "keltis", "bot_after_minutes": 600}),
+    );
+    assert_eq!(cats["state"], "seated", "{cats}");
+    assert_eq!(request(&s, &robo, &bots["id"])["game_id"], cats["game_id"]);
+    assert_eq!(seated(&s, &cats["game_id"], &cat), ["robo", "cat"]);
+    assert_eq!(request(&s, &ann, &anns["id"])["state"], "waiting");
+}
+
 on_both_databases!(
+    an_outside_bot_sits_only_with_requests_allowing_bots,
     challenge_links_seat_whoever_comes_first,
     two_matching_requests_make_one_game,
     larger_tables_fill_one_by_one,

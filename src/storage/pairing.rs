@@ -99,6 +99,14 @@ pub fn waiting_count(conn: &mut DbConnection, user_id: i64) -> Result<i64, Stora
         .get_result(conn)?)
 }
 
+/// Whether any request waits (a pass with none has nothing to do and writes nothing).
+pub fn any_waiting(conn: &mut DbConnection) -> Result<bool, StorageError> {
+    Ok(diesel::select(diesel::dsl::exists(
+        pairing_requests::table.filter(pairing_requests::state.eq("waiting")),
+    ))
+    .get_result(conn)?)
+}
+
 /// Close waiting requests `ids` as `state` at `now`; how many were still waiting.
 pub fn close(
     conn: &mut DbConnection,

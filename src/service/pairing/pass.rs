@@ -51,6 +51,9 @@ impl PairingPolicy {
 
 /// One pass; the ids of the games it started.
 pub fn pair_waiting(db: &Database, policy: &PairingPolicy) -> ServiceResult<Vec<i64>> {
+    if !db.read(store::any_waiting)? {
+        return Ok(Vec::new());
+    }
     let now = db.now();
     db.write(|conn| {
         store::lock(conn)?;

@@ -83,6 +83,7 @@ fn a_webhook_is_signed_retried_and_logged(db: Db) {
     let id = s.started_with(json!({"variant": "keltis-card", "players": 2}), &players);
     until_turn_of(&s, id, &players, 0);
     let got = receiver.wait_for(1);
+    attempts_recorded(&s, 1);
     let first = &got[0];
     assert_eq!(first.answered, 500);
     assert_signed(first, &secret);
@@ -100,6 +101,7 @@ fn a_webhook_is_signed_retried_and_logged(db: Db) {
     assert_eq!(receiver.received().len(), 1, "no retry before the backoff");
     s.clock.advance(31_000);
     let got = receiver.wait_for(2);
+    attempts_recorded(&s, 2);
     let second = &got[1];
     assert_eq!(second.answered, 200);
     assert_signed(second, &secret);
@@ -132,6 +134,19 @@ fn a_webhook_is_signed_retried_and_logged(db: Db) {
     let list = s.get("/api/v1/me/webhooks", Some(&players[0].token)).json();
     assert_eq!(list[0]["failures"], 0);
     assert!(list[0].get("secret").is_none(), "the secret is shown once");
+}
+
+/// Wait (real time, briefly) until the server has recorded `n` attempts. The receiver counts a
+/// request before it answers, so the server may not yet have recorded the answer, nor scheduled
+/// the retry: advancing the clock before then would push the retry out of reach.
+fn attempts_recorded(s: &TestServer, n: usize) {
+    for _ in 0..200 {
+        if s.count("SELECT COUNT(*) AS n FROM webhook_attempts") >= n {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(25));
+    }
+    panic!("{n} attempts not recorded");
 }
 
 /// An endpoint that fails 20 times in a row is disabled, and gets nothing more until its owner
@@ -243,6 +258,7 @@ fn finished_deliveries_are_swept_after_30_days(db: Db) {
     let id = s.started_with(json!({"variant": "keltis-card", "players": 2}), &players);
     until_turn_of(&s, id, &players, 0);
     receiver.wait_for(1);
+    attempts_recorded(&s, 1);
     s.clock.advance(31_000);
     receiver.wait_for(2);
     let rows = || {

@@ -2,7 +2,8 @@
 //!
 //! Layers, each with its own error type: `engine` (rules, pure) -> `service` (what the server
 //! does) -> `api` (HTTP) ; `storage` holds all SQL. `config`, `telemetry` and `startup` set the
-//! server up; `workers` run the background work (bots, maintenance).
+//! server up; `workers` run the background work (bots, maintenance). `pairing`, `ratings` and
+//! `tournaments` are pure like the engine: rules the service applies.
 
 pub mod api;
 pub mod arena;
@@ -17,4 +18,5 @@ pub mod service;
 pub mod startup;
 pub mod storage;
 pub mod telemetry;
+pub mod tournaments;
 pub mod workers;

@@ -125,6 +125,10 @@ pub struct Config {
     /// is paired at once).
     #[arg(long, env = "KELTIS_PAIRING_INTERVAL_MS", default_value_t = 2000)]
     pub pairing_interval_ms: u64,
+    /// Milliseconds between events passes (events due to start, rounds to deal once the last game
+    /// of a round is decided, rounds past their time, events to finish).
+    #[arg(long, env = "KELTIS_EVENTS_INTERVAL_MS", default_value_t = 5000)]
+    pub events_interval_ms: u64,
     /// Vacation days each player may take per calendar year (their clocks stand still).
     #[arg(long, env = "KELTIS_VACATION_DAYS", default_value_t = 30)]
     pub vacation_days_per_year: u32,
@@ -247,6 +251,7 @@ impl Config {
             maintenance_interval_seconds: 600,
             clock_interval_ms: 1000,
             pairing_interval_ms: 2000,
+            events_interval_ms: 5000,
             vacation_days_per_year: 30,
             smtp_host: None,
             smtp_port: None,

@@ -115,6 +115,20 @@ pub fn build_with_clock(
         name: "pairing",
         error,
     })?;
+    let events = crate::service::events::EventsPolicy {
+        initial_rating: config.rating_parameters().initial.rating,
+        bots: bots.iter().map(|b| (b.user_id, b.name.clone())).collect(),
+        ratings: config.rating_parameters(),
+    };
+    crate::workers::events::spawn(
+        &workers,
+        db.clone(),
+        std::time::Duration::from_millis(config.events_interval_ms.max(10)),
+    )
+    .map_err(|error| StartupError::Worker {
+        name: "events",
+        error,
+    })?;
     match config.smtp() {
         Some(smtp) => {
             let mailer = crate::service::notify::mail::delivery::Mailer::new(&smtp, keys.clone())
@@ -242,6 +256,7 @@ pub fn build_with_clock(
         public_url: config.public_url.trim_end_matches('/').to_string(),
         bots,
         pairing,
+        events,
         fair_use: crate::service::social::fair_use::FairUse {
             max_running_games: config.max_running_games,
         },

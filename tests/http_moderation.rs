@@ -6,22 +6,9 @@
 
 mod support;
 
-use std::process::Command;
-
 use serde_json::{json, Value};
+use support::players::make_moderator;
 use support::{Db, TestServer, User};
-
-fn make_moderator(s: &TestServer, name: &str) {
-    let out = Command::new(env!("CARGO_BIN_EXE_keltis"))
-        .args(["moderator", name, "--database-url", &s.database_url])
-        .output()
-        .expect("keltis runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
 
 fn say(s: &TestServer, id: i64, who: &User, text: &str) -> support::Answer {
     s.post(

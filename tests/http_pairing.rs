@@ -5,9 +5,8 @@
 
 mod support;
 
-use std::process::Command;
-
 use serde_json::{json, Value};
+use support::players::make_moderator;
 use support::{Db, TestServer, User};
 
 const MINUTE: i64 = 60_000;
@@ -156,18 +155,6 @@ fn a_bot_fills_the_seat_after_the_wait_when_allowed(db: Db) {
     s.clock.advance(3 * 24 * 60 * MINUTE);
     std::thread::sleep(std::time::Duration::from_millis(300));
     assert_eq!(request(&s, &ben, &alone["id"])["state"], "waiting");
-}
-
-fn make_moderator(s: &TestServer, name: &str) {
-    let out = Command::new(env!("CARGO_BIN_EXE_keltis"))
-        .args(["moderator", name, "--database-url", &s.database_url])
-        .output()
-        .expect("keltis runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
 }
 
 /// Requests lapse, are cancelled, and are withdrawn when the account is suspended or deleted:

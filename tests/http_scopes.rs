@@ -25,6 +25,7 @@ fn body(operation: &str) -> Value {
     match operation {
         "createGame" => json!({"variant": "keltis", "players": 2}),
         "filePairingRequest" => json!({"variant": "keltis"}),
+        "createEvent" => json!({"name": "Scopes", "format": "swiss", "variant": "keltis"}),
         "createWebhook" => json!({"url": "http://127.0.0.1:9/hook", "kinds": ["your_turn"]}),
         "createPushSubscription" => {
             json!({"endpoint": "https://push.example/abc", "keys": {"p256dh": "x", "auth": "y"}})

@@ -11,6 +11,7 @@ pub mod cors;
 pub mod deletion;
 pub mod email;
 pub mod error;
+pub mod events;
 pub mod games;
 pub mod head;
 pub mod health;
@@ -54,6 +55,7 @@ pub struct AppState {
     pub bots: Vec<crate::service::play::bots::ServerBot>,
     /// What pairing passes need (the cap, the newcomers' rating, the bots that fill seats).
     pub pairing: crate::service::pairing::PairingPolicy,
+    pub events: crate::service::events::EventsPolicy,
     /// The cap on games running at once.
     pub fair_use: crate::service::social::fair_use::FairUse,
     /// The longest a long poll of events is held, in seconds.
@@ -188,6 +190,12 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(pairing::decline_rematch)
         .service(pairing::challenge_link)
         .service(pairing::accept_challenge)
+        .service(events::create)
+        .service(events::list)
+        .service(events::get)
+        .service(events::cancel)
+        .service(events::enter)
+        .service(events::withdraw)
         .service(vacation::status)
         .service(vacation::start)
         .service(vacation::stop)

@@ -12,6 +12,7 @@
 
 pub mod accounts;
 pub mod correspondence;
+pub mod events;
 pub mod i18n;
 pub mod maintenance;
 pub mod notify;

@@ -22,6 +22,7 @@ pub mod backups;
 pub mod checkpoints;
 pub mod ended_games;
 pub mod erasures;
+pub mod events;
 pub mod games;
 mod group_commit;
 pub mod inbound_mail;

@@ -17,9 +17,12 @@ pub fn running_games(conn: &mut DbConnection, user_id: i64) -> Result<i64, Stora
 }
 
 /// Count one more game abandoned by `user_id` on time.
-pub fn count_timeout(conn: &mut DbConnection, user_id: i64) -> Result<(), StorageError> {
+pub fn count_timeout(conn: &mut DbConnection, user_id: i64, now: i64) -> Result<(), StorageError> {
     diesel::update(users::table.find(user_id))
-        .set(users::timeouts.eq(users::timeouts + 1))
+        .set((
+            users::timeouts.eq(users::timeouts + 1),
+            users::last_timeout_at.eq(now),
+        ))
         .execute(conn)?;
     Ok(())
 }

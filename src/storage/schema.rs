@@ -14,6 +14,7 @@ diesel::table! {
         moderator -> Bool,
         muted_until -> Nullable<BigInt>,
         suspended_until -> Nullable<BigInt>,
+        last_timeout_at -> Nullable<BigInt>,
     }
 }
 
@@ -455,6 +456,65 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    events (id) {
+        id -> BigInt,
+        name -> Text,
+        format -> Text,
+        variant -> Text,
+        table_size -> Integer,
+        time_control -> Text,
+        rated -> Bool,
+        rounds -> Integer,
+        group_size -> Nullable<Integer>,
+        points_by_place -> Text,
+        bye_points -> BigInt,
+        min_players -> Integer,
+        max_players -> Integer,
+        rating_min -> Nullable<Integer>,
+        rating_max -> Nullable<Integer>,
+        min_finished_games -> Integer,
+        no_timeouts_days -> Nullable<Integer>,
+        late_entry_until -> Integer,
+        round_hours -> Nullable<Integer>,
+        starts_at -> Nullable<BigInt>,
+        repeat_every_days -> Nullable<Integer>,
+        next_edition_id -> Nullable<BigInt>,
+        created_by -> Nullable<BigInt>,
+        state -> Text,
+        current_round -> Integer,
+        round_started_at -> Nullable<BigInt>,
+        seed -> BigInt,
+        created_at -> BigInt,
+        started_at -> Nullable<BigInt>,
+        finished_at -> Nullable<BigInt>,
+    }
+}
+
+diesel::table! {
+    event_entries (id) {
+        id -> BigInt,
+        event_id -> BigInt,
+        user_id -> BigInt,
+        rating -> Double,
+        entered_at -> BigInt,
+        withdrawn_at -> Nullable<BigInt>,
+    }
+}
+
+diesel::table! {
+    event_pairings (event_id, round, slot, entry_id) {
+        event_id -> BigInt,
+        round -> Integer,
+        slot -> Integer,
+        entry_id -> BigInt,
+        game_id -> Nullable<BigInt>,
+        seat -> Nullable<Integer>,
+        bye_points -> Nullable<BigInt>,
+        full_bye -> Bool,
+    }
+}
+
 diesel::joinable!(game_events -> games (game_id));
 diesel::joinable!(game_archives -> games (game_id));
 diesel::joinable!(chat_messages -> users (user_id));
@@ -496,4 +556,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     moderation_actions,
     pairing_requests,
     rematches,
+    events,
+    event_entries,
+    event_pairings,
 );

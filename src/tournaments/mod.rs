@@ -4,7 +4,7 @@
 //!
 //! - [`points`]: points by place, stated per event, kept exact (in twelfths).
 //! - [`history`]: what each entrant has done so far, read off the decided games.
-//! - [`standings`]: the order, with named tie-breaks, and the crosstable.
+//! - [`standings`]: the order, with named tie-breaks.
 //! - [`swiss`]: the next round of a Swiss: pairs by maximum-weight matching for two seats,
 //!   tables of close standing with the fewest repeat table-mates for three and four.
 //! - [`round_robin`]: groups formed by rating, every game of a group at once.

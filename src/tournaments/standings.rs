@@ -1,6 +1,6 @@
 //! Where everyone stands: points first, then the event's named tie-breaks, then seed order (so
 //! that the order is never left to chance; players tied on points and every tie-break share their
-//! place). And the crosstable: each entrant's result in each round.
+//! place).
 
 use std::cmp::Reverse;
 use std::collections::BTreeMap;
@@ -149,56 +149,4 @@ fn value(
             TieBreakValue::Placings(counts)
         }
     }
-}
-
-/// One entrant's round in the crosstable.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Cell {
-    Game {
-        /// The others at the table, in seat order.
-        mates: Vec<Entrant>,
-        place: u8,
-        points: Points,
-        moved_first: bool,
-    },
-    Bye {
-        points: Points,
-    },
-}
-
-/// Each entrant's decided rounds (round number to what happened), for the crosstable.
-pub fn crosstable(
-    entrants: &[Entrant],
-    played: &[Played],
-    byes: &[Bye],
-    scoring: &Scoring,
-) -> BTreeMap<Entrant, BTreeMap<u32, Cell>> {
-    let mut table: BTreeMap<Entrant, BTreeMap<u32, Cell>> =
-        entrants.iter().map(|&e| (e, BTreeMap::new())).collect();
-    for game in played {
-        let points = scoring.points(&game.places);
-        for (seat, entrant) in game.seats.iter().enumerate() {
-            if let Some(row) = table.get_mut(entrant) {
-                let mates = game
-                    .seats
-                    .iter()
-                    .filter(|&e| e != entrant)
-                    .copied()
-                    .collect();
-                let cell = Cell::Game {
-                    mates,
-                    place: game.places[seat],
-                    points: points[seat],
-                    moved_first: seat == 0,
-                };
-                row.insert(game.round, cell);
-            }
-        }
-    }
-    for bye in byes {
-        if let Some(row) = table.get_mut(&bye.entrant) {
-            row.insert(bye.round, Cell::Bye { points: bye.points });
-        }
-    }
-    table
 }

@@ -12,6 +12,7 @@
 //! - `maintenance`: deletes what has expired (idempotency answers, refresh tokens, sessions) and
 //!   packs the logs of finished games left unpacked.
 //! - `pairing`: seats waiting pairing requests together (bots after their wait), expires them.
+//! - `events`: starts events when due, deals their rounds, finishes them.
 //! - `packing`: packs the logs of the games that ended on this instance, just after their end.
 //! - `checkpoints`: copies SQLite's write-ahead log back into the database file, beside the
 //!   writers instead of inside one writer's commit.
@@ -22,6 +23,7 @@
 pub mod bots;
 pub mod checkpoints;
 pub mod clocks;
+pub mod events;
 pub mod inbound_smtp;
 pub mod listener;
 pub mod mail;

@@ -149,6 +149,7 @@ fn start_on(
     config.token_rate_limit = 100_000;
     config.clock_interval_ms = 50;
     config.pairing_interval_ms = 50;
+    config.events_interval_ms = 50;
     tune(&mut config);
     let clock = keltis::clock::Clock::manual(start);
     let server_clock = clock.clone();

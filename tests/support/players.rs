@@ -1,4 +1,5 @@
-//! What the rating tests share: players, profiles, the `keltis` command.
+//! What the rating, moderation, pairing and events tests share: players, profiles, the `keltis`
+//! command.
 
 use std::process::Command;
 
@@ -81,4 +82,17 @@ pub fn play_out(s: &TestServer, id: i64, players: &[User]) {
         assert_eq!(a.status, 200, "{d} -> {}", a.text);
     }
     panic!("the game did not end in 3000 decisions");
+}
+
+/// Make `name` a moderator, as an operator does (`keltis moderator`).
+pub fn make_moderator(s: &TestServer, name: &str) {
+    let out = Command::new(env!("CARGO_BIN_EXE_keltis"))
+        .args(["moderator", name, "--database-url", &s.database_url])
+        .output()
+        .expect("keltis runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }

@@ -195,6 +195,93 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Events by where they stand: those registering (soonest to start first), running, finished or
+         *     cancelled.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        /**
+         * Make an event. It takes entries at once, and starts at `starts_at` (or once full): with fewer
+         *     than `min_players` entered then, it is cancelled.
+         */
+        post: operations["createEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/events/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An event: its settings, entries, standings (with named tie-breaks), crosstable, and each
+         *     round's games and byes.
+         */
+        get: operations["getEvent"];
+        put?: never;
+        post?: never;
+        /** Call off an event that has not started (its maker, or a moderator); those entered are told. */
+        delete: operations["cancelEvent"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/events/{id}/entries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enter an event (or, its maker, enter one of the server's bots). Entries are taken while it
+         *     registers, and by a Swiss until its late-entry round (a half bye for each round missed). An
+         *     event that starts once full starts with the entry that fills it.
+         */
+        post: operations["enterEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/events/{id}/entries/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Withdraw from an event: yourself by your name (or, the maker, a bot you entered). Before the
+         *     start the entry is taken back; after, you are dealt no more rounds, and your games under way
+         *     are resigned (lost; at three or four seats the stand-in bot plays on).
+         */
+        delete: operations["withdrawFromEvent"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/games": {
         parameters: {
             query?: never;
@@ -1730,6 +1817,14 @@ export interface components {
          * @enum {string}
          */
         BotName: "bot-random" | "bot-greedy" | "bot-mcts";
+        /** @description A bye of a round. */
+        ByeView: {
+            /** @description A late entry's half bye is not full. */
+            full: boolean;
+            name: string;
+            /** Format: double */
+            points: number;
+        };
         /**
          * @description A card: a number card has a `value` (0..10; `gray` point cards too); an end card (Keltis
          *     Card) has `"end": true` and no value.
@@ -1903,6 +1998,30 @@ export interface components {
             name: string;
             /** @description 8 to 128 characters, no control characters. */
             password: string;
+        };
+        /** @description One player's round in the crosstable: a game (decided or not) or a bye. */
+        CrossCell: {
+            bye: boolean;
+            /** Format: int64 */
+            game_id: number | null;
+            /** @description Whether this player moved first. */
+            moved_first: boolean;
+            /** @description The others at the table, in seat order. */
+            opponents: string[];
+            /**
+             * Format: int32
+             * @description The place taken (`null`: not decided yet, or a bye).
+             */
+            place: number | null;
+            /** Format: double */
+            points: number | null;
+            /** Format: int32 */
+            round: number;
+        };
+        /** @description A line of the crosstable, in the standings' order. */
+        CrossRow: {
+            name: string;
+            rounds: components["schemas"]["CrossCell"][];
         };
         CurrentVacation: {
             /**
@@ -2164,6 +2283,165 @@ export interface components {
             qr_svg: string;
             /** @description The secret in base32, for typing into an authenticator app. */
             secret: string;
+        };
+        /** @description Who may enter. */
+        EntryConditions: {
+            /**
+             * Format: int32
+             * @description Games finished on the server, at least (default 0).
+             */
+            min_finished_games?: number;
+            /**
+             * Format: int32
+             * @description No game lost on time in this many days (1 to 365).
+             */
+            no_timeouts_days?: number | null;
+            /** Format: int32 */
+            rating_max?: number | null;
+            /**
+             * Format: int32
+             * @description The lowest rating in the variant allowed (players with none have the initial rating).
+             */
+            rating_min?: number | null;
+        };
+        /** @description An entry. */
+        EntryView: {
+            /** Format: int64 */
+            entered_at: number;
+            name: string;
+            /**
+             * Format: int32
+             * @description The rating in the variant at entry (the seed order).
+             */
+            rating: number;
+            withdrawn: boolean;
+        };
+        /** @description An event with its entries, standings, crosstable and rounds. */
+        EventDetail: {
+            crosstable: components["schemas"]["CrossRow"][];
+            entries: components["schemas"]["EntryView"][];
+            event: components["schemas"]["EventSummary"];
+            rounds: components["schemas"]["RoundView"][];
+            standings: components["schemas"]["StandingView"][];
+        };
+        /**
+         * @description How an event is played.
+         * @enum {string}
+         */
+        EventFormat: "swiss" | "round_robin";
+        /** @description What an event notice tells. */
+        EventNews: {
+            /** @enum {string} */
+            type: "entered";
+        } | {
+            /** Format: int64 */
+            game_id: number | null;
+            /** Format: int32 */
+            round: number;
+            /** @enum {string} */
+            type: "round";
+        } | {
+            /** Format: int32 */
+            of: number;
+            /** Format: int32 */
+            place: number;
+            /** @enum {string} */
+            type: "over";
+        } | {
+            /** @enum {string} */
+            type: "cancelled";
+        };
+        /**
+         * EventNotice
+         * @description News of an event you entered: your entry confirmed, a round dealt (your game, or a bye),
+         *     the event over with your place, or cancelled.
+         */
+        EventNotice: {
+            /** Format: int64 */
+            event_id: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "event";
+            news: components["schemas"]["EventNews"];
+        };
+        /**
+         * @description Where an event stands.
+         * @enum {string}
+         */
+        EventState: "registering" | "running" | "finished" | "cancelled";
+        /** @description An event, as lists show it. */
+        EventSummary: {
+            /** Format: double */
+            bye_points: number;
+            /** Format: int64 */
+            created_at: number;
+            /**
+             * Format: int32
+             * @description The round dealt last (0 before the start).
+             */
+            current_round: number;
+            /**
+             * Format: int32
+             * @description Entries not withdrawn.
+             */
+            entries: number;
+            entry: components["schemas"]["EntryConditions"];
+            /**
+             * Format: int64
+             * @description When it finished or was cancelled.
+             */
+            finished_at: number | null;
+            format: components["schemas"]["EventFormat"];
+            /**
+             * Format: int32
+             * @description A round robin's groups' size.
+             */
+            group_size: number | null;
+            /** Format: int64 */
+            id: number;
+            /**
+             * Format: int32
+             * @description Late entries until this round is dealt (0: none).
+             */
+            late_entry_until_round: number;
+            /** @description Who made it (`null`: the server, a recurring edition). */
+            made_by: string | null;
+            /** Format: int32 */
+            max_players: number;
+            /** Format: int32 */
+            min_players: number;
+            name: string;
+            /**
+             * Format: int64
+             * @description The next edition of a recurring event, once made.
+             */
+            next_edition_id: number | null;
+            /** @description Points for each place, first place first. */
+            points_by_place: number[];
+            rated: boolean;
+            /** Format: int32 */
+            repeat_every_days: number | null;
+            /** Format: int32 */
+            round_hours: number | null;
+            /**
+             * Format: int32
+             * @description A Swiss's rounds; 1 for a round robin.
+             */
+            rounds: number;
+            /** Format: int64 */
+            started_at: number | null;
+            /**
+             * Format: int64
+             * @description When it starts (milliseconds since the Unix epoch); `null`: once full.
+             */
+            starts_at: number | null;
+            state: components["schemas"]["EventState"];
+            /** Format: int32 */
+            table_size: number;
+            time_control: components["schemas"]["TimeControl"];
+            variant: components["schemas"]["Variant"];
         };
         /**
          * @description One event of a game as the caller may see it, tagged by `kind`. Every kind has one shape;
@@ -2727,6 +3005,101 @@ export interface components {
         NewApiToken: components["schemas"]["ApiTokenInfo"] & {
             token: string;
         };
+        /** @description Enter an event: yourself, or (the event's maker) one of the server's bots. */
+        NewEntry: {
+            /**
+             * @description The maker of the event may enter a server bot by name (`bot-greedy`, ...): it plays its
+             *     games itself.
+             */
+            bot?: string | null;
+        };
+        /**
+         * @description A new event.
+         * @example {
+         *       "format": "swiss",
+         *       "max_players": 16,
+         *       "name": "Friday Swiss",
+         *       "rounds": 3,
+         *       "starts_at": 1798761600000,
+         *       "table_size": 2,
+         *       "time_control": {
+         *         "seconds": 259200,
+         *         "type": "per_turn"
+         *       },
+         *       "variant": "keltis-card"
+         *     }
+         */
+        NewEvent: {
+            /**
+             * Format: double
+             * @description What a bye is worth (default: a win at two seats, the mean of the places at more).
+             */
+            bye_points?: number | null;
+            entry?: components["schemas"]["EntryConditions"];
+            format: components["schemas"]["EventFormat"];
+            /**
+             * Format: int32
+             * @description A round robin's groups: about this many players each (default 4, the table size to 12
+             *     at two seats, to 6 at three or four).
+             */
+            group_size?: number | null;
+            /**
+             * Format: int32
+             * @description A Swiss takes late entries until this round is dealt (default 0: none); each round
+             *     missed scores a half bye.
+             */
+            late_entry_until_round?: number;
+            /**
+             * Format: int32
+             * @description Most players (default 64, at most 256).
+             */
+            max_players?: number | null;
+            /**
+             * Format: int32
+             * @description Fewest players to start (default: twice the table size); fewer by the start, and the
+             *     event is cancelled.
+             */
+            min_players?: number | null;
+            /** @description 3 to 80 characters. */
+            name: string;
+            /**
+             * @description Points for each place at a table, first place first (default: 1, 0 at two seats; 2, 1, 0
+             *     at three; 3, 2, 1, 0 at four). Never more for a worse place; whole, halves, thirds or
+             *     quarters.
+             */
+            points_by_place?: number[] | null;
+            /** @description Rated (default) or casual games. */
+            rated?: boolean;
+            /**
+             * Format: int32
+             * @description Operators only: a new edition every this many days (1 to 365), made when this one starts.
+             */
+            repeat_every_days?: number | null;
+            /**
+             * Format: int32
+             * @description The longest a round runs, in hours (1 to 2160); games still running then are decided by
+             *     their clocks: the player to act times out, as when a deadline passes.
+             */
+            round_hours?: number | null;
+            /**
+             * Format: int32
+             * @description A Swiss's rounds (1 to 20); a round robin has one (every game at once).
+             */
+            rounds?: number | null;
+            /**
+             * Format: int64
+             * @description When it starts (milliseconds since the Unix epoch, within 90 days); absent: once full.
+             */
+            starts_at?: number | null;
+            /**
+             * Format: int32
+             * @description Players at each table (default 2): among the variant's player counts.
+             */
+            table_size?: number;
+            /** @description The games' time control (default: none). */
+            time_control?: components["schemas"]["TimeControl"];
+            variant: components["schemas"]["Variant"];
+        };
         /**
          * @example {
          *       "bots": [
@@ -2896,7 +3269,7 @@ export interface components {
             text: string;
         };
         /** @description What a notification says, tagged by `kind`. */
-        Notice: components["schemas"]["DeadlineReminderNotice"] | components["schemas"]["YourTurnNotice"] | components["schemas"]["InvitationNotice"] | components["schemas"]["GameStartedNotice"] | components["schemas"]["GameOverNotice"] | components["schemas"]["VerifyEmailNotice"] | components["schemas"]["DigestNotice"] | components["schemas"]["PasswordResetNotice"] | components["schemas"]["PasswordChangedNotice"] | components["schemas"]["TwoFactorChangedNotice"] | components["schemas"]["ModeratedNotice"] | components["schemas"]["MailReplyNotice"] | components["schemas"]["AccountDeletedNotice"];
+        Notice: components["schemas"]["DeadlineReminderNotice"] | components["schemas"]["YourTurnNotice"] | components["schemas"]["InvitationNotice"] | components["schemas"]["GameStartedNotice"] | components["schemas"]["GameOverNotice"] | components["schemas"]["VerifyEmailNotice"] | components["schemas"]["DigestNotice"] | components["schemas"]["PasswordResetNotice"] | components["schemas"]["PasswordChangedNotice"] | components["schemas"]["TwoFactorChangedNotice"] | components["schemas"]["ModeratedNotice"] | components["schemas"]["MailReplyNotice"] | components["schemas"]["EventNotice"] | components["schemas"]["AccountDeletedNotice"];
         /** @description One of the caller's notifications and its delivery. */
         NotificationView: {
             /** Format: int32 */
@@ -3431,6 +3804,23 @@ export interface components {
             outcome: "refused";
             redirect_to: string;
         };
+        /** @description A game of a round. */
+        RoundGame: {
+            /** Format: int64 */
+            game_id: number;
+            /** @description Each seat's place, once decided. */
+            places: number[] | null;
+            /** @description The players in seat order (the first moves first). */
+            players: string[];
+            /** @description `active`, `over` or `aborted`. */
+            status: string;
+        };
+        RoundView: {
+            byes: components["schemas"]["ByeView"][];
+            games: components["schemas"]["RoundGame"][];
+            /** Format: int32 */
+            round: number;
+        };
         RowView: {
             cards: components["schemas"]["Card"][];
             color: components["schemas"]["Color"];
@@ -3696,6 +4086,24 @@ export interface components {
              */
             type: "skip";
         };
+        /** @description A line of the standings. */
+        StandingView: {
+            /** Format: int32 */
+            byes: number;
+            /** Format: int32 */
+            games: number;
+            name: string;
+            /**
+             * Format: int32
+             * @description 1 for the leader; shared by players tied on points and every tie-break.
+             */
+            place: number;
+            /** Format: double */
+            points: number;
+            /** @description In the order they apply (then seed order). */
+            tie_breaks: components["schemas"]["TieBreakView"][];
+            withdrawn: boolean;
+        };
         StartedData: {
             draw_pile_size: number;
             /** @description The caller's own opening hand; empty for a spectator. */
@@ -3803,6 +4211,18 @@ export interface components {
              *     (`/me/stream`).
              */
             game_id?: number | null;
+        };
+        /** @description A tie-break's value. */
+        TieBreakView: {
+            /** @description `buchholz`, `sonneborn_berger`, `opponents_points` or `placings`. */
+            name: string;
+            /** @description `placings`: how many first places, second places, and so on. */
+            placings: number[] | null;
+            /**
+             * Format: double
+             * @description The points of a points tie-break.
+             */
+            points: number | null;
         };
         /** @description A path tile: points_N (score N at once), clover (a free step), wish_stone (base game) or wish_stone_<colour> (expansion), discard (expansion: discard a card) */
         TileKind: string;
@@ -4147,7 +4567,7 @@ export interface components {
          *     confirmations and digests, which are email only).
          * @enum {string}
          */
-        WebhookKind: "your_turn" | "deadline_reminder" | "invitation" | "game_started" | "game_over";
+        WebhookKind: "your_turn" | "deadline_reminder" | "invitation" | "game_started" | "game_over" | "event";
         /**
          * YourTurnNotice
          * @description It is your turn in a game (at this version of it).
@@ -4735,6 +5155,325 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `registering` (default), `running`, `finished` (the latest 50) or `cancelled` (the latest
+                 *     50).
+                 */
+                state?: "registering" | "running" | "finished" | "cancelled";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventSummary"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewEvent"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventDetail"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description `operators_only`: recurring events are made by operators (moderators); `insufficient_scope`: the API token lacks the scope */
+            403: {
+                headers: {
+                    /** @description On `insufficient_scope` (RFC 6750 §3.1): `Bearer error="insufficient_scope", scope="play"` names the scope that would do; where only a signed-in session does, `error_description` says so instead of `scope` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description `too_many_events`: you have five events waiting to start */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description `invalid_name`, `invalid_table_size`, `invalid_rounds`, `invalid_group_size`, `invalid_points`, `invalid_players`, `invalid_entry_conditions`, `invalid_late_entry`, `invalid_round_hours`, `invalid_start`, `invalid_time_control`; `invalid_body`: the body does not fit the schema, or a text field holds control characters */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventDetail"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description `not_found`; `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    cancelEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventDetail"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description `not_event_maker`; `insufficient_scope`: the API token lacks the scope */
+            403: {
+                headers: {
+                    /** @description On `insufficient_scope` (RFC 6750 §3.1): `Bearer error="insufficient_scope", scope="play"` names the scope that would do; where only a signed-in session does, `error_description` says so instead of `scope` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_found`; `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description `event_started`: it has started or ended */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    enterEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewEntry"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventDetail"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description `suspended` (with `until`); `not_event_maker`: only the maker enters bots; `insufficient_scope`: the API token lacks the scope */
+            403: {
+                headers: {
+                    /** @description On `insufficient_scope` (RFC 6750 §3.1): `Bearer error="insufficient_scope", scope="play"` names the scope that would do; where only a signed-in session does, `error_description` says so instead of `scope` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_found`; `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description `entries_closed`; `event_full`; `already_entered`; `entry_conditions`: your rating, finished games or time-outs do not meet the event's conditions (the message says which) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description `unknown_bot`; `invalid_body`: the body does not fit the schema, or a text field holds control characters */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    withdrawFromEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventDetail"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description `not_your_entry`; `insufficient_scope`: the API token lacks the scope */
+            403: {
+                headers: {
+                    /** @description On `insufficient_scope` (RFC 6750 §3.1): `Bearer error="insufficient_scope", scope="play"` names the scope that would do; where only a signed-in session does, `error_description` says so instead of `scope` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_found`: no such event or entry; `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description `withdrawn`: already; `event_over` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };

@@ -18,7 +18,7 @@ use utoipa::openapi::security::{
 use utoipa::{Modify, OpenApi};
 
 use super::{
-    accounts, deletion, email, error, games, health, inbound_mail, moderation, my_games,
+    accounts, deletion, email, error, events, games, health, inbound_mail, moderation, my_games,
     notifications, oauth, outside_bots, pairing, passwords, players, push, social, streams,
     two_factor, vacation, webhooks,
 };
@@ -49,6 +49,7 @@ use super::{
         (name = "accounts", description = "Registration, login, sessions, tokens"),
         (name = "lobby", description = "Creating and joining games"),
         (name = "pairing", description = "Play now: requests the server seats together as they fill a table"),
+        (name = "events", description = "Tournaments: Swiss and round robins, their entries, rounds and standings"),
         (name = "play", description = "Views, decisions, events, records"),
         (name = "correspondence", description = "Vacation and notifications"),
         (name = "email", description = "Email address, preferences, and the links in emails"),
@@ -130,6 +131,12 @@ struct ApiDoc;
         pairing::decline_rematch,
         pairing::challenge_link,
         pairing::accept_challenge,
+        events::create,
+        events::list,
+        events::get,
+        events::cancel,
+        events::enter,
+        events::withdraw,
         vacation::status,
         vacation::start,
         vacation::stop,

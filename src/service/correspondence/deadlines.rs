@@ -95,7 +95,7 @@ fn expire(
         .into_iter()
         .find(|s| s.seat == seat as i32)
     {
-        crate::storage::moderation::count_timeout(conn, player.user_id)?;
+        crate::storage::moderation::count_timeout(conn, player.user_id, now)?;
     }
     Ok(Expiry::TimedOut {
         seat,

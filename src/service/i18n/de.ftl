@@ -133,6 +133,12 @@ push-rematch = { $by } bietet eine Revanche der Partie { $id } an
 push-started = Partie { $id } hat begonnen
 push-over = Partie { $id } ist beendet
 push-open = Partie öffnen
+event-entered = Du bist für { $name } angemeldet
+event-round = Runde { $round } von { $name }: deine Partie ist bereit
+event-bye = Runde { $round } von { $name }: du hast ein Freilos
+event-over = { $name } ist beendet: du bist { $place }. von { $of }
+event-cancelled = { $name } wurde abgesagt
+event-open = Turnier öffnen
 push-test-title = Keltis
 push-test-body = Benachrichtigungen erreichen dieses Gerät.
 

@@ -121,6 +121,12 @@ push-rematch = { $by } offers a rematch of game { $id }
 push-started = Game { $id } has started
 push-over = Game { $id } is over
 push-open = Open the game
+event-entered = You are entered in { $name }
+event-round = Round { $round } of { $name }: your game is ready
+event-bye = Round { $round } of { $name }: you have a bye
+event-over = { $name } is over: you placed { $place } of { $of }
+event-cancelled = { $name } was cancelled
+event-open = Open the event
 push-test-title = Keltis
 push-test-body = Notifications reach this device.
 

@@ -138,6 +138,12 @@ push-rematch = { $by } propose une revanche de la partie { $id }
 push-started = La partie { $id } a commencé
 push-over = La partie { $id } est terminée
 push-open = Ouvrir la partie
+event-entered = Vous êtes inscrit à { $name }
+event-round = Ronde { $round } de { $name } : votre partie est prête
+event-bye = Ronde { $round } de { $name } : vous êtes exempt
+event-over = { $name } est terminé : vous êtes { $place }e sur { $of }
+event-cancelled = { $name } est annulé
+event-open = Voir le tournoi
 push-test-title = Keltis
 push-test-body = Les notifications arrivent sur cet appareil.
 

@@ -3,6 +3,7 @@
 //! and live streams and long polls (`live`); every call out to an address a user gave goes
 //! through one guarded client (`outbound`).
 
+pub mod event_news;
 pub mod live;
 pub mod mail;
 pub mod notifications;

@@ -96,6 +96,9 @@ pub enum Notice {
         #[schema(required = true)]
         message_id: Option<String>,
     },
+    /// News of an event you entered: your entry confirmed, a round dealt (your game, or a bye),
+    /// the event over with your place, or cancelled.
+    Event { event_id: i64, news: EventNews },
     /// The account was deleted: a goodbye to the address it had confirmed, which the notice
     /// carries (the account's settings are gone); the row is deleted once the email is sent or
     /// given up on.
@@ -104,6 +107,35 @@ pub enum Notice {
         /// The language of the account's emails (`en`, `fr`, `de`).
         language: String,
     },
+}
+
+/// What an event notice tells.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum EventNews {
+    /// Your entry is confirmed.
+    Entered,
+    /// A round was dealt: your game in it (`null`: you have a bye).
+    Round {
+        round: i32,
+        #[schema(required = true)]
+        game_id: Option<i64>,
+    },
+    /// The event is over: your place, of how many.
+    Over { place: u32, of: u32 },
+    /// The event was cancelled (too few entered by the start, or its maker called it off).
+    Cancelled,
+}
+
+impl EventNews {
+    pub fn name(self) -> &'static str {
+        match self {
+            EventNews::Entered => "entered",
+            EventNews::Round { .. } => "round",
+            EventNews::Over { .. } => "over",
+            EventNews::Cancelled => "cancelled",
+        }
+    }
 }
 
 /// The kinds of notices told live, on the user stream and to webhooks (not the address
@@ -117,15 +149,18 @@ pub enum LiveKind {
     Invitation,
     GameStarted,
     GameOver,
+    /// News of an event you entered.
+    Event,
 }
 
 impl LiveKind {
-    pub const ALL: [LiveKind; 5] = [
+    pub const ALL: [LiveKind; 6] = [
         LiveKind::YourTurn,
         LiveKind::DeadlineReminder,
         LiveKind::Invitation,
         LiveKind::GameStarted,
         LiveKind::GameOver,
+        LiveKind::Event,
     ];
 
     /// The name, as `Notice::kind` gives it.
@@ -136,6 +171,7 @@ impl LiveKind {
             LiveKind::Invitation => "invitation",
             LiveKind::GameStarted => "game_started",
             LiveKind::GameOver => "game_over",
+            LiveKind::Event => "event",
         }
     }
 }
@@ -156,6 +192,7 @@ impl Notice {
             Notice::Moderated { .. } => "moderated",
             Notice::AccountDeleted { .. } => "account_deleted",
             Notice::MailReply { .. } => "mail_reply",
+            Notice::Event { .. } => "event",
         }
     }
 
@@ -178,6 +215,7 @@ impl Notice {
             | Notice::PasswordChanged
             | Notice::TwoFactorChanged { .. }
             | Notice::Moderated { .. }
+            | Notice::Event { .. }
             | Notice::AccountDeleted { .. } => None,
         }
     }
@@ -211,6 +249,10 @@ impl Notice {
             Notice::TwoFactorChanged { on } => format!("{on}:{at}"),
             Notice::Moderated { action, until, .. } => format!("{action}:{until}:{at}"),
             Notice::PasswordReset { reset_id } => reset_id.to_string(),
+            Notice::Event { event_id, news } => match news {
+                EventNews::Round { round, .. } => format!("{event_id}:round:{round}"),
+                news => format!("{event_id}:{}", news.name()),
+            },
             Notice::MailReply {
                 game_id,
                 message_id,

@@ -72,6 +72,10 @@ pub enum Subject<'a> {
     },
     Started(&'a GameFacts),
     Over(&'a GameFacts),
+    /// News of an event, in one line.
+    Event {
+        title: &'a str,
+    },
     /// The games waiting, with their links.
     /// The games waiting (with their links), and the chat messages unread since the last digest.
     Digest {
@@ -405,6 +409,7 @@ pub fn render(language: Language, subject: Subject<'_>, links: &Links<'_>) -> Em
                 word("mail-open"),
             )
         }
+        Subject::Event { title } => (title.to_string(), GameText::default(), word("event-open")),
         Subject::Verify => (
             word("mail-verify-subject"),
             GameText {

@@ -9,7 +9,8 @@ use super::link_token;
 use super::messages::{render, Email, Links, Subject};
 use super::offers::ReplyAnswer;
 use crate::service::correspondence::by_mail::token::TurnToken;
-use crate::service::notify::notifications::{turn_notice_over, Notice};
+use crate::service::notify::event_news;
+use crate::service::notify::notifications::{turn_notice_over, EventNews, Notice};
 use crate::service::{ServiceError, ServiceResult};
 use crate::storage::games as game_store;
 use crate::storage::mail::{self as mail_store, MailSettingsRow};
@@ -173,6 +174,22 @@ pub(super) fn plan(
                 &links,
             )
         }
+        Notice::Event { event_id, news } => {
+            let Some(name) = event_news::event_name(conn, *event_id)? else {
+                return Ok(Plan::Skip("the event is gone"));
+            };
+            let link = format!(
+                "{}{}",
+                mailer.public_url,
+                event_news::path(*event_id, *news)
+            );
+            let links = Links {
+                main: &link,
+                unsubscribe: Some(&unsubscribe),
+            };
+            let title = event_news::title(language, &name, *news);
+            render(language, Subject::Event { title: &title }, &links)
+        }
         _ => {
             let game_id = notice.game_id().unwrap_or_default();
             let Some(game) = game_facts(conn, game_id, row.user_id, now)? else {
@@ -290,6 +307,12 @@ fn unwanted(settings: &MailSettingsRow, notice: &Notice) -> Option<&'static str>
         Notice::Invitation { .. } => settings.invitation,
         Notice::GameStarted { .. } => settings.game_started,
         Notice::GameOver { .. } => settings.game_over,
+        // Event news: the last as a game's end, the rest as a game's start.
+        Notice::Event {
+            news: EventNews::Over { .. },
+            ..
+        } => settings.game_over,
+        Notice::Event { .. } => settings.game_started,
         // The account's own safety: always sent.
         Notice::VerifyEmail { .. }
         | Notice::PasswordReset { .. }

@@ -11,7 +11,8 @@ use web_push_native::jwt_simple::claims::Claims;
 
 use super::PushKeys;
 use crate::service::i18n::{self, Language};
-use crate::service::notify::notifications::{turn_notice_over, Notice};
+use crate::service::notify::event_news;
+use crate::service::notify::notifications::{turn_notice_over, EventNews, Notice};
 use crate::service::notify::outbound::{self, OutboundPolicy};
 use crate::service::{ServiceError, ServiceResult};
 use crate::storage::push::{self as store, PushDeliveryRow, SubscriptionRow};
@@ -94,11 +95,39 @@ fn outgoing(
             Notice::Invitation { .. } => s.push_invitation,
             Notice::GameStarted { .. } => s.push_game_started,
             Notice::GameOver { .. } => s.push_game_over,
+            // Event news: the last as a game's end, the rest as a game's start.
+            Notice::Event {
+                news: EventNews::Over { .. },
+                ..
+            } => s.push_game_over,
+            Notice::Event { .. } => s.push_game_started,
             _ => false,
         };
         if !wanted {
             return Ok(Err("turned off in the preferences"));
         }
+    }
+    if let Notice::Event { event_id, news } = notice {
+        let Some(name) = event_news::event_name(conn, event_id)? else {
+            return Ok(Err("the event is gone"));
+        };
+        let game_id = match news {
+            EventNews::Round { game_id, .. } => game_id,
+            _ => None,
+        };
+        return Ok(Ok(Outgoing {
+            message: PushMessage {
+                kind: notice.kind().to_string(),
+                game_id,
+                title: event_news::title(language, &name, news),
+                body: word("event-open"),
+                url: event_news::path(event_id, news),
+                tag: Some(format!("event-{event_id}")),
+            },
+            ttl_seconds: DEFAULT_TTL_SECONDS,
+            urgency: "normal",
+            topic: None,
+        }));
     }
     let Some(game_id) = notice.game_id() else {
         return Ok(Err("not a notice that is pushed"));

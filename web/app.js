@@ -1,6 +1,6 @@
 // @ts-check
 /** The browser client: log in, then screens by the address's path: `/` the lobby, `/games/<id>`
- * a game, `/records/<id>` a finished game's record, `/settings` the player's settings, `/players/<name>` a
+ * a game, `/events` the events and `/events/<id>` one, `/records/<id>` a finished game's record, `/settings` the player's settings, `/players/<name>` a
  * profile, `/leaderboards/<variant>` a leaderboard, `/reset-password` a forgotten password's
  * reset (signed out too), `/oauth/authorize` an app's request for access, `/help/<variant>`
  * how to play (the server
@@ -21,6 +21,7 @@ import { showConsent } from './oauth.js';
 import { showLeaderboard, showProfile } from './players.js';
 import { showHelp } from './help.js';
 import { showJoin } from './challenge.js';
+import { showEvent, showEvents } from './events.js';
 import { showReset } from './password.js';
 import { follow, stop } from './waiting.js';
 import { registerWorker } from './notify.js';
@@ -37,6 +38,7 @@ function showNav() {
     ...(s
       ? [
           h('a', { href: '/' }, [t('lobby')]),
+          h('a', { href: '/events' }, [t('events')]),
           h('a', { href: '/leaderboards/keltis' }, [t('leaderboards')]),
           h('a', { href: '/help/keltis' }, [t('help')]),
           h('a', { href: '/settings' }, [t('settings')]),
@@ -108,6 +110,15 @@ function route() {
   const game = /^\/games\/(\d+)$/.exec(location.pathname);
   if (game) {
     leave = showGame(main, Number(game[1]));
+    return;
+  }
+  const tournament = /^\/events\/(\d+)$/.exec(location.pathname);
+  if (tournament) {
+    leave = showEvent(main, Number(tournament[1]));
+    return;
+  }
+  if (location.pathname === '/events') {
+    leave = showEvents(main);
     return;
   }
   const player = /^\/players\/([^/]+)$/.exec(location.pathname);

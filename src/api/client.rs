@@ -65,6 +65,7 @@ const FILES: &[(&str, &str, &[u8])] = &[
     ("lobby.js", JS, include_bytes!("../../web/lobby.js")),
     ("play_now.js", JS, include_bytes!("../../web/play_now.js")),
     ("rematch.js", JS, include_bytes!("../../web/rematch.js")),
+    ("events.js", JS, include_bytes!("../../web/events.js")),
     ("challenge.js", JS, include_bytes!("../../web/challenge.js")),
     ("game.js", JS, include_bytes!("../../web/game.js")),
     ("replay.js", JS, include_bytes!("../../web/replay.js")),
@@ -175,9 +176,9 @@ pub async fn root_file(
     }
 }
 
-/// The client's screens by path (`/games/{id}`, `/records/{id}`): a link from an email, a push or
+/// The client's screens by path (`/games/{id}`, `/records/{id}`, `/events/{id}`): a link from an email, a push or
 /// another site opens the page, which shows that screen (after logging in if needed).
-#[get("/{screen:games|records}/{id:[0-9]{1,18}}")]
+#[get("/{screen:games|records|events}/{id:[0-9]{1,18}}")]
 pub async fn screen(req: HttpRequest) -> Result<HttpResponse, ApiError> {
     serve(&req, "index.html")
 }
@@ -194,9 +195,9 @@ pub async fn people_screen(req: HttpRequest) -> Result<HttpResponse, ApiError> {
     serve(&req, "index.html")
 }
 
-/// The settings screen, the moderators' page and the reset of a forgotten password (the link of
+/// The settings screen, the events, the moderators' page and the reset of a forgotten password (the link of
 /// its email), by their paths.
-#[get("/{screen:settings|reset-password|moderation}")]
+#[get("/{screen:settings|reset-password|moderation|events}")]
 pub async fn settings_screen(req: HttpRequest) -> Result<HttpResponse, ApiError> {
     serve(&req, "index.html")
 }

@@ -222,3 +222,40 @@ fn play_now_a_rematch_and_a_challenge_link_in_two_browsers() {
     assert_eq!(report["joined"], report["challenged"], "{report}");
     assert_eq!(report["outside"], json!([]), "{report}");
 }
+
+/// An event in two browsers: made on the events page, entered from both, started once full; the
+/// phone follows "Your game" and resigns, and the standings move.
+#[test]
+#[cfg_attr(
+    not(browser_tests),
+    ignore = "browser: set KELTIS_BROWSER_TESTS=1 with chromium and `npm ci` in tests/browser"
+)]
+fn an_event_entered_played_and_standings_moved_in_two_browsers() {
+    let s = support::spawn(Db::Sqlite, |_| {}).expect("SQLite server");
+    let report = browser("events.mjs", &[&s.base, "desk", "phone"]);
+    assert_eq!(
+        report["before"],
+        json!(["1\tdesk\t0\tBuchholz 0 · Sonneborn-Berger 0"]),
+        "{report}"
+    );
+    assert!(
+        report["summary"]
+            .as_str()
+            .is_some_and(|t| t.contains("round 1 of 1")),
+        "{report}"
+    );
+    assert_eq!(
+        report["after"],
+        json!([
+            "1\tdesk\t1\tBuchholz 0 · Sonneborn-Berger 0",
+            "2\tphone\t0\tBuchholz 1 · Sonneborn-Berger 0"
+        ]),
+        "{report}"
+    );
+    assert_eq!(
+        report["crosstable"].as_array().map(Vec::len),
+        Some(2),
+        "{report}"
+    );
+    assert_eq!(report["outside"], json!([]), "{report}");
+}

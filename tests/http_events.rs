@@ -224,6 +224,98 @@ fn a_swiss_of_keltis_card_from_entries_to_standings(db: Db) {
     );
 }
 
+/// Eight entrants (seven people and a bot) in a three-round Swiss of Keltis Card without a time
+/// control: a late entry in round one (a half bye for it), a fair bye in each later round (never
+/// twice to one player), and a round that runs past its time decided by the clock (the seat to
+/// act times out) so that the event moves on.
+fn a_swiss_with_a_bot_a_late_entry_and_a_round_past_its_time(db: Db) {
+    let s = support::spawn(db, |_| {}).expect("a database for this test");
+    let people: Vec<User> = (0..8).map(|i| s.register(&format!("sw{i}"))).collect();
+    let maker = &people[0];
+    let e = create_event(
+        &s,
+        maker,
+        json!({"name": "Eight", "format": "swiss", "variant": "keltis-card", "rounds": 3,
+               "starts_at": s.clock.now() + HOUR, "min_players": 8, "late_entry_until_round": 2,
+               "round_hours": 48}),
+    );
+    let id = e["event"]["id"].as_i64().unwrap();
+    for p in &people[..7] {
+        assert_eq!(enter(&s, p, id).status, 201);
+    }
+    let a = s.post(
+        &format!("/api/v1/events/{id}/entries"),
+        Some(&maker.token),
+        json!({"bot": "bot-random"}),
+    );
+    assert_eq!(a.status, 201, "{}", a.text);
+    s.clock.advance(HOUR + 1_000);
+    let e = wait_event(&s, maker, id, |e| e["event"]["current_round"] == 1);
+    assert_eq!(games_of(&e, 1).len(), 4, "{e}");
+    // Late: the eighth person enters during round one, with a half bye for it.
+    let late = &people[7];
+    let a = enter(&s, late, id);
+    assert_eq!(a.status, 201, "{}", a.text);
+    assert_eq!(
+        a.json()["rounds"][0]["byes"],
+        json!([{"name": "sw7", "points": 0.5, "full": false}])
+    );
+    let human = |name: &str| people.iter().find(|p| p.name == name);
+    let mut byes: Vec<String> = vec![];
+    for round in 1..=3 {
+        let e = wait_event(&s, maker, id, |e| e["event"]["current_round"] == round);
+        if round > 1 {
+            let given = byes_of(&e, round as usize);
+            assert_eq!(given.len(), 1, "nine players: one bye: {e}");
+            assert!(
+                !byes.contains(&given[0]),
+                "a second bye to {}: {e}",
+                given[0]
+            );
+            byes.extend(given);
+        }
+        let games = games_of(&e, round as usize);
+        // In round two, one game between two people is left to the round's time.
+        let left = (round == 2)
+            .then(|| {
+                games
+                    .iter()
+                    .position(|(_, seats)| seats.iter().all(|n| human(n).is_some()))
+            })
+            .flatten();
+        for (i, (game, seats)) in games.iter().enumerate() {
+            if Some(i) == left {
+                continue;
+            }
+            let loser = seats
+                .iter()
+                .rev()
+                .find_map(|n| human(n))
+                .expect("a person at the table");
+            resign(&s, *game, loser);
+        }
+        if let Some(i) = left {
+            let game = games[i].0;
+            assert_eq!(s.game(game, maker)["status"], "active");
+            s.clock.advance(48 * HOUR + 1_000);
+            let ended = s.wait_for(game, maker, |v| v["status"] != "active");
+            assert_eq!(ended["status"], "aborted", "nobody played: {ended}");
+        }
+    }
+    let e = wait_event(&s, maker, id, |e| e["event"]["state"] == "finished");
+    let standings = e["standings"].as_array().unwrap();
+    assert_eq!(standings.len(), 9);
+    assert!(standings.iter().any(|s| s["name"] == "bot-random"));
+    let games: usize = (1..=3).map(|r| games_of(&e, r).len()).sum();
+    let total: f64 = standings
+        .iter()
+        .map(|s| s["points"].as_f64().unwrap())
+        .sum();
+    // A point a game (the aborted one to the player who did not time out), a point a full bye,
+    // half a point the late entry's half bye.
+    assert_eq!(total, games as f64 + byes.len() as f64 + 0.5, "{e}");
+}
+
 /// Bad input gets its codes; entry conditions are kept; a recurring event (operators only)
 /// makes its next edition when it starts; too few entries cancel an event, and its maker may
 /// call one off.
@@ -458,6 +550,7 @@ fn two_instances_deal_each_round_once() {
 
 on_both_databases!(
     a_swiss_of_keltis_card_from_entries_to_standings,
+    a_swiss_with_a_bot_a_late_entry_and_a_round_past_its_time,
     events_are_checked_conditions_kept_and_editions_made,
     a_three_seat_swiss_with_bots,
     a_round_robin_deals_every_game_of_a_group_at_once,

@@ -137,6 +137,10 @@ fn a_swiss_of_keltis_card_from_entries_to_standings(db: Db) {
     assert_eq!(e["event"]["state"], "running");
     assert_eq!(games_of(&e, 1).len(), 2, "{e}");
     assert_eq!(byes_of(&e, 1), vec!["eve"]);
+    for (game, _) in games_of(&e, 1) {
+        // The pairing chose who moves first: the first seat.
+        assert_eq!(s.game(game, ann)["state"]["to_act"], 0);
+    }
     assert_eq!(enter(&s, &s.register("late"), id).code(), "entries_closed");
 
     // Dan withdraws: his game is resigned, lost.

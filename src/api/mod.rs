@@ -18,6 +18,7 @@ pub mod health;
 pub mod inbound_mail;
 pub mod input_guard;
 pub mod json_body;
+pub mod ladders;
 pub mod metrics;
 pub mod moderation;
 pub mod my_games;
@@ -196,6 +197,10 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(events::cancel)
         .service(events::enter)
         .service(events::withdraw)
+        .service(ladders::get)
+        .service(ladders::join)
+        .service(ladders::leave)
+        .service(ladders::challenge)
         .service(vacation::status)
         .service(vacation::start)
         .service(vacation::stop)

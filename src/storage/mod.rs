@@ -26,6 +26,7 @@ pub mod events;
 pub mod games;
 mod group_commit;
 pub mod inbound_mail;
+pub mod ladders;
 pub mod live_sessions;
 pub mod logs;
 pub mod mail;

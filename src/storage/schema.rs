@@ -515,6 +515,29 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    ladder_rungs (variant, user_id) {
+        variant -> Text,
+        user_id -> BigInt,
+        rung -> Integer,
+        joined_at -> BigInt,
+    }
+}
+
+diesel::table! {
+    ladder_challenges (id) {
+        id -> BigInt,
+        variant -> Text,
+        challenger_id -> BigInt,
+        defender_id -> BigInt,
+        game_id -> BigInt,
+        state -> Text,
+        outcome -> Nullable<Text>,
+        created_at -> BigInt,
+        decided_at -> Nullable<BigInt>,
+    }
+}
+
 diesel::joinable!(game_events -> games (game_id));
 diesel::joinable!(game_archives -> games (game_id));
 diesel::joinable!(chat_messages -> users (user_id));
@@ -559,4 +582,6 @@ diesel::allow_tables_to_appear_in_same_query!(
     events,
     event_entries,
     event_pairings,
+    ladder_rungs,
+    ladder_challenges,
 );

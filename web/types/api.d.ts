@@ -657,6 +657,81 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/ladders/{variant}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A variant's ladder: the rungs (top first, with each player's open challenges) and the
+         *     challenges open or decided within the week.
+         */
+        get: operations["getLadder"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ladders/{variant}/challenges": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Challenge a player above you, within two fifths of your rung: the game starts at once (the
+         *     defender moves first; three days a turn; rated). The challenger who wins takes the defender's
+         *     rung; whoever lets their clock run out leaves the ladder.
+         */
+        post: operations["challengeOnLadder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ladders/{variant}/rungs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Join a ladder at the bottom rung (a player already on it stays where they are). */
+        post: operations["joinLadder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ladders/{variant}/rungs/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Leave a ladder (yourself, by your name); the rungs below close up. */
+        delete: operations["leaveLadder"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/leaderboards/{variant}": {
         parameters: {
             query?: never;
@@ -1848,6 +1923,26 @@ export interface components {
             /** @description What `POST /challenges/{token}` takes. */
             token: string;
         };
+        /** @description A challenge: its game, and what it did once decided. */
+        ChallengeView: {
+            challenger: string;
+            /** Format: int64 */
+            created_at: number;
+            /** Format: int64 */
+            decided_at: number | null;
+            defender: string;
+            /** Format: int64 */
+            game_id: number;
+            /** Format: int64 */
+            id: number;
+            /**
+             * @description `climbed` (the challenger took the defender's rung), `held`, or `timed_out` (whoever let
+             *     their clock run out left the ladder).
+             */
+            outcome: string | null;
+            /** @description `open` while the game runs, then `decided`. */
+            state: string;
+        };
         /** @description One message at a table. */
         ChatMessage: {
             /**
@@ -2762,6 +2857,19 @@ export interface components {
             /** Format: int64 */
             seq: number;
         };
+        /** @description A variant's ladder: the rungs, top first, and the challenges open or decided this week. */
+        LadderView: {
+            challenges: components["schemas"]["ChallengeView"][];
+            /**
+             * Format: int32
+             * @description Challenges open at once, out and in, per player.
+             */
+            max_open: number;
+            rungs: components["schemas"]["RungView"][];
+            /** @description The time control of ladder games. */
+            time_control: components["schemas"]["TimeControl"];
+            variant: components["schemas"]["Variant"];
+        };
         /**
          * @description The languages the server speaks.
          * @enum {string}
@@ -3004,6 +3112,11 @@ export interface components {
         /** @description A newly created API token: the only time the token is shown. */
         NewApiToken: components["schemas"]["ApiTokenInfo"] & {
             token: string;
+        };
+        /** @description A challenge to make. */
+        NewChallenge: {
+            /** @description The player challenged: above you, within two fifths of your rung. */
+            defender: string;
         };
         /** @description Enter an event: yourself, or (the event's maker) one of the server's bots. */
         NewEntry: {
@@ -3825,6 +3938,22 @@ export interface components {
             cards: components["schemas"]["Card"][];
             color: components["schemas"]["Color"];
             direction: components["schemas"]["Direction"];
+        };
+        /** @description A rung of the ladder. */
+        RungView: {
+            /** Format: int32 */
+            challenges_in: number;
+            /**
+             * Format: int32
+             * @description Open challenges this player made, and those made against them.
+             */
+            challenges_out: number;
+            name: string;
+            /**
+             * Format: int32
+             * @description 1 is the top.
+             */
+            rung: number;
         };
         /**
          * @description A mute or a suspension.
@@ -6727,6 +6856,206 @@ export interface operations {
             };
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getLadder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description `keltis`, `neue-wege` or `keltis-card` */
+                variant: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LadderView"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description `not_found`: no such variant; `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    challengeOnLadder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                variant: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewChallenge"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChallengeView"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description `suspended` (with `until`); `blocked`: one of you blocked the other; `insufficient_scope`: the API token lacks the scope */
+            403: {
+                headers: {
+                    /** @description On `insufficient_scope` (RFC 6750 §3.1): `Bearer error="insufficient_scope", scope="play"` names the scope that would do; where only a signed-in session does, `error_description` says so instead of `scope` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_found`; `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description `not_on_ladder`: you or they are not on it; `not_above`; `out_of_reach`; `too_many_challenges`: you have three open; `defender_too_challenged`: they have three open against them; `already_challenged`: you two have one open */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    joinLadder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                variant: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LadderView"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description `suspended` (with `until`); `insufficient_scope`: the API token lacks the scope */
+            403: {
+                headers: {
+                    /** @description On `insufficient_scope` (RFC 6750 §3.1): `Bearer error="insufficient_scope", scope="play"` names the scope that would do; where only a signed-in session does, `error_description` says so instead of `scope` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_found`; `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    leaveLadder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                variant: string;
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LadderView"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description `not_your_rung`; `insufficient_scope`: the API token lacks the scope */
+            403: {
+                headers: {
+                    /** @description On `insufficient_scope` (RFC 6750 §3.1): `Bearer error="insufficient_scope", scope="play"` names the scope that would do; where only a signed-in session does, `error_description` says so instead of `scope` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_found`: no such variant, or you are not on it; `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };

@@ -18,9 +18,9 @@ use utoipa::openapi::security::{
 use utoipa::{Modify, OpenApi};
 
 use super::{
-    accounts, deletion, email, error, events, games, health, inbound_mail, moderation, my_games,
-    notifications, oauth, outside_bots, pairing, passwords, players, push, social, streams,
-    two_factor, vacation, webhooks,
+    accounts, deletion, email, error, events, games, health, inbound_mail, ladders, moderation,
+    my_games, notifications, oauth, outside_bots, pairing, passwords, players, push, social,
+    streams, two_factor, vacation, webhooks,
 };
 
 /// The whole document: health at the root, the API nested under `/api/v1`.
@@ -49,7 +49,7 @@ use super::{
         (name = "accounts", description = "Registration, login, sessions, tokens"),
         (name = "lobby", description = "Creating and joining games"),
         (name = "pairing", description = "Play now: requests the server seats together as they fill a table"),
-        (name = "events", description = "Tournaments: Swiss and round robins, their entries, rounds and standings"),
+        (name = "events", description = "Tournaments: Swiss and round robins, their entries, rounds and standings; standing ladders"),
         (name = "play", description = "Views, decisions, events, records"),
         (name = "correspondence", description = "Vacation and notifications"),
         (name = "email", description = "Email address, preferences, and the links in emails"),
@@ -137,6 +137,10 @@ struct ApiDoc;
         events::cancel,
         events::enter,
         events::withdraw,
+        ladders::get,
+        ladders::join,
+        ladders::leave,
+        ladders::challenge,
         vacation::status,
         vacation::start,
         vacation::stop,

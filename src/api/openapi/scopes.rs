@@ -55,6 +55,7 @@ pub(super) fn scope_of(method: &str, path: &str, operation: &str) -> Option<Opti
             || under("/api/v1/reports")
             || under("/api/v1/pairing")
             || under("/api/v1/events")
+            || under("/api/v1/ladders")
             || under("/api/v1/challenges"))
     {
         "play"

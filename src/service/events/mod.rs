@@ -1,9 +1,11 @@
 //! Events (tournaments): a Swiss or a round robin in groups, made by a player or an operator,
 //! entered and withdrawn from ([`entries`]), dealt round by round by the server ([`rounds`]), and
-//! shown with standings, crosstable and each round's games ([`view`]). Who plays whom and where
+//! shown with standings, crosstable and each round's games ([`view`]); and the standing ladders
+//! ([`ladder`]). Who plays whom and where
 //! everyone stands is decided by the pure rules in `crate::tournaments`.
 
 pub mod entries;
+pub mod ladder;
 mod record;
 pub mod rounds;
 pub mod view;

@@ -1,7 +1,8 @@
 //! The server's work on events, run by the events worker (and at once when an entry fills an
 //! event that starts once full): start an event when it is due (or cancel it, too few having
 //! entered), deal each round once the last game of the one before is decided, bring forward the
-//! deadlines of a round that ran past its time, and finish the event. Passes on several
+//! deadlines of a round that ran past its time, and finish the event; and apply the ladder
+//! challenges whose games have ended. Passes on several
 //! instances take turns (a lock held to the end of the transaction), and a round is dealt under a
 //! compare-and-set of the event's round: never twice.
 
@@ -32,11 +33,11 @@ pub struct EventsPolicy {
 
 /// One pass over the events that register or run; how many moved on.
 pub fn run_events(db: &Database) -> ServiceResult<usize> {
+    let mut moved = ladders(db)?;
     if !db.read(store::any_live)? {
-        return Ok(0);
+        return Ok(moved);
     }
     let live = db.read(|c| store::in_states(c, &["registering", "running"], 1_000))?;
-    let mut moved = 0;
     for event in live {
         match step(db, event.id) {
             Ok(true) => moved += 1,
@@ -47,6 +48,18 @@ pub fn run_events(db: &Database) -> ServiceResult<usize> {
         }
     }
     Ok(moved)
+}
+
+/// Apply the ladder challenges whose games have ended; how many.
+fn ladders(db: &Database) -> ServiceResult<usize> {
+    if !db.read(crate::storage::ladders::any_open)? {
+        return Ok(0);
+    }
+    let now = db.now();
+    db.write(|conn| {
+        store::lock(conn)?;
+        super::ladder::apply_decided(conn, now)
+    })
 }
 
 /// Move one event on, if it is due to; whether it moved.
@@ -200,6 +213,7 @@ fn deal(
             row.rated,
             settings.time_control,
             &players,
+            true,
             now,
         )?;
         for (seat, &entry_id) in table.iter().enumerate() {

@@ -182,7 +182,15 @@ fn start(
         return Ok(None);
     }
     players.extend(bots);
-    let game_id = seat_together(conn, variant, lead.rated, time_control, &players, now)?;
+    let game_id = seat_together(
+        conn,
+        variant,
+        lead.rated,
+        time_control,
+        &players,
+        false,
+        now,
+    )?;
     if !store::seat(conn, &table.requests, game_id, now)? {
         // Another pass seated one of them first (it cannot, under the lock; never two games).
         return Err(ServiceError::conflict(

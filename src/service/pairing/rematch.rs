@@ -242,7 +242,7 @@ fn start(
         .map(|s| (s.user_id, s.user_name.clone()))
         .collect();
     players.rotate_left(1);
-    seat_together(conn, variant, game.rated, control, &players, now)
+    seat_together(conn, variant, game.rated, control, &players, false, now)
 }
 
 /// Decline the rematch offered (the one who offered withdraws it); 409 `no_rematch_offer` when

@@ -166,13 +166,16 @@ pub fn create(
 }
 
 /// Start a game for `players` (id and name; the first creates it, seats in this order) in the
-/// caller's transaction: what pairing and rematches do once everyone has agreed. Returns its id.
+/// caller's transaction: what pairing, rematches, events and ladders do once everyone has agreed.
+/// `first_seat_starts`: the first seat moves first (an event's pairing chose it), rather than the
+/// seat the deal draws (K12). Returns its id.
 pub(crate) fn seat_together(
     conn: &mut DbConnection,
     variant: Variant,
     rated: bool,
     time_control: TimeControl,
     players: &[(i64, String)],
+    first_seat_starts: bool,
     now: i64,
 ) -> ServiceResult<i64> {
     let (creator, creator_name) = players
@@ -201,8 +204,9 @@ pub(crate) fn seat_together(
         time_control,
     };
     let mut version = append(conn, &row, 0, &created, GameUpdate::default(), now)?;
+    let start = first_seat_starts.then_some(0);
     for (user_id, name) in players {
-        version = take_seat(conn, &row, version, *user_id, name, now)?;
+        version = take_seat_starting(conn, &row, version, (*user_id, name), start, now)?;
     }
     Ok(row.id)
 }
@@ -216,6 +220,19 @@ fn take_seat(
     user_name: &str,
     now: i64,
 ) -> ServiceResult<i64> {
+    take_seat_starting(conn, row, version, (user_id, user_name), None, now)
+}
+
+/// Seat a user; when the seats are full, deal and start the game, `start` moving first (`None`:
+/// the seat the deal draws).
+fn take_seat_starting(
+    conn: &mut DbConnection,
+    row: &GameRow,
+    version: i64,
+    (user_id, user_name): (i64, &str),
+    start: Option<u8>,
+    now: i64,
+) -> ServiceResult<i64> {
     let seats = store::seats(conn, row.id)?;
     let seat = seats.len() as u8;
     store::insert_seat(conn, row.id, seat as i32, user_id)?;
@@ -227,8 +244,11 @@ fn take_seat(
     if seats.len() + 1 == row.players as usize {
         let variant = Variant::parse(&row.variant)
             .ok_or_else(|| ServiceError::Internal(format!("stored variant {:?}", row.variant)))?;
-        let setup = Setup::deal(variant, row.players as u8, random_u64()?)
+        let mut setup = Setup::deal(variant, row.players as u8, random_u64()?)
             .map_err(|e| ServiceError::Internal(e.to_string()))?;
+        if let Some(seat) = start {
+            setup.start_player = seat;
+        }
         let game = Game::from_setup(&setup).map_err(|e| ServiceError::Internal(e.to_string()))?;
         let snapshot = game.to_snapshot();
         let seats = store::seats(conn, row.id)?;

@@ -1,0 +1,2 @@
+DROP TABLE ladder_challenges;
+DROP TABLE ladder_rungs;

@@ -1,6 +1,6 @@
 // @ts-check
 /** The browser client: log in, then screens by the address's path: `/` the lobby, `/games/<id>`
- * a game, `/events` the events and `/events/<id>` one, `/records/<id>` a finished game's record, `/settings` the player's settings, `/players/<name>` a
+ * a game, `/events` the events and `/events/<id>` one, `/ladders/<variant>` a ladder, `/records/<id>` a finished game's record, `/settings` the player's settings, `/players/<name>` a
  * profile, `/leaderboards/<variant>` a leaderboard, `/reset-password` a forgotten password's
  * reset (signed out too), `/oauth/authorize` an app's request for access, `/help/<variant>`
  * how to play (the server
@@ -22,6 +22,7 @@ import { showLeaderboard, showProfile } from './players.js';
 import { showHelp } from './help.js';
 import { showJoin } from './challenge.js';
 import { showEvent, showEvents } from './events.js';
+import { showLadder } from './ladder.js';
 import { showReset } from './password.js';
 import { follow, stop } from './waiting.js';
 import { registerWorker } from './notify.js';
@@ -115,6 +116,11 @@ function route() {
   const tournament = /^\/events\/(\d+)$/.exec(location.pathname);
   if (tournament) {
     leave = showEvent(main, Number(tournament[1]));
+    return;
+  }
+  const ladder = /^\/ladders\/(keltis|neue-wege|keltis-card)$/.exec(location.pathname);
+  if (ladder) {
+    leave = showLadder(main, ladder[1]);
     return;
   }
   if (location.pathname === '/events') {

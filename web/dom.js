@@ -42,7 +42,7 @@ export function go(path) {
 
 /** Whether `path` is one of the client's screens. @param {string} path */
 export function isScreen(path) {
-  return /^\/((games|records|events)\/\d+|events|settings|reset-password|players\/[^/]+|(leaderboards|help)\/[a-z-]+)?$/.test(path);
+  return /^\/((games|records|events)\/\d+|events|settings|reset-password|players\/[^/]+|(leaderboards|help|ladders)\/[a-z-]+)?$/.test(path);
 }
 
 /** Say what went wrong; a request that could not reach the server (fetch rejects with a

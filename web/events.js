@@ -42,7 +42,9 @@ export function showEvents(main) {
       failed(e);
     }
   };
-  main.replaceChildren(h('h1', {}, [t('events')]), lists, makeForm());
+  const ladders = h('p', { id: 'ladder-links' }, [t('ladders'), ': ',
+    ...['keltis', 'neue-wege', 'keltis-card'].flatMap((v) => [h('a', { href: `/ladders/${v}` }, [t(`variant-${v}`)]), ' '])]);
+  main.replaceChildren(h('h1', {}, [t('events')]), ladders, lists, makeForm());
   load();
   const stop = onChange(() => { load(); });
   return () => { live = false; stop(); };

@@ -66,6 +66,7 @@ const FILES: &[(&str, &str, &[u8])] = &[
     ("play_now.js", JS, include_bytes!("../../web/play_now.js")),
     ("rematch.js", JS, include_bytes!("../../web/rematch.js")),
     ("events.js", JS, include_bytes!("../../web/events.js")),
+    ("ladder.js", JS, include_bytes!("../../web/ladder.js")),
     ("challenge.js", JS, include_bytes!("../../web/challenge.js")),
     ("game.js", JS, include_bytes!("../../web/game.js")),
     ("replay.js", JS, include_bytes!("../../web/replay.js")),
@@ -189,8 +190,8 @@ pub async fn join_screen(req: HttpRequest) -> Result<HttpResponse, ApiError> {
     serve(&req, "index.html")
 }
 
-/// Players' profiles, the leaderboards and how to play, by their paths.
-#[get("/{screen:players|leaderboards|help}/{name:[^/]{1,64}}")]
+/// Players' profiles, the leaderboards, how to play and the ladders, by their paths.
+#[get("/{screen:players|leaderboards|help|ladders}/{name:[^/]{1,64}}")]
 pub async fn people_screen(req: HttpRequest) -> Result<HttpResponse, ApiError> {
     serve(&req, "index.html")
 }

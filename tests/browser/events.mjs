@@ -1,7 +1,8 @@
 // An event in two browsers: the desktop makes a one-round Swiss of Keltis Card for two players,
 // starting once full, and enters; the phone finds it on the events page and enters, which starts
 // it; the phone follows "Your game" and resigns; the desktop sees the standings
-// move (itself 1 point, the phone 0) and the event finished.
+// move (itself 1 point, the phone 0) and the event finished. Then both join the Keltis Card
+// ladder, and the phone challenges the desktop.
 // Usage: node events.mjs <server base URL> <name A> <name B>. Prints one JSON line.
 import { DESKTOP, PHONE, launch, register, watchOutside } from './lib.mjs';
 
@@ -51,7 +52,21 @@ try {
   await a.waitForFunction(() => document.querySelector('#event-summary')?.textContent?.includes('finished'), null, { timeout: 15000 });
   const after = await standings(a);
   const crosstable = await a.locator('#crosstable tbody tr').allInnerTexts();
-  console.log(JSON.stringify({ event, before, summary, game, after, crosstable, outside }));
+
+  // The ladder: both join from the events page's link; the phone challenges the desktop and
+  // lands in the game.
+  await a.click('nav a[href="/events"]');
+  await a.click('#ladder-links a[href="/ladders/keltis-card"]');
+  await a.click('#ladder-join');
+  await a.waitForSelector('#ladder-leave');
+  await b.goto(`${base}/ladders/keltis-card`);
+  await b.locator('#ladder-join').tap();
+  await b.waitForSelector('#ladder button.challenge');
+  const rungs = await b.locator('#ladder tbody tr').allInnerTexts();
+  await b.locator('#ladder button.challenge').tap();
+  await b.waitForURL(/\/games\/\d+$/);
+  const challengeGame = Number(/(\d+)$/.exec(b.url())[1]);
+  console.log(JSON.stringify({ event, before, summary, game, after, crosstable, rungs, challengeGame, outside }));
 } finally {
   await browser.close();
 }

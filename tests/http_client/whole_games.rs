@@ -224,7 +224,8 @@ fn play_now_a_rematch_and_a_challenge_link_in_two_browsers() {
 }
 
 /// An event in two browsers: made on the events page, entered from both, started once full; the
-/// phone follows "Your game" and resigns, and the standings move.
+/// phone follows "Your game" and resigns, and the standings move. Then a ladder: both join, the
+/// phone challenges the desktop and lands in the game.
 #[test]
 #[cfg_attr(
     not(browser_tests),

@@ -167,7 +167,57 @@ fn three_challenges_out_and_in_at_most(db: Db) {
     assert_eq!(a.code(), "already_challenged", "{}", a.text);
 }
 
+/// A deleted account leaves the ladder and its entries; a suspended player is withdrawn from the
+/// events they entered.
+fn deletion_and_suspension_take_players_out(db: Db) {
+    let s = support::spawn(db, |_| {}).expect("a database for this test");
+    let [top, gone, low, mod_] = ["top", "gone", "low", "mods"].map(|n| s.register(n));
+    for p in [&top, &gone, &low] {
+        let a = s.post(
+            "/api/v1/ladders/keltis-card/rungs",
+            Some(&p.token),
+            json!({}),
+        );
+        assert_eq!(a.status, 201);
+    }
+    let e = s.post(
+        "/api/v1/events",
+        Some(&top.token),
+        json!({"name": "Soon", "format": "swiss", "variant": "keltis",
+               "starts_at": s.clock.now() + DAY}),
+    );
+    assert_eq!(e.status, 201, "{}", e.text);
+    let id = e.json()["event"]["id"].as_i64().unwrap();
+    for p in [&gone, &low] {
+        let a = s.post(
+            &format!("/api/v1/events/{id}/entries"),
+            Some(&p.token),
+            json!({}),
+        );
+        assert_eq!(a.status, 201, "{}", a.text);
+    }
+    let a = s.post(
+        "/api/v1/me/delete",
+        Some(&gone.token),
+        json!({"password": "correct horse"}),
+    );
+    assert!(a.status < 300, "{}", a.text);
+    assert_eq!(names(&ladder(&s, &top)), ["top", "low"]);
+    support::players::make_moderator(&s, "mods");
+    let a = s.post(
+        "/api/v1/moderation/players/low/suspend",
+        Some(&mod_.token),
+        json!({"hours": 48, "reason": "stalls every game"}),
+    );
+    assert_eq!(a.status, 204, "{}", a.text);
+    let e = s
+        .get(&format!("/api/v1/events/{id}"), Some(&top.token))
+        .json();
+    assert_eq!(e["entries"], json!([]), "{e}");
+}
+
 on_both_databases!(
+    deletion_and_suspension_take_players_out,
     a_ladder_climbed_held_and_left_on_time,
     three_challenges_out_and_in_at_most,
 );

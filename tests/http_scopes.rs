@@ -8,7 +8,7 @@ mod support;
 use serde_json::{json, Value};
 use support::{Db, TestServer};
 
-const SCOPES: [&str; 5] = ["read", "play", "email", "webhooks", "push"];
+const SCOPES: [&str; 6] = ["read", "play", "email", "webhooks", "push", "organize"];
 
 fn token(s: &TestServer, owner: &str, scopes: &[&str]) -> String {
     let a = s.post(
@@ -26,6 +26,7 @@ fn body(operation: &str) -> Value {
         "createGame" => json!({"variant": "keltis", "players": 2}),
         "filePairingRequest" => json!({"variant": "keltis"}),
         "createEvent" => json!({"name": "Scopes", "format": "swiss", "variant": "keltis"}),
+        "createBulkPairing" => json!({"variant": "keltis", "games": []}),
         "createWebhook" => json!({"url": "http://127.0.0.1:9/hook", "kinds": ["your_turn"]}),
         "createPushSubscription" => {
             json!({"endpoint": "https://push.example/abc", "keys": {"p256dh": "x", "auth": "y"}})

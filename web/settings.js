@@ -18,7 +18,7 @@ import { twoFactor } from './two_factor.js';
 const KINDS = /** @type {const} */ (['your_turn', 'deadline_reminder', 'invitation', 'game_started', 'game_over']);
 const DIGESTS = [null, 6, 12, 24, 48];
 /** What a token may be allowed (read and play are ticked by default). */
-const SCOPES = ['read', 'play', 'email', 'webhooks', 'push'];
+const SCOPES = ['read', 'play', 'email', 'webhooks', 'push', 'organize'];
 
 const CONFIRM = 'keltis.confirm';
 

@@ -1,7 +1,8 @@
 //! `/api/v1/pairing/requests`: "Play now". A player files what they will play; the server seats
 //! waiting requests together as soon as they fill a table (the rule: `docs/playing.md`). And
 //! `/api/v1/games/{id}/rematch`: the same table again once a game is over. And challenge links:
-//! a game's seats for whoever opens its link first.
+//! a game's seats for whoever opens its link first. And `/api/v1/bulk-pairings`: games an
+//! organiser creates for players who gave it their tokens.
 
 use actix_web::{delete, get, post, web, HttpResponse};
 
@@ -9,6 +10,7 @@ use super::auth::Authenticated;
 use super::error::{ApiError, Problem};
 use super::json_body::JsonObject;
 use super::AppState;
+use crate::service::pairing::bulk::{self, BulkPairing, NewBulkPairing};
 use crate::service::pairing::challenges::{self, ChallengeLink};
 use crate::service::pairing::rematch::{self, Rematch};
 use crate::service::pairing::{self, NewPairingRequest, PairingRequest, PairingRequestList};
@@ -189,5 +191,58 @@ pub async fn accept_challenge(
             challenges::accept(&state.db, &state.keys, &caller, &token, state.fair_use)
         })
         .await??,
+    ))
+}
+
+/// Create games for other players in bulk (the `organize` scope): each game's seats are the
+/// players' personal tokens with the `play` scope (their consent), in seat order, the first
+/// moving first. The games start at once, or at `starts_at` (within a week); the players hear of
+/// them as of any game starting. For clubs and leagues running their own events.
+#[utoipa::path(operation_id = "createBulkPairing", tag = "pairing", security(("bearer" = [])), request_body = NewBulkPairing, responses(
+    (status = 201, body = BulkPairing),
+    (status = 422, description = "`invalid_games`: 1 to 100 games, each of a size the variant is played by; `invalid_player_token`: a seat's token is not a personal token with the `play` scope (its place is named); `duplicate_player`; `invalid_start`; `invalid_time_control`", body = Problem),
+))]
+#[post("/bulk-pairings")]
+pub async fn create_bulk(
+    state: web::Data<AppState>,
+    Authenticated(caller): Authenticated,
+    body: JsonObject<NewBulkPairing>,
+) -> Result<HttpResponse, ApiError> {
+    let made = web::block(move || bulk::create(&state.db, &state.keys, &caller, &body)).await??;
+    Ok(HttpResponse::Created().json(made))
+}
+
+/// One of your bulk pairings: its games, with their ids once started.
+#[utoipa::path(operation_id = "getBulkPairing", tag = "pairing", security(("bearer" = [])), params(("id" = i64, Path)), responses(
+    (status = 200, body = BulkPairing),
+    (status = 404, description = "`not_found`", body = Problem),
+))]
+#[get("/bulk-pairings/{id}")]
+pub async fn get_bulk(
+    state: web::Data<AppState>,
+    Authenticated(caller): Authenticated,
+    id: web::Path<i64>,
+) -> Result<web::Json<BulkPairing>, ApiError> {
+    let id = id.into_inner();
+    Ok(web::Json(
+        web::block(move || bulk::get(&state.db, &caller, id)).await??,
+    ))
+}
+
+/// Cancel a scheduled bulk pairing before its games start.
+#[utoipa::path(operation_id = "cancelBulkPairing", tag = "pairing", security(("bearer" = [])), params(("id" = i64, Path)), responses(
+    (status = 200, body = BulkPairing),
+    (status = 404, description = "`not_found`", body = Problem),
+    (status = 409, description = "`bulk_started`: its games have started, or it was cancelled", body = Problem),
+))]
+#[delete("/bulk-pairings/{id}")]
+pub async fn cancel_bulk(
+    state: web::Data<AppState>,
+    Authenticated(caller): Authenticated,
+    id: web::Path<i64>,
+) -> Result<web::Json<BulkPairing>, ApiError> {
+    let id = id.into_inner();
+    Ok(web::Json(
+        web::block(move || bulk::cancel(&state.db, &caller, id)).await??,
     ))
 }

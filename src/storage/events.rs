@@ -402,3 +402,25 @@ pub fn bring_deadlines_forward(
     .set(games::deadline_at.eq(now))
     .execute(conn)?)
 }
+
+/// A deleted account's entries: taken back from events not started, withdrawn from those running
+/// (dealt no more rounds).
+pub fn withdraw_user(conn: &mut DbConnection, user_id: i64, now: i64) -> Result<(), StorageError> {
+    let registering = events::table
+        .filter(events::state.eq("registering"))
+        .select(events::id);
+    diesel::delete(
+        event_entries::table
+            .filter(event_entries::user_id.eq(user_id))
+            .filter(event_entries::event_id.eq_any(registering)),
+    )
+    .execute(conn)?;
+    diesel::update(
+        event_entries::table
+            .filter(event_entries::user_id.eq(user_id))
+            .filter(event_entries::withdrawn_at.is_null()),
+    )
+    .set(event_entries::withdrawn_at.eq(now))
+    .execute(conn)?;
+    Ok(())
+}

@@ -157,3 +157,32 @@ pub fn places_of_game(
         .select((game_results::seat, game_results::place))
         .load(conn)?)
 }
+
+/// A deleted account leaves every ladder (the rungs below close up).
+pub fn erase_user(conn: &mut DbConnection, user_id: i64) -> Result<(), StorageError> {
+    let variants: Vec<String> = ladder_rungs::table
+        .filter(ladder_rungs::user_id.eq(user_id))
+        .select(ladder_rungs::variant)
+        .load(conn)?;
+    for variant in variants {
+        let gone: i32 = ladder_rungs::table
+            .filter(ladder_rungs::variant.eq(&variant))
+            .filter(ladder_rungs::user_id.eq(user_id))
+            .select(ladder_rungs::rung)
+            .first(conn)?;
+        diesel::delete(
+            ladder_rungs::table
+                .filter(ladder_rungs::variant.eq(&variant))
+                .filter(ladder_rungs::user_id.eq(user_id)),
+        )
+        .execute(conn)?;
+        diesel::update(
+            ladder_rungs::table
+                .filter(ladder_rungs::variant.eq(&variant))
+                .filter(ladder_rungs::rung.gt(gone)),
+        )
+        .set(ladder_rungs::rung.eq(ladder_rungs::rung - 1))
+        .execute(conn)?;
+    }
+    Ok(())
+}

@@ -19,6 +19,7 @@ pub mod accounts;
 pub mod appends;
 pub mod backend;
 pub mod backups;
+pub mod bulk;
 pub mod checkpoints;
 pub mod ended_games;
 pub mod erasures;

@@ -538,6 +538,29 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    bulk_pairings (id) {
+        id -> BigInt,
+        organiser_id -> BigInt,
+        variant -> Text,
+        rated -> Bool,
+        time_control -> Text,
+        starts_at -> BigInt,
+        state -> Text,
+        created_at -> BigInt,
+    }
+}
+
+diesel::table! {
+    bulk_seats (bulk_id, slot, seat) {
+        bulk_id -> BigInt,
+        slot -> Integer,
+        seat -> Integer,
+        user_id -> BigInt,
+        game_id -> Nullable<BigInt>,
+    }
+}
+
 diesel::joinable!(game_events -> games (game_id));
 diesel::joinable!(game_archives -> games (game_id));
 diesel::joinable!(chat_messages -> users (user_id));
@@ -584,4 +607,6 @@ diesel::allow_tables_to_appear_in_same_query!(
     event_pairings,
     ladder_rungs,
     ladder_challenges,
+    bulk_pairings,
+    bulk_seats,
 );

@@ -137,6 +137,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/bulk-pairings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create games for other players in bulk (the `organize` scope): each game's seats are the
+         *     players' personal tokens with the `play` scope (their consent), in seat order, the first
+         *     moving first. The games start at once, or at `starts_at` (within a week); the players hear of
+         *     them as of any game starting. For clubs and leagues running their own events.
+         */
+        post: operations["createBulkPairing"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/bulk-pairings/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of your bulk pairings: its games, with their ids once started. */
+        get: operations["getBulkPairing"];
+        put?: never;
+        post?: never;
+        /** Cancel a scheduled bulk pairing before its games start. */
+        delete: operations["cancelBulkPairing"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/challenges/{token}": {
         parameters: {
             query?: never;
@@ -1892,6 +1932,36 @@ export interface components {
          * @enum {string}
          */
         BotName: "bot-random" | "bot-greedy" | "bot-mcts";
+        /** @description One game: its players' personal tokens, in seat order. */
+        BulkGame: {
+            /**
+             * @description Each player's personal API token (`kt_...`) with the `play` scope: their consent to be
+             *     seated. Used once, to know who they are; never stored.
+             */
+            players: string[];
+        };
+        /** @description A game of a bulk pairing, as its organiser sees it. */
+        BulkGameView: {
+            /**
+             * Format: int64
+             * @description Once started.
+             */
+            game_id: number | null;
+            /** @description The players' names in seat order. */
+            players: string[];
+        };
+        BulkPairing: {
+            games: components["schemas"]["BulkGameView"][];
+            /** Format: int64 */
+            id: number;
+            rated: boolean;
+            /** Format: int64 */
+            starts_at: number;
+            /** @description `scheduled`, `started` or `cancelled`. */
+            state: string;
+            time_control: components["schemas"]["TimeControl"];
+            variant: components["schemas"]["Variant"];
+        };
         /** @description A bye of a round. */
         ByeView: {
             /** @description A late entry's half bye is not full. */
@@ -3113,6 +3183,20 @@ export interface components {
         NewApiToken: components["schemas"]["ApiTokenInfo"] & {
             token: string;
         };
+        /** @description Games to create at once. */
+        NewBulkPairing: {
+            /** @description 1 to 100 games; a player in one of them at most. */
+            games: components["schemas"]["BulkGame"][];
+            /** @description Rated (default) or casual. */
+            rated?: boolean;
+            /**
+             * Format: int64
+             * @description When the games start (milliseconds since the Unix epoch, within a week); absent: at once.
+             */
+            starts_at?: number | null;
+            time_control?: components["schemas"]["TimeControl"];
+            variant: components["schemas"]["Variant"];
+        };
         /** @description A challenge to make. */
         NewChallenge: {
             /** @description The player challenged: above you, within two fifths of your rung. */
@@ -3981,7 +4065,7 @@ export interface components {
          * @description What a token lets its bearer do. `GET /me` (who the token acts for) needs none.
          * @enum {string}
          */
-        Scope: "read" | "play" | "email" | "webhooks" | "push";
+        Scope: "read" | "play" | "email" | "webhooks" | "push" | "organize";
         /** @description One seat's final score, by part. Parts a variant does not have are 0. */
         Score: {
             /**
@@ -5118,6 +5202,133 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createBulkPairing: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewBulkPairing"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkPairing"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description `invalid_games`: 1 to 100 games, each of a size the variant is played by; `invalid_player_token`: a seat's token is not a personal token with the `play` scope (its place is named); `duplicate_player`; `invalid_start`; `invalid_time_control`; `invalid_body`: the body does not fit the schema, or a text field holds control characters */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getBulkPairing: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkPairing"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description `not_found`; `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    cancelBulkPairing: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkPairing"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description `not_found`; `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description `bulk_started`: its games have started, or it was cancelled */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];

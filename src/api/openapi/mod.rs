@@ -131,6 +131,9 @@ struct ApiDoc;
         pairing::decline_rematch,
         pairing::challenge_link,
         pairing::accept_challenge,
+        pairing::create_bulk,
+        pairing::get_bulk,
+        pairing::cancel_bulk,
         events::create,
         events::list,
         events::get,
@@ -196,6 +199,7 @@ impl Modify for BearerAuth {
             ("email", "Read and change the email address and the notices' preferences"),
             ("webhooks", "Read, add and remove webhooks"),
             ("push", "Read, add, test and remove push devices"),
+            ("organize", "Create games for other players in bulk, with their tokens"),
         ]);
         components.add_security_scheme(
             "oauth2",

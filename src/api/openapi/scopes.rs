@@ -47,6 +47,8 @@ pub(super) fn scope_of(method: &str, path: &str, operation: &str) -> Option<Opti
         "webhooks"
     } else if under("/api/v1/me/push-subscriptions") {
         "push"
+    } else if under("/api/v1/bulk-pairings") {
+        "organize"
     } else if method != "get"
         && (under("/api/v1/games")
             || under("/api/v1/me/vacation")

@@ -89,6 +89,10 @@ pub fn delete(
                     })
             });
             store::erase_personal_rows(c, user.id)?;
+            // Off the ladders; out of events not started; withdrawn from those running (the
+            // entries and results stay, under the placeholder, as the games do).
+            crate::storage::ladders::erase_user(c, user.id)?;
+            crate::storage::events::withdraw_user(c, user.id, now)?;
             store::mark_deleted(c, user.id, &row.placeholder, &held, now)?;
             store::insert_erasure(c, &row)?;
             if let Some(goodbye) = goodbye {

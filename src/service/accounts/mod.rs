@@ -39,16 +39,20 @@ pub enum Scope {
     Webhooks,
     /// Read, add, test and remove push devices.
     Push,
+    /// Create games for other players in bulk, each seat a player's token with the `play` scope
+    /// (clubs and leagues running their own events).
+    Organize,
 }
 
 impl Scope {
     /// Every scope, in the order they are shown.
-    pub const ALL: [Scope; 5] = [
+    pub const ALL: [Scope; 6] = [
         Scope::Read,
         Scope::Play,
         Scope::Email,
         Scope::Webhooks,
         Scope::Push,
+        Scope::Organize,
     ];
 
     pub(super) fn parse(s: &str) -> Option<Scope> {
@@ -62,6 +66,7 @@ impl Scope {
             Scope::Email => "email",
             Scope::Webhooks => "webhooks",
             Scope::Push => "push",
+            Scope::Organize => "organize",
         }
     }
 }

@@ -1,7 +1,9 @@
 //! Pairing ("Play now"): the requests players file, list and cancel, and the pass that seats
 //! waiting requests together by the rule in `crate::pairing` ([`pass`]); rematches at finished
-//! games ([`rematch`]); open challenge links ([`challenges`]).
+//! games ([`rematch`]); open challenge links ([`challenges`]); games created in bulk by
+//! organisers ([`bulk`]).
 
+pub mod bulk;
 pub mod challenges;
 pub mod pass;
 pub mod rematch;

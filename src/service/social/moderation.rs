@@ -319,7 +319,8 @@ pub fn mute(db: &Database, caller: &Caller, name: &str, s: &Sanction) -> Service
 }
 
 /// Suspend a player: no sign-in and no new games until the time given; their sessions end, their
-/// open games are left and their games under way resigned (the stand-in plays on with 3 or 4).
+/// open games are left and their games under way resigned (the stand-in plays on with 3 or 4),
+/// and they are withdrawn from events.
 pub fn suspend(
     db: &Database,
     caller: &Caller,
@@ -328,6 +329,10 @@ pub fn suspend(
     ratings: &RatingParameters,
 ) -> ServiceResult<()> {
     let (user_id, name) = sanction(db, caller, name, s, Kind::Suspend)?;
+    // Out of events (as out of pairing): taken back from those not started, withdrawn from those
+    // running, so that no round is dealt to a player who cannot play it.
+    let now = db.now();
+    db.write(|c| crate::storage::events::withdraw_user(c, user_id, now))?;
     let player = Caller {
         user_id,
         name,

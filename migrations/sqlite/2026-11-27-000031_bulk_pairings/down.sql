@@ -1,0 +1,2 @@
+DROP TABLE bulk_seats;
+DROP TABLE bulk_pairings;

@@ -3,7 +3,7 @@
 //! device of the player to act, a refused move pushes nothing, a device the push service answers
 //! 410 for is removed, a push answered 500 is delivered once after the outage, two instances
 //! never push twice; subscriptions are validated and bounded; a test push arrives; the decryption
-//! agrees with RFC 8291's own example. On SQLite, and on PostgreSQL when `TEST_DATABASE_URL` is
+//! agrees with RFC 8291's own example; an event's news is pushed. On SQLite, and on PostgreSQL when `TEST_DATABASE_URL` is
 //! set.
 
 #[macro_use]
@@ -431,7 +431,59 @@ fn instances_share_one_vapid_key_kept_sealed(db: Db) {
     assert_eq!(a.count("SELECT COUNT(*) AS n FROM server_secrets"), 1);
 }
 
+/// An event's news is pushed: the entry confirmed and the round's game (leading to the game), in
+/// the player's words, with the event's name and nothing of any hand.
+fn event_news_is_pushed(db: Db) {
+    let s = server(db);
+    let [ann, ben] = ["ann", "ben"].map(|n| s.register(n));
+    let (d, _) = device(&s, &ben, &[]);
+    let a = s.post(
+        "/api/v1/events",
+        Some(&ann.token),
+        json!({"name": "Pushed Swiss", "format": "swiss", "variant": "keltis-card", "rounds": 1,
+               "max_players": 2, "min_players": 2}),
+    );
+    assert_eq!(a.status, 201, "{}", a.text);
+    let id = a.json()["event"]["id"].as_i64().unwrap();
+    for p in [&ann, &ben] {
+        let a = s.post(
+            &format!("/api/v1/events/{id}/entries"),
+            Some(&p.token),
+            json!({}),
+        );
+        assert_eq!(a.status, 201, "{}", a.text);
+    }
+    let mut events = vec![];
+    for _ in 0..600 {
+        events = d
+            .pushes()
+            .into_iter()
+            .filter(|p| p.message["kind"] == "event")
+            .collect();
+        if events.len() >= 2 {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    assert_eq!(events.len(), 2, "{events:?}");
+    let entered = &events[0].message;
+    assert_eq!(
+        entered["title"], "You are entered in Pushed Swiss",
+        "{entered}"
+    );
+    assert_eq!(entered["url"], format!("/events/{id}"));
+    let round = &events[1].message;
+    assert_eq!(
+        round["title"], "Round 1 of Pushed Swiss: your game is ready",
+        "{round}"
+    );
+    let game = round["game_id"].as_i64().expect("the round's game");
+    assert_eq!(round["url"], format!("/games/{game}"));
+    assert!(!round.to_string().contains("hand"), "{round}");
+}
+
 on_both_databases!(
+    event_news_is_pushed,
     instances_share_one_vapid_key_kept_sealed,
     a_move_pushes_once_to_each_device_of_the_player_to_act,
     a_gone_device_is_removed,

@@ -119,11 +119,7 @@ pub struct PlayerRecord {
 }
 
 pub fn lock(conn: &mut DbConnection) -> Result<(), StorageError> {
-    if let DbConnection::Postgresql(c) = conn {
-        use diesel::connection::SimpleConnection;
-        c.batch_execute(&format!("SELECT pg_advisory_xact_lock({EVENTS_LOCK})"))?;
-    }
-    Ok(())
+    super::lock_until_commit(conn, EVENTS_LOCK)
 }
 
 pub fn insert(conn: &mut DbConnection, row: &NewEventRow) -> Result<EventRow, StorageError> {

@@ -29,6 +29,8 @@ mod group_commit;
 pub mod inbound_mail;
 pub mod ladders;
 pub mod live_sessions;
+mod locks;
+pub(crate) use locks::lock_until_commit;
 pub mod logs;
 pub mod mail;
 pub mod memo;

@@ -202,11 +202,7 @@ pub fn delete_of_user(conn: &mut DbConnection, user_id: i64) -> Result<usize, St
 /// Take the pairing lock for the rest of the transaction (PostgreSQL; SQLite's writes are one at
 /// a time already).
 pub fn lock(conn: &mut DbConnection) -> Result<(), StorageError> {
-    if let DbConnection::Postgresql(c) = conn {
-        use diesel::connection::SimpleConnection;
-        c.batch_execute(&format!("SELECT pg_advisory_xact_lock({PAIRING_LOCK})"))?;
-    }
-    Ok(())
+    super::lock_until_commit(conn, PAIRING_LOCK)
 }
 
 /// Every waiting request, oldest first, with its player's name, standing and rating.

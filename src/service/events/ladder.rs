@@ -12,6 +12,7 @@ use crate::service::accounts::{Caller, Scope};
 use crate::service::correspondence::clocks::TimeControl;
 use crate::service::play::games::{parse_event, GameEvent};
 use crate::service::play::lobby::seat_together;
+use crate::service::social::fair_use::not_suspended;
 use crate::service::{ServiceError, ServiceResult};
 use crate::storage::events::lock;
 use crate::storage::ladders::{self as store, ChallengeRow};
@@ -250,18 +251,6 @@ fn refused(why: Refused) -> ServiceError {
         Refused::AlreadyOpen => "already_challenged",
     };
     ServiceError::conflict(code, why.to_string())
-}
-
-fn not_suspended(conn: &mut DbConnection, user_id: i64, now: i64) -> ServiceResult<()> {
-    let user = crate::storage::accounts::user_by_id(conn, user_id)?
-        .ok_or(ServiceError::Unauthorized("signed out"))?;
-    match user.suspended_until.filter(|u| *u > now) {
-        Some(until) => Err(ServiceError::Restricted {
-            code: "suspended",
-            until,
-        }),
-        None => Ok(()),
-    }
 }
 
 fn ladder_of(conn: &mut DbConnection, variant: Variant) -> ServiceResult<Ladder> {

@@ -3,10 +3,12 @@
 
 use std::collections::BTreeMap;
 
+use super::Settings;
 use crate::service::play::games::{parse_event, GameEvent, GameStatus};
 use crate::service::ServiceResult;
 use crate::storage::events::{self as store, EntryRow};
 use crate::storage::DbConnection;
+use crate::tournaments::standings::{standings, Standing};
 use crate::tournaments::{Bye, Entrant, Played, Points};
 
 /// A game's round, its (seat, entry) pairs, and its status.
@@ -109,6 +111,17 @@ impl EventRecord {
     /// Games dealt and not decided yet.
     pub fn running(&self) -> impl Iterator<Item = &DealtGame> {
         self.games.iter().filter(|g| g.places.is_none())
+    }
+
+    /// Where every entry stands now.
+    pub fn standings(&self, settings: &Settings) -> Vec<Standing> {
+        standings(
+            &self.all(),
+            &self.played,
+            &self.byes,
+            &settings.scoring,
+            settings.table_size,
+        )
     }
 
     /// The entries still playing, in seed order.

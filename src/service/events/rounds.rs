@@ -13,7 +13,6 @@ use crate::service::{ServiceError, ServiceResult};
 use crate::storage::events::{self as store, EventRow, NewEventRow, PairingRow};
 use crate::storage::{Database, DbConnection};
 use crate::tournaments::history::histories;
-use crate::tournaments::standings::standings;
 use crate::tournaments::{round_robin, swiss, Entrant};
 
 use super::record::EventRecord;
@@ -101,7 +100,8 @@ fn start_if_due(
         tell_cancelled(conn, row.id, now)?;
         return Ok(true);
     }
-    deal(conn, row, settings, 1, now)
+    let record = EventRecord::read(conn, row.id, settings.table_size)?;
+    deal(conn, row, settings, &record, 1, now)
 }
 
 /// The same event again, `repeat_every_days` later, made by the server.
@@ -164,21 +164,22 @@ fn next_if_done(
     if last || record.active().len() < usize::from(settings.table_size) {
         return finish(conn, row, settings, &record, now);
     }
-    deal(conn, row, settings, row.current_round + 1, now)
+    deal(conn, row, settings, &record, row.current_round + 1, now)
 }
 
-/// Deal round `round`: the tables (each a game, started at once) and the byes.
+/// Deal round `round` from the event's record as it stands (read under the events lock): the
+/// tables (each a game, started at once) and the byes.
 fn deal(
     conn: &mut DbConnection,
     row: &EventRow,
     settings: &Settings,
+    record: &EventRecord,
     round: i32,
     now: i64,
 ) -> ServiceResult<bool> {
     if !store::advance_round(conn, row.id, round, now)? {
         return Ok(false);
     }
-    let record = EventRecord::read(conn, row.id, settings.table_size)?;
     let active = record.active();
     let size = usize::from(settings.table_size);
     let (tables, byes): (Vec<Vec<Entrant>>, Vec<Entrant>) = match settings.format {
@@ -268,13 +269,7 @@ fn finish(
     if !store::set_state(conn, row.id, "running", "finished", now)? {
         return Ok(false);
     }
-    let table = standings(
-        &record.all(),
-        &record.played,
-        &record.byes,
-        &settings.scoring,
-        settings.table_size,
-    );
+    let table = record.standings(settings);
     let of = table.len() as u32;
     for standing in &table {
         if let Some(user) = record.user_of(standing.entrant) {

@@ -12,7 +12,7 @@ use crate::service::correspondence::clocks::TimeControl;
 use crate::service::{ServiceError, ServiceResult};
 use crate::storage::events::{self as store, EventRow};
 use crate::storage::{accounts as users, Database, DbConnection};
-use crate::tournaments::standings::{standings, TieBreak, TieBreakValue};
+use crate::tournaments::standings::{Standing, TieBreak, TieBreakValue};
 
 /// An event, as lists show it.
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
@@ -222,6 +222,7 @@ pub(crate) fn detail(db: &Database, id: i64) -> ServiceResult<EventDetail> {
         let event = summary(conn, &row)?;
         let settings = Settings::of(&row)?;
         let record = EventRecord::read(conn, id, settings.table_size)?;
+        let order = record.standings(&settings);
         Ok(EventDetail {
             entries: record
                 .entries
@@ -233,62 +234,49 @@ pub(crate) fn detail(db: &Database, id: i64) -> ServiceResult<EventDetail> {
                     withdrawn: e.withdrawn_at.is_some(),
                 })
                 .collect(),
-            standings: standings_of(&record, &settings),
-            crosstable: crosstable_of(&record, &settings),
+            standings: standings_of(&record, &order, settings.table_size),
+            crosstable: crosstable_of(&record, &order, &settings),
             rounds: rounds_of(&record),
             event,
         })
     })
 }
 
-fn standings_of(record: &EventRecord, settings: &Settings) -> Vec<StandingView> {
-    let names = TieBreak::for_table_size(settings.table_size);
-    standings(
-        &record.all(),
-        &record.played,
-        &record.byes,
-        &settings.scoring,
-        settings.table_size,
-    )
-    .into_iter()
-    .map(|s| StandingView {
-        place: s.place,
-        name: record.name_of(s.entrant),
-        points: s.points.as_f64(),
-        tie_breaks: names
-            .iter()
-            .zip(&s.tie_breaks)
-            .map(|(name, value)| TieBreakView {
-                name: name.name().to_string(),
-                points: match value {
-                    TieBreakValue::Points(p) => Some(p.as_f64()),
-                    TieBreakValue::Placings(_) => None,
-                },
-                placings: match value {
-                    TieBreakValue::Placings(counts) => Some(counts.clone()),
-                    TieBreakValue::Points(_) => None,
-                },
-            })
-            .collect(),
-        games: s.games,
-        byes: s.byes,
-        withdrawn: record
-            .entries
-            .iter()
-            .any(|(e, _)| e.id == s.entrant && e.withdrawn_at.is_some()),
-    })
-    .collect()
+fn standings_of(record: &EventRecord, order: &[Standing], table_size: u8) -> Vec<StandingView> {
+    let names = TieBreak::for_table_size(table_size);
+    order
+        .iter()
+        .map(|s| StandingView {
+            place: s.place,
+            name: record.name_of(s.entrant),
+            points: s.points.as_f64(),
+            tie_breaks: names
+                .iter()
+                .zip(&s.tie_breaks)
+                .map(|(name, value)| TieBreakView {
+                    name: name.name().to_string(),
+                    points: match value {
+                        TieBreakValue::Points(p) => Some(p.as_f64()),
+                        TieBreakValue::Placings(_) => None,
+                    },
+                    placings: match value {
+                        TieBreakValue::Placings(counts) => Some(counts.clone()),
+                        TieBreakValue::Points(_) => None,
+                    },
+                })
+                .collect(),
+            games: s.games,
+            byes: s.byes,
+            withdrawn: record
+                .entries
+                .iter()
+                .any(|(e, _)| e.id == s.entrant && e.withdrawn_at.is_some()),
+        })
+        .collect()
 }
 
 /// Every game and bye of each player, in the standings' order.
-fn crosstable_of(record: &EventRecord, settings: &Settings) -> Vec<CrossRow> {
-    let order = standings(
-        &record.all(),
-        &record.played,
-        &record.byes,
-        &settings.scoring,
-        settings.table_size,
-    );
+fn crosstable_of(record: &EventRecord, order: &[Standing], settings: &Settings) -> Vec<CrossRow> {
     order
         .iter()
         .map(|s| {

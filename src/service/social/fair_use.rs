@@ -20,13 +20,7 @@ pub(crate) fn may_take_a_seat(
     fair: FairUse,
     now: i64,
 ) -> ServiceResult<()> {
-    let user = users::user_by_id(conn, user_id)?.ok_or(ServiceError::Unauthorized("signed out"))?;
-    if let Some(until) = user.suspended_until.filter(|u| *u > now) {
-        return Err(ServiceError::Restricted {
-            code: "suspended",
-            until,
-        });
-    }
+    let user = not_suspended(conn, user_id, now)?;
     if user.server_bot() {
         return Ok(());
     }
@@ -40,6 +34,23 @@ pub(crate) fn may_take_a_seat(
         ));
     }
     Ok(())
+}
+
+/// Refuse `user_id` anything that starts play (a seat, a ladder challenge) while a moderator has
+/// suspended the account; the account otherwise.
+pub(crate) fn not_suspended(
+    conn: &mut DbConnection,
+    user_id: i64,
+    now: i64,
+) -> ServiceResult<users::UserRow> {
+    let user = users::user_by_id(conn, user_id)?.ok_or(ServiceError::Unauthorized("signed out"))?;
+    match user.suspended_until.filter(|u| *u > now) {
+        Some(until) => Err(ServiceError::Restricted {
+            code: "suspended",
+            until,
+        }),
+        None => Ok(user),
+    }
 }
 
 /// Refuse `user_id` the chat while muted or suspended.

@@ -138,7 +138,8 @@ fn a_swiss_of_keltis_card_from_entries_to_standings(db: Db) {
     assert_eq!(games_of(&e, 1).len(), 2, "{e}");
     assert_eq!(byes_of(&e, 1), vec!["eve"]);
     for (game, _) in games_of(&e, 1) {
-        // The pairing chose who moves first: the first seat.
+        // K12 (as events amend it, docs/rules-notes.md): the pairing chose who moves first, the
+        // first seat, rather than the draw.
         assert_eq!(s.game(game, ann)["state"]["to_act"], 0);
     }
     assert_eq!(enter(&s, &s.register("late"), id).code(), "entries_closed");

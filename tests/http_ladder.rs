@@ -84,9 +84,12 @@ fn a_ladder_climbed_held_and_left_on_time(db: Db) {
     let game = made["game_id"].as_i64().expect("a game");
     let view = s.game(game, r6);
     assert_eq!(view["status"], "active");
+    assert_eq!(view["seats"][0]["user"], "rung3", "the defender sits first");
+    // K12 as ladders amend it (docs/rules-notes.md): the defender moves first, not the seat the
+    // deal draws.
     assert_eq!(
-        view["seats"][0]["user"], "rung3",
-        "the defender moves first"
+        view["state"]["to_act"], 0,
+        "the defender moves first: {view}"
     );
     let l = ladder(&s, r6);
     assert_eq!(l["rungs"][5]["challenges_out"], 1);

@@ -1,100 +1,17 @@
-//! Events (issue 47) over HTTP on both databases: a Swiss of Keltis Card from its entries to its
-//! standings, with a bye, a withdrawal and a time-out; a three-seat Swiss of Keltis with bots;
-//! a round robin; entry conditions and bad input; a recurring event making its next edition;
-//! two instances dealing each round once.
+//! Events (issue 47) over HTTP on both databases: Swisses played to their standings by people
+//! and bots, with byes, withdrawals and time-outs, at two seats and at three; two instances
+//! dealing each round once. Entry rules, round robins and editions: `http_event_rules.rs`.
 
 mod support;
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
-use serde_json::{json, Value};
-use support::players::{make_moderator, resign};
-use support::{Db, TestServer, User};
+use serde_json::json;
+use support::events::{byes_of, create_event, enter, event_news, games_of, user, wait_event};
+use support::players::resign;
+use support::{Db, User};
 
 const HOUR: i64 = 3_600_000;
-
-fn create_event(s: &TestServer, maker: &User, body: Value) -> Value {
-    let a = s.post("/api/v1/events", Some(&maker.token), body);
-    assert_eq!(a.status, 201, "{}", a.text);
-    a.json()
-}
-
-fn event(s: &TestServer, user: &User, id: i64) -> Value {
-    let a = s.get(&format!("/api/v1/events/{id}"), Some(&user.token));
-    assert_eq!(a.status, 200, "{}", a.text);
-    a.json()
-}
-
-/// The event once `check` holds (the events worker moves it on).
-fn wait_event(s: &TestServer, user: &User, id: i64, check: impl Fn(&Value) -> bool) -> Value {
-    for _ in 0..600 {
-        let e = event(s, user, id);
-        if check(&e) {
-            return e;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
-    panic!("never happened: {}", event(s, user, id));
-}
-
-fn enter(s: &TestServer, user: &User, id: i64) -> support::Answer {
-    s.post(
-        &format!("/api/v1/events/{id}/entries"),
-        Some(&user.token),
-        json!({}),
-    )
-}
-
-/// Round `round`'s games: id and players by seat.
-fn games_of(e: &Value, round: usize) -> Vec<(i64, Vec<String>)> {
-    e["rounds"][round - 1]["games"]
-        .as_array()
-        .expect("games")
-        .iter()
-        .map(|g| {
-            let players = g["players"]
-                .as_array()
-                .expect("players")
-                .iter()
-                .map(|p| p.as_str().unwrap_or_default().to_string())
-                .collect();
-            (g["game_id"].as_i64().expect("a game id"), players)
-        })
-        .collect()
-}
-
-fn byes_of(e: &Value, round: usize) -> Vec<String> {
-    e["rounds"][round - 1]["byes"]
-        .as_array()
-        .expect("byes")
-        .iter()
-        .map(|b| b["name"].as_str().unwrap_or_default().to_string())
-        .collect()
-}
-
-fn user<'a>(users: &'a [User], name: &str) -> &'a User {
-    users
-        .iter()
-        .find(|u| u.name == name)
-        .expect("a player of the test")
-}
-
-fn event_news(s: &TestServer, user: &User) -> Vec<String> {
-    let a = s.get("/api/v1/me/notifications", Some(&user.token));
-    assert_eq!(a.status, 200, "{}", a.text);
-    a.json()
-        .as_array()
-        .expect("notifications")
-        .iter()
-        .filter(|n| n["notice"]["kind"] == "event")
-        .map(|n| {
-            n["notice"]["news"]["type"]
-                .as_str()
-                .unwrap_or_default()
-                .to_string()
-        })
-        .collect()
-}
 
 /// Five players enter a three-round Swiss of Keltis Card; round one gives the lowest seed a bye;
 /// one player withdraws during round one (their game is lost); one game of round two ends on
@@ -231,8 +148,8 @@ fn a_swiss_of_keltis_card_from_entries_to_standings(db: Db) {
 
 /// Eight entrants (seven people and a bot) in a three-round Swiss of Keltis Card without a time
 /// control: a late entry in round one (a half bye for it), a fair bye in each later round (never
-/// twice to one player), and a round that runs past its time decided by the clock (the seat to
-/// act times out) so that the event moves on.
+/// twice to one player), a round that runs past its time decided by the clock (the seat to
+/// act times out) so that the event moves on, and a withdrawal in the last round.
 fn a_swiss_with_a_bot_a_late_entry_and_a_round_past_its_time(db: Db) {
     let s = support::spawn(db, |_| {}).expect("a database for this test");
     let people: Vec<User> = (0..8).map(|i| s.register(&format!("sw{i}"))).collect();
@@ -267,6 +184,7 @@ fn a_swiss_with_a_bot_a_late_entry_and_a_round_past_its_time(db: Db) {
     );
     let human = |name: &str| people.iter().find(|p| p.name == name);
     let mut byes: Vec<String> = vec![];
+    let mut withdrawn: Option<String> = None;
     for round in 1..=3 {
         let e = wait_event(&s, maker, id, |e| e["event"]["current_round"] == round);
         if round > 1 {
@@ -297,7 +215,18 @@ fn a_swiss_with_a_bot_a_late_entry_and_a_round_past_its_time(db: Db) {
                 .rev()
                 .find_map(|n| human(n))
                 .expect("a person at the table");
-            resign(&s, *game, loser);
+            if round == 3 && withdrawn.is_none() {
+                // A withdrawal during the last round: the game is resigned, lost.
+                let a = s.delete(
+                    &format!("/api/v1/events/{id}/entries/{}", loser.name),
+                    Some(&loser.token),
+                );
+                assert_eq!(a.status, 200, "{}", a.text);
+                assert_eq!(s.game(*game, maker)["status"], "over");
+                withdrawn = Some(loser.name.clone());
+            } else {
+                resign(&s, *game, loser);
+            }
         }
         if let Some(i) = left {
             let game = games[i].0;
@@ -311,6 +240,9 @@ fn a_swiss_with_a_bot_a_late_entry_and_a_round_past_its_time(db: Db) {
     let standings = e["standings"].as_array().unwrap();
     assert_eq!(standings.len(), 9);
     assert!(standings.iter().any(|s| s["name"] == "bot-random"));
+    let withdrawn = withdrawn.expect("a withdrawal in round three");
+    let left = standings.iter().find(|s| s["name"] == withdrawn.as_str());
+    assert_eq!(left.unwrap()["withdrawn"], true, "{e}");
     let games: usize = (1..=3).map(|r| games_of(&e, r).len()).sum();
     let total: f64 = standings
         .iter()
@@ -321,110 +253,25 @@ fn a_swiss_with_a_bot_a_late_entry_and_a_round_past_its_time(db: Db) {
     assert_eq!(total, games as f64 + byes.len() as f64 + 0.5, "{e}");
 }
 
-/// Bad input gets its codes; entry conditions are kept; a recurring event (operators only)
-/// makes its next edition when it starts; too few entries cancel an event, and its maker may
-/// call one off.
-fn events_are_checked_conditions_kept_and_editions_made(db: Db) {
-    let s = support::spawn(db, |_| {}).expect("a database for this test");
-    let [op, ben, cat] = ["oper", "ben", "cat"].map(|n| s.register(n));
-    let at = s.clock.now() + HOUR;
-    let base =
-        json!({"name": "Club night", "format": "swiss", "variant": "keltis", "starts_at": at});
-    let with = |extra: Value| {
-        let mut body = base.clone();
-        for (k, v) in extra.as_object().unwrap() {
-            body[k] = v.clone();
-        }
-        body
-    };
-    for (extra, code) in [
-        (json!({"name": "x"}), "invalid_name"),
-        (json!({"rounds": 0}), "invalid_rounds"),
-        (
-            json!({"variant": "keltis-card", "table_size": 3}),
-            "invalid_table_size",
-        ),
-        (json!({"points_by_place": [0, 1]}), "invalid_points"),
-        (
-            json!({"min_players": 10, "max_players": 5}),
-            "invalid_players",
-        ),
-        (json!({"starts_at": 1}), "invalid_start"),
-        (json!({"group_size": 4}), "invalid_group_size"),
-        (json!({"late_entry_until_round": 9}), "invalid_late_entry"),
-        (
-            json!({"entry": {"rating_min": 1600, "rating_max": 1400}}),
-            "invalid_entry_conditions",
-        ),
-    ] {
-        let a = s.post("/api/v1/events", Some(&ben.token), with(extra.clone()));
-        assert_eq!(a.status, 422, "{extra}: {}", a.text);
-        assert_eq!(a.code(), code, "{extra}");
-    }
-    let a = s.post(
-        "/api/v1/events",
-        Some(&ben.token),
-        with(json!({"repeat_every_days": 7})),
-    );
-    assert_eq!((a.status, a.code().as_str()), (403, "operators_only"));
-
-    // Conditions: a rating of at least 1600 (a newcomer has 1500); then games finished.
-    let strict = create_event(&s, &ben, with(json!({"entry": {"rating_min": 1600}})));
-    let strict_id = strict["event"]["id"].as_i64().unwrap();
-    let a = enter(&s, &cat, strict_id);
-    assert_eq!(
-        (a.status, a.code().as_str()),
-        (409, "entry_conditions"),
-        "{}",
-        a.text
-    );
-    let seasoned = create_event(&s, &ben, with(json!({"entry": {"min_finished_games": 1}})));
-    let a = enter(&s, &cat, seasoned["event"]["id"].as_i64().unwrap());
-    assert_eq!(a.code(), "entry_conditions");
-    // Its maker calls it off; the others cannot.
-    let a = s.delete(&format!("/api/v1/events/{strict_id}"), Some(&cat.token));
-    assert_eq!(a.code(), "not_event_maker");
-    let a = s.delete(&format!("/api/v1/events/{strict_id}"), Some(&ben.token));
-    assert_eq!(a.status, 200, "{}", a.text);
-    assert_eq!(a.json()["event"]["state"], "cancelled");
-
-    // A recurring event, made by an operator: at its start (one entry, too few: cancelled) the
-    // next edition is made a week later.
-    make_moderator(&s, "oper");
-    let weekly = create_event(
-        &s,
-        &op,
-        with(json!({"repeat_every_days": 7, "min_players": 2})),
-    );
-    let weekly_id = weekly["event"]["id"].as_i64().unwrap();
-    assert_eq!(enter(&s, &cat, weekly_id).status, 201);
-    s.clock.advance(HOUR + 1_000);
-    let done = wait_event(&s, &op, weekly_id, |e| e["event"]["state"] == "cancelled");
-    let next = done["event"]["next_edition_id"]
-        .as_i64()
-        .expect("a next edition");
-    let next = event(&s, &op, next);
-    assert_eq!(next["event"]["state"], "registering");
-    assert_eq!(next["event"]["starts_at"], at + 7 * 24 * HOUR);
-    assert_eq!(next["event"]["made_by"], Value::Null);
-    assert_eq!(next["event"]["repeat_every_days"], 7);
-    assert!(event_news(&s, &cat).contains(&"cancelled".to_string()));
-}
-
-/// Nine entrants at tables of three (seven people, two bots the maker entered): two rounds of
-/// three tables, no two players together twice when the standings allow, bots playing their own
-/// seats and the seats of people who resign.
+/// Nine entrants at tables of three (seven people, two bots the maker entered), two rounds:
+/// one person withdraws in round one (the stand-in bot plays their seat on, scored where it
+/// finishes), so round two seats eight at two tables with two byes, with as few repeat
+/// table-mates as those seated allow; in round two one person lets their day run out (time-out).
+/// Bots play their own seats and the seats of people who resign.
 fn a_three_seat_swiss_with_bots(db: Db) {
     let s = support::spawn(db, |_| {}).expect("a database for this test");
     let people: Vec<User> = (0..7).map(|i| s.register(&format!("tri{i}"))).collect();
+    let maker = &people[0];
     let e = create_event(
         &s,
-        &people[0],
+        maker,
         json!({"name": "Three a table", "format": "swiss", "variant": "keltis", "table_size": 3,
-               "rounds": 2, "max_players": 9, "min_players": 9}),
+               "rounds": 2, "max_players": 9, "min_players": 9,
+               "time_control": {"type": "per_turn", "seconds": 86400}}),
     );
     let id = e["event"]["id"].as_i64().unwrap();
     assert_eq!(e["event"]["points_by_place"], json!([2.0, 1.0, 0.0]));
+    assert_eq!(e["event"]["bye_points"], 1.0);
     for p in &people {
         assert_eq!(enter(&s, p, id).status, 201);
     }
@@ -437,85 +284,119 @@ fn a_three_seat_swiss_with_bots(db: Db) {
     for bot in ["bot-random", "bot-greedy"] {
         let a = s.post(
             &format!("/api/v1/events/{id}/entries"),
-            Some(&people[0].token),
+            Some(&maker.token),
             json!({ "bot": bot }),
         );
         assert_eq!(a.status, 201, "{}", a.text);
     }
-    // Full: it starts at once.
-    wait_event(&s, &people[0], id, |e| e["event"]["current_round"] == 1);
-    let mut together: BTreeMap<(String, String), u32> = BTreeMap::new();
-    for round in 1..=2 {
-        let e = wait_event(&s, &people[0], id, |e| e["event"]["current_round"] == round);
-        let games = games_of(&e, round as usize);
-        assert_eq!(games.len(), 3, "{e}");
-        for (game, seats) in games {
-            assert_eq!(seats.len(), 3);
-            for (i, a) in seats.iter().enumerate() {
-                for b in &seats[i + 1..] {
-                    *together
-                        .entry((a.clone().min(b.clone()), a.clone().max(b.clone())))
-                        .or_default() += 1;
-                }
-            }
-            // People resign; bots play on for them.
-            for name in &seats {
-                if let Some(p) = people.iter().find(|p| &p.name == name) {
-                    let a = s.post(
-                        &format!("/api/v1/games/{game}/resign"),
-                        Some(&p.token),
-                        json!({}),
-                    );
-                    assert!(a.status == 200 || a.code() == "game_over", "{}", a.text);
-                }
+    let human = |name: &str| people.iter().find(|p| p.name == name);
+    let resign_all = |game: i64, seats: &[String], except: Option<&str>| {
+        for name in seats.iter().filter(|n| Some(n.as_str()) != except) {
+            if let Some(p) = human(name) {
+                let a = s.post(
+                    &format!("/api/v1/games/{game}/resign"),
+                    Some(&p.token),
+                    json!({}),
+                );
+                assert!(a.status == 200 || a.code() == "game_over", "{}", a.text);
             }
         }
-    }
-    assert!(together.values().all(|&n| n == 1), "{together:?}");
-    let e = wait_event(&s, &people[0], id, |e| e["event"]["state"] == "finished");
-    assert_eq!(e["standings"].as_array().unwrap().len(), 9);
-    assert_eq!(
-        e["standings"][0]["tie_breaks"][0]["name"],
-        "opponents_points"
+    };
+
+    // Full: it starts at once. Round one: three tables; the first person seated withdraws, the
+    // others resign.
+    let e = wait_event(&s, maker, id, |e| e["event"]["current_round"] == 1);
+    let round_one = games_of(&e, 1);
+    assert_eq!(round_one.len(), 3, "{e}");
+    let (first_game, first_seats) = &round_one[0];
+    let leaver = first_seats
+        .iter()
+        .find_map(|n| human(n))
+        .expect("a person at the first table");
+    let a = s.delete(
+        &format!("/api/v1/events/{id}/entries/{}", leaver.name),
+        Some(&leaver.token),
     );
-    let total: f64 = e["standings"]
-        .as_array()
-        .unwrap()
+    assert_eq!(a.status, 200, "{}", a.text);
+    assert_eq!(
+        s.game(*first_game, maker)["status"],
+        "active",
+        "at three seats the stand-in plays on"
+    );
+    for (game, seats) in &round_one {
+        resign_all(*game, seats, Some(&leaver.name));
+    }
+
+    // Round two: eight players, two tables and two byes.
+    let e = wait_event(&s, maker, id, |e| e["event"]["current_round"] == 2);
+    let round_two = games_of(&e, 2);
+    assert_eq!(round_two.len(), 2, "{e}");
+    assert_eq!(byes_of(&e, 2).len(), 2, "{e}");
+    let seated: Vec<&String> = round_two.iter().flat_map(|(_, seats)| seats).collect();
+    assert!(!seated.contains(&&leaver.name), "{} withdrew", leaver.name);
+    let met_before = |a: &str, b: &str| {
+        round_one
+            .iter()
+            .any(|(_, seats)| seats.iter().any(|n| n == a) && seats.iter().any(|n| n == b))
+    };
+    let repeats = |table: &[&String]| {
+        let mut n = 0;
+        for (i, a) in table.iter().enumerate() {
+            n += table[i + 1..].iter().filter(|b| met_before(a, b)).count();
+        }
+        n
+    };
+    let dealt: usize = round_two
+        .iter()
+        .map(|(_, seats)| repeats(&seats.iter().collect::<Vec<_>>()))
+        .sum();
+    // Every way to split the six seated into two tables of three (the first player's table
+    // chosen by its two others).
+    let fewest = (1..6)
+        .flat_map(|i| (i + 1..6).map(move |j| (i, j)))
+        .map(|(i, j)| {
+            let at = |first: bool| -> Vec<&String> {
+                (0..6)
+                    .filter(|k| [0, i, j].contains(k) == first)
+                    .map(|k| seated[k])
+                    .collect()
+            };
+            repeats(&at(true)) + repeats(&at(false))
+        })
+        .min()
+        .unwrap();
+    assert_eq!(dealt, fewest, "as few repeat table-mates as can be: {e}");
+
+    // The first table waits for a person to act, who lets the day run out; the rest resign.
+    let (timed_game, timed_seats) = &round_two[0];
+    let view = s.wait_for(*timed_game, maker, |v| {
+        v["state"]["to_act"]
+            .as_u64()
+            .is_some_and(|seat| human(&timed_seats[seat as usize]).is_some())
+    });
+    let sleeper = &timed_seats[view["state"]["to_act"].as_u64().unwrap() as usize];
+    resign_all(*timed_game, timed_seats, Some(sleeper));
+    let (other_game, other_seats) = &round_two[1];
+    resign_all(*other_game, other_seats, None);
+    s.clock.advance(25 * HOUR);
+    s.wait_for(*timed_game, maker, |v| v["status"] != "active");
+
+    let e = wait_event(&s, maker, id, |e| e["event"]["state"] == "finished");
+    let standings = e["standings"].as_array().unwrap();
+    assert_eq!(standings.len(), 9);
+    assert_eq!(standings[0]["tie_breaks"][0]["name"], "opponents_points");
+    let left = standings
+        .iter()
+        .find(|p| p["name"] == leaver.name.as_str())
+        .unwrap();
+    assert_eq!(left["withdrawn"], true);
+    assert_eq!(left["games"], 1);
+    let total: f64 = standings
         .iter()
         .map(|s| s["points"].as_f64().unwrap())
         .sum();
-    assert_eq!(
-        total,
-        6.0 * 3.0,
-        "three points a table (2 + 1 + 0), six tables"
-    );
-}
-
-/// A round robin in groups by rating: every pair of a group plays once, all at once.
-fn a_round_robin_deals_every_game_of_a_group_at_once(db: Db) {
-    let s = support::spawn(db, |_| {}).expect("a database for this test");
-    let players: Vec<User> = (0..6).map(|i| s.register(&format!("rr{i}"))).collect();
-    let e = create_event(
-        &s,
-        &players[0],
-        json!({"name": "Groups", "format": "round_robin", "variant": "keltis-card", "group_size": 3,
-               "max_players": 6, "min_players": 6}),
-    );
-    let id = e["event"]["id"].as_i64().unwrap();
-    for p in &players {
-        assert_eq!(enter(&s, p, id).status, 201);
-    }
-    let e = wait_event(&s, &players[0], id, |e| e["event"]["current_round"] == 1);
-    let games = games_of(&e, 1);
-    assert_eq!(games.len(), 6, "two groups of three, three games each: {e}");
-    for (game, seats) in &games {
-        resign(&s, *game, user(&players, &seats[1]));
-    }
-    let e = wait_event(&s, &players[0], id, |e| e["event"]["state"] == "finished");
-    assert_eq!(e["standings"].as_array().unwrap().len(), 6);
-    for row in e["crosstable"].as_array().unwrap() {
-        assert_eq!(row["rounds"].as_array().unwrap().len(), 2, "{row}");
-    }
+    // Three points a table (2 + 1 + 0, a time-out included), five tables; a point each bye.
+    assert_eq!(total, 5.0 * 3.0 + 2.0, "{e}");
 }
 
 /// Two instances on one PostgreSQL, both running the events pass: the last games of a round
@@ -556,9 +437,7 @@ fn two_instances_deal_each_round_once() {
 on_both_databases!(
     a_swiss_of_keltis_card_from_entries_to_standings,
     a_swiss_with_a_bot_a_late_entry_and_a_round_past_its_time,
-    events_are_checked_conditions_kept_and_editions_made,
     a_three_seat_swiss_with_bots,
-    a_round_robin_deals_every_game_of_a_group_at_once,
 );
 
 #[test]

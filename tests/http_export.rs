@@ -1,7 +1,7 @@
 //! Taking your data (`GET /me/export`): the document holds what the API shows the player of
 //! each part (account, profile and ratings, email, two-factor, vacation, sessions, tokens,
-//! webhooks, push devices, notifications, every game with its events as the player sees them),
-//! no secret, no card the player could not see. On SQLite, and on PostgreSQL when
+//! webhooks, push devices, notifications, every game with its events as the player sees them,
+//! events entered, ladders, bulk pairings organised), no secret, no card the player could not see. On SQLite, and on PostgreSQL when
 //! `TEST_DATABASE_URL` is set.
 
 #[macro_use]
@@ -150,4 +150,100 @@ fn the_export_holds_what_the_api_shows_and_no_secret(db: Db) {
     }
 }
 
-on_both_databases!(the_export_holds_what_the_api_shows_and_no_secret);
+/// Events entered, ladder rungs and challenges, and bulk pairings organised are in the export
+/// as the API shows them.
+fn the_export_holds_events_ladders_and_bulk_pairings(db: Db) {
+    let s = support::spawn(db, |_| {}).expect("a database for this test");
+    let anna = s.register("anna");
+    let ben = s.register("ben");
+    let a = s.post(
+        "/api/v1/events",
+        Some(&anna.token),
+        json!({"name": "Exported", "format": "swiss", "variant": "keltis-card",
+               "starts_at": s.clock.now() + 3_600_000}),
+    );
+    assert_eq!(a.status, 201, "{}", a.text);
+    let event_id = a.json()["event"]["id"].as_i64().unwrap();
+    for p in [&anna, &ben] {
+        let a = s.post(
+            &format!("/api/v1/events/{event_id}/entries"),
+            Some(&p.token),
+            json!({}),
+        );
+        assert_eq!(a.status, 201, "{}", a.text);
+    }
+    for p in [&anna, &ben] {
+        let a = s.post(
+            "/api/v1/ladders/keltis-card/rungs",
+            Some(&p.token),
+            json!({}),
+        );
+        assert_eq!(a.status, 201, "{}", a.text);
+    }
+    let a = s.post(
+        "/api/v1/ladders/keltis-card/challenges",
+        Some(&ben.token),
+        json!({"defender": "anna"}),
+    );
+    assert_eq!(a.status, 201, "{}", a.text);
+    let token = |user: &support::User, scopes: Value| {
+        let a = s.post(
+            "/api/v1/me/tokens",
+            Some(&user.token),
+            json!({"name": "club", "scopes": scopes}),
+        );
+        assert_eq!(a.status, 201, "{}", a.text);
+        a.json()["token"].as_str().unwrap().to_string()
+    };
+    let organiser = token(&anna, json!(["organize"]));
+    let seats = [token(&anna, json!(["play"])), token(&ben, json!(["play"]))];
+    let a = s.post(
+        "/api/v1/bulk-pairings",
+        Some(&organiser),
+        json!({"variant": "keltis-card", "starts_at": s.clock.now() + 3_600_000,
+               "games": [{"players": seats}]}),
+    );
+    assert_eq!(a.status, 201, "{}", a.text);
+    let bulk_id = a.json()["id"].as_i64().unwrap();
+
+    let export = get(&s, "/api/v1/me/export", &anna.token);
+    let event = get(&s, &format!("/api/v1/events/{event_id}"), &anna.token);
+    let entered = &export["events"][0];
+    assert_eq!(export["events"].as_array().unwrap().len(), 1, "{export}");
+    assert_eq!(entered["event"], event["event"]);
+    assert_eq!(entered["entry"], event["entries"][0]);
+    assert_eq!(entered["entry"]["name"], "anna");
+    let standing = event["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["name"] == "anna")
+        .cloned();
+    assert_eq!(Some(entered["standing"].clone()), standing);
+    assert_eq!(
+        export["ladders"]["rungs"],
+        json!([{"variant": "keltis-card", "rung": 1}])
+    );
+    let ladder = get(&s, "/api/v1/ladders/keltis-card", &anna.token);
+    assert_eq!(export["ladders"]["challenges"], ladder["challenges"]);
+    assert_eq!(export["ladders"]["challenges"][0]["challenger"], "ben");
+    assert_eq!(
+        export["bulk_pairings"],
+        json!([get(
+            &s,
+            &format!("/api/v1/bulk-pairings/{bulk_id}"),
+            &organiser
+        )])
+    );
+    assert!(!export.to_string().contains(&seats[1]), "no token");
+    // Ben entered the event and challenged, but organised nothing.
+    let bens = get(&s, "/api/v1/me/export", &ben.token);
+    assert_eq!(bens["events"][0]["entry"]["name"], "ben");
+    assert_eq!(bens["ladders"]["rungs"][0]["rung"], 2);
+    assert_eq!(bens["bulk_pairings"], json!([]));
+}
+
+on_both_databases!(
+    the_export_holds_what_the_api_shows_and_no_secret,
+    the_export_holds_events_ladders_and_bulk_pairings,
+);

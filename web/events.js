@@ -13,13 +13,17 @@ import { onChange } from './waiting.js';
 /** @param {number} ms */
 const when = (ms) => new Date(ms).toLocaleString(document.documentElement.lang, { dateStyle: 'medium', timeStyle: 'short' });
 
+/** Whether entries open later (by this device's clock; the server decides). @param {Schemas['EventSummary']} e */
+const notYetOpen = (e) => e.state === 'registering' && e.registration_opens_at != null && e.registration_opens_at > Date.now();
+
 /** An event in one line. @param {Schemas['EventSummary']} e */
 function summary(e) {
   const start = e.state === 'registering'
     ? (e.starts_at != null ? t('event-starts', { when: when(e.starts_at) }) : t('event-when-full'))
     : e.state === 'running' ? t('event-round-of', { round: e.current_round, rounds: e.rounds }) : t(`event-state-${e.state}`);
+  const opens = notYetOpen(e) ? [t('event-opens', { when: when(/** @type {number} */ (e.registration_opens_at)) })] : [];
   return [t(`event-${e.format}`), t(`variant-${e.variant}`), t('event-table', { size: e.table_size }),
-    t('event-entered-count', { count: e.entries, max: e.max_players }), start].join(' · ');
+    t('event-entered-count', { count: e.entries, max: e.max_players }), start, ...opens].join(' · ');
 }
 
 /** The events page; how to leave it. @param {HTMLElement} main */
@@ -64,6 +68,7 @@ function makeForm() {
   const rounds = /** @type {HTMLInputElement} */ (h('input', { id: 'ev-rounds', type: 'number', min: 1, max: 20, value: '3' }));
   const most = /** @type {HTMLInputElement} */ (h('input', { id: 'ev-max', type: 'number', min: 2, max: 256, value: '8' }));
   const start = /** @type {HTMLInputElement} */ (h('input', { id: 'ev-start', type: 'datetime-local' }));
+  const opens = /** @type {HTMLInputElement} */ (h('input', { id: 'ev-opens', type: 'datetime-local' }));
   const send = async () => {
     /** @type {Schemas['NewEvent']} */
     const body = {
@@ -76,6 +81,7 @@ function makeForm() {
     };
     if (format.value === 'swiss') body.rounds = Number(rounds.value);
     if (start.value) body.starts_at = new Date(start.value).getTime();
+    if (opens.value) body.registration_opens_at = new Date(opens.value).getTime();
     /** @type {Schemas['EventDetail']} */
     const made = await call('POST', '/events', body);
     go(`/events/${made.event.id}`);
@@ -90,6 +96,8 @@ function makeForm() {
     field('ev-max', t('event-max-players'), most),
     field('ev-start', t('event-start'), start),
     h('p', { class: 'hint' }, [t('event-start-hint')]),
+    field('ev-opens', t('event-opens-at'), opens),
+    h('p', { class: 'hint' }, [t('event-opens-hint')]),
     h('button', { type: 'submit', id: 'ev-create' }, [t('event-create')]),
   ], send);
 }
@@ -112,7 +120,9 @@ export function showEvent(main, id) {
     const act = (method, path, done) => call(method, path, method === 'POST' ? {} : undefined)
       .then((/** @type {Schemas['EventDetail']} */ next) => { say(done); draw(next); }, failed);
     const actions = [];
-    if (!mine && open) {
+    if (!mine && open && notYetOpen(e)) {
+      actions.push(h('p', { id: 'event-opens' }, [t('event-opens', { when: when(/** @type {number} */ (e.registration_opens_at)) })]));
+    } else if (!mine && open) {
       actions.push(h('button', { type: 'button', id: 'event-enter', onclick: () => act('POST', `/events/${id}/entries`, t('event-entered')) }, [t('event-enter')]));
     }
     if (mine && !mine.withdrawn && (e.state === 'registering' || e.state === 'running')) {

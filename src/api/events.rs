@@ -27,7 +27,7 @@ pub struct EventsQuery {
     (status = 201, body = EventDetail),
     (status = 403, description = "`operators_only`: recurring events are made by operators (moderators)", body = Problem),
     (status = 409, description = "`too_many_events`: you have five events waiting to start", body = Problem),
-    (status = 422, description = "`invalid_name`, `invalid_table_size`, `invalid_rounds`, `invalid_group_size`, `invalid_points`, `invalid_players`, `invalid_entry_conditions`, `invalid_late_entry`, `invalid_round_hours`, `invalid_start`, `invalid_time_control`", body = Problem),
+    (status = 422, description = "`invalid_name`, `invalid_table_size`, `invalid_rounds`, `invalid_group_size`, `invalid_points`, `invalid_players`, `invalid_entry_conditions`, `invalid_late_entry`, `invalid_round_hours`, `invalid_start`, `invalid_registration_window`, `invalid_time_control`", body = Problem),
 ))]
 #[post("/events")]
 pub async fn create(
@@ -100,7 +100,7 @@ pub async fn cancel(
     (status = 201, body = EventDetail),
     (status = 403, description = "`suspended` (with `until`); `not_event_maker`: only the maker enters bots", body = Problem),
     (status = 404, description = "`not_found`", body = Problem),
-    (status = 409, description = "`entries_closed`; `event_full`; `already_entered`; `entry_conditions`: your rating, finished games or time-outs do not meet the event's conditions (the message says which)", body = Problem),
+    (status = 409, description = "`registration_not_open`: entries open later (`registration_opens_at`); `entries_closed`; `event_full`; `already_entered`; `entry_conditions`: your rating, finished games or time-outs do not meet the event's conditions (the message says which)", body = Problem),
     (status = 422, description = "`unknown_bot`", body = Problem),
 ))]
 #[post("/events/{id}/entries")]

@@ -78,6 +78,15 @@ pub fn by_id(conn: &mut DbConnection, id: i64) -> Result<Option<BulkRow>, Storag
 }
 
 /// A bulk pairing's seats, by game then seat, with each player's name.
+/// The bulk pairings an organiser made, newest first.
+pub fn organised_by(conn: &mut DbConnection, user_id: i64) -> Result<Vec<BulkRow>, StorageError> {
+    Ok(bulk_pairings::table
+        .filter(bulk_pairings::organiser_id.eq(user_id))
+        .order(bulk_pairings::id.desc())
+        .select(BulkRow::as_select())
+        .load(conn)?)
+}
+
 pub fn seats(conn: &mut DbConnection, id: i64) -> Result<Vec<(SeatRow, String)>, StorageError> {
     Ok(bulk_seats::table
         .inner_join(users::table.on(users::id.eq(bulk_seats::user_id)))

@@ -44,6 +44,7 @@ pub struct EventRow {
     pub created_at: i64,
     pub started_at: Option<i64>,
     pub finished_at: Option<i64>,
+    pub registration_opens_at: Option<i64>,
 }
 
 #[derive(Debug, Clone, Insertable)]
@@ -68,6 +69,7 @@ pub struct NewEventRow<'a> {
     pub late_entry_until: i32,
     pub round_hours: Option<i32>,
     pub starts_at: Option<i64>,
+    pub registration_opens_at: Option<i64>,
     pub repeat_every_days: Option<i32>,
     pub created_by: Option<i64>,
     pub state: &'a str,
@@ -234,6 +236,15 @@ pub fn entries(
         .filter(event_entries::event_id.eq(event_id))
         .order(event_entries::id.asc())
         .select((EntryRow::as_select(), users::name))
+        .load(conn)?)
+}
+
+/// The events a player entered (withdrawn or not), newest first.
+pub fn entered_by(conn: &mut DbConnection, user_id: i64) -> Result<Vec<i64>, StorageError> {
+    Ok(event_entries::table
+        .filter(event_entries::user_id.eq(user_id))
+        .order(event_entries::event_id.desc())
+        .select(event_entries::event_id)
         .load(conn)?)
 }
 

@@ -106,6 +106,22 @@ pub fn challenges(
         .load(conn)?)
 }
 
+/// Every challenge a player made or received, newest first.
+pub fn challenges_of(
+    conn: &mut DbConnection,
+    user_id: i64,
+) -> Result<Vec<ChallengeRow>, StorageError> {
+    Ok(ladder_challenges::table
+        .filter(
+            ladder_challenges::challenger_id
+                .eq(user_id)
+                .or(ladder_challenges::defender_id.eq(user_id)),
+        )
+        .order(ladder_challenges::id.desc())
+        .select(ChallengeRow::as_select())
+        .load(conn)?)
+}
+
 /// Open challenges whose game has ended, with the game's status, oldest first.
 pub fn ended_open(conn: &mut DbConnection) -> Result<Vec<(ChallengeRow, String)>, StorageError> {
     Ok(ladder_challenges::table

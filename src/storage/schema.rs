@@ -488,6 +488,7 @@ diesel::table! {
         created_at -> BigInt,
         started_at -> Nullable<BigInt>,
         finished_at -> Nullable<BigInt>,
+        registration_opens_at -> Nullable<BigInt>,
     }
 }
 

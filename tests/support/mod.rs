@@ -6,6 +6,7 @@
 pub mod browser;
 pub mod database;
 pub mod drill;
+pub mod events;
 pub mod instances;
 pub mod mail;
 pub mod players;

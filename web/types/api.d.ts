@@ -1800,13 +1800,19 @@ export interface components {
             api_tokens: components["schemas"]["ApiTokenInfo"][];
             /** @description The players the caller blocked. */
             blocks: components["schemas"]["Block"][];
+            /** @description The bulk pairings the caller organised (their games are among `games` for those seated). */
+            bulk_pairings: components["schemas"]["BulkPairing"][];
             email: components["schemas"]["MailSettings"];
+            /** @description The events the caller entered, with their standing and rounds. */
+            events: components["schemas"]["EnteredEvent"][];
             /**
              * Format: int64
              * @description When the document was made (milliseconds since the Unix epoch).
              */
             exported_at: number;
             games: components["schemas"]["ExportedGame"][];
+            /** @description The caller's rungs on the ladders and their challenges. */
+            ladders: components["schemas"]["MyLadders"];
             notifications: components["schemas"]["NotificationView"][];
             /**
              * @description The profile as others see it: ratings per variant with their history, records, current
@@ -2449,6 +2455,17 @@ export interface components {
             /** @description The secret in base32, for typing into an authenticator app. */
             secret: string;
         };
+        /**
+         * @description One of a player's events, with their entry, line of the standings and rounds (their data
+         *     export).
+         */
+        EnteredEvent: {
+            entry: components["schemas"]["EntryView"];
+            event: components["schemas"]["EventSummary"];
+            /** @description Their row of the crosstable. */
+            rounds: components["schemas"]["CrossCell"][];
+            standing: null | components["schemas"]["StandingView"];
+        };
         /** @description Who may enter. */
         EntryConditions: {
             /**
@@ -2586,6 +2603,12 @@ export interface components {
             /** @description Points for each place, first place first. */
             points_by_place: number[];
             rated: boolean;
+            /**
+             * Format: int64
+             * @description When entries open (milliseconds since the Unix epoch); `null`: they are open (or were,
+             *     from the event's making).
+             */
+            registration_opens_at: number | null;
             /** Format: int32 */
             repeat_every_days: number | null;
             /** Format: int32 */
@@ -3179,6 +3202,24 @@ export interface components {
              */
             your_turn_count: number;
         };
+        /**
+         * @description A player's place on the ladders and every challenge they made or received (their data
+         *     export).
+         */
+        MyLadders: {
+            /** @description Newest first. */
+            challenges: components["schemas"]["ChallengeView"][];
+            /** @description The variants whose ladder they are on, with their rung. */
+            rungs: components["schemas"]["MyRung"][];
+        };
+        MyRung: {
+            /**
+             * Format: int32
+             * @description 1 is the top.
+             */
+            rung: number;
+            variant: components["schemas"]["Variant"];
+        };
         /** @description A newly created API token: the only time the token is shown. */
         NewApiToken: components["schemas"]["ApiTokenInfo"] & {
             token: string;
@@ -3267,6 +3308,12 @@ export interface components {
             points_by_place?: number[] | null;
             /** @description Rated (default) or casual games. */
             rated?: boolean;
+            /**
+             * Format: int64
+             * @description When entries open (milliseconds since the Unix epoch, before the start); absent: at once.
+             *     An event announced weeks ahead can open for entries a day before it starts.
+             */
+            registration_opens_at?: number | null;
             /**
              * Format: int32
              * @description Operators only: a new edition every this many days (1 to 365), made when this one starts.
@@ -5579,7 +5626,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description `invalid_name`, `invalid_table_size`, `invalid_rounds`, `invalid_group_size`, `invalid_points`, `invalid_players`, `invalid_entry_conditions`, `invalid_late_entry`, `invalid_round_hours`, `invalid_start`, `invalid_time_control`; `invalid_body`: the body does not fit the schema, or a text field holds control characters */
+            /** @description `invalid_name`, `invalid_table_size`, `invalid_rounds`, `invalid_group_size`, `invalid_points`, `invalid_players`, `invalid_entry_conditions`, `invalid_late_entry`, `invalid_round_hours`, `invalid_start`, `invalid_registration_window`, `invalid_time_control`; `invalid_body`: the body does not fit the schema, or a text field holds control characters */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5735,7 +5782,7 @@ export interface operations {
                 };
             };
             408: components["responses"]["RequestTimeout"];
-            /** @description `entries_closed`; `event_full`; `already_entered`; `entry_conditions`: your rating, finished games or time-outs do not meet the event's conditions (the message says which) */
+            /** @description `registration_not_open`: entries open later (`registration_opens_at`); `entries_closed`; `event_full`; `already_entered`; `entry_conditions`: your rating, finished games or time-outs do not meet the event's conditions (the message says which) */
             409: {
                 headers: {
                     [name: string]: unknown;

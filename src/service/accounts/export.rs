@@ -1,6 +1,6 @@
 //! Taking your data (GDPR access and portability): everything the server holds about the caller
-//! as one JSON document, read through the same service calls as the API, so that it shows what
-//! the caller may see and nothing more: no secret (token hashes, webhook secrets, push keys, the
+//! (settings, games, events, ladders, bulk pairings) as one JSON document, read through the same
+//! service calls as the API, so that it shows what the caller may see and nothing more: no secret (token hashes, webhook secrets, push keys, the
 //! two-factor secret), and of each game the events from the caller's seat (others' hands and the
 //! draw pile's order only once the game is over, as for everyone).
 
@@ -13,10 +13,13 @@ use super::{list_api_tokens, ApiTokenInfo, Caller};
 use crate::ratings::RatingParameters;
 use crate::service::correspondence::my_games::{self, MyGame};
 use crate::service::correspondence::vacations::{self, VacationPolicy, VacationStatus};
+use crate::service::events::ladder::{self, MyLadders};
+use crate::service::events::view::{self as event_view, EnteredEvent};
 use crate::service::notify::mail::{self, MailSettings};
 use crate::service::notify::notifications::{self, NotificationView};
 use crate::service::notify::push::{self, PushDevice};
 use crate::service::notify::webhooks::{self, Webhook};
+use crate::service::pairing::bulk::{self, BulkPairing};
 use crate::service::play::events::{self, EventView};
 use crate::service::ratings::profiles::{self, PlayerProfile};
 use crate::service::social::blocks::{self, Block};
@@ -59,6 +62,12 @@ pub struct AccountExport {
     pub games: Vec<ExportedGame>,
     /// The players the caller blocked.
     pub blocks: Vec<Block>,
+    /// The events the caller entered, with their standing and rounds.
+    pub events: Vec<EnteredEvent>,
+    /// The caller's rungs on the ladders and their challenges.
+    pub ladders: MyLadders,
+    /// The bulk pairings the caller organised (their games are among `games` for those seated).
+    pub bulk_pairings: Vec<BulkPairing>,
 }
 
 /// Pages read at a time.
@@ -128,5 +137,8 @@ pub fn export(
         notifications: all_notifications,
         games,
         blocks: blocks::list(db, caller)?,
+        events: event_view::entered(db, caller)?,
+        ladders: ladder::mine(db, caller)?,
+        bulk_pairings: bulk::organised(db, caller)?,
     })
 }

@@ -1,4 +1,5 @@
-//! Entering and withdrawing. Entries are taken while an event registers, and by a Swiss until its
+//! Entering and withdrawing. Entries are taken while an event registers (from the opening of its
+//! registration window), and by a Swiss until its
 //! late-entry round (a half bye for each round missed); the entry conditions are checked then.
 //! Withdrawing before the start takes the entry back; after, the player is dealt no more rounds
 //! and their games under way are resigned (at three or four seats the stand-in bot plays on), so
@@ -45,7 +46,7 @@ pub fn enter(
             Some(name) => (server_bot(conn, caller, &row, name, policy)?, false),
             None => (caller.user_id, true),
         };
-        let late = open_round(&row, &settings)?;
+        let late = open_round(&row, &settings, now)?;
         let entries = store::entries(conn, id)?;
         let active = entries
             .iter()
@@ -94,9 +95,15 @@ pub fn enter(
 
 /// The round a new entry comes after: 0 while the event registers, the rounds already dealt for
 /// a late entry; refused when entries are closed.
-fn open_round(row: &EventRow, settings: &Settings) -> ServiceResult<i32> {
+fn open_round(row: &EventRow, settings: &Settings, now: i64) -> ServiceResult<i32> {
     match EventState::parse(&row.state) {
-        EventState::Registering => Ok(0),
+        EventState::Registering => match row.registration_opens_at {
+            Some(opens) if opens > now => Err(ServiceError::conflict(
+                "registration_not_open",
+                format!("entries open at {opens} (milliseconds since the Unix epoch)"),
+            )),
+            _ => Ok(0),
+        },
         EventState::Running
             if settings.format == EventFormat::Swiss
                 && row.current_round < row.late_entry_until =>

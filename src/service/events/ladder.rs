@@ -4,6 +4,8 @@
 //! challenge: the challenger who won takes the defender's rung, and whoever let their clock run
 //! out leaves the ladder.
 
+use std::collections::hash_map::{Entry, HashMap};
+
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -91,18 +93,11 @@ fn view(conn: &mut DbConnection, variant: Variant, now: i64) -> ServiceResult<La
     let rungs = store::rungs(conn, variant.name())?;
     let challenges = store::challenges(conn, variant.name(), now - DECIDED_KEPT_MS)?;
     let open = open_pairs(&challenges);
-    let mut names = std::collections::HashMap::new();
+    let mut names = HashMap::new();
     for (id, n) in &rungs {
         names.insert(*id, n.clone());
     }
-    for c in &challenges {
-        for id in [c.challenger_id, c.defender_id] {
-            if let std::collections::hash_map::Entry::Vacant(slot) = names.entry(id) {
-                let user = crate::storage::accounts::user_by_id(conn, id)?;
-                slot.insert(user.map(|u| u.name).unwrap_or_default());
-            }
-        }
-    }
+    name_challengers(conn, &mut names, &challenges)?;
     let name_of = |id: i64| names.get(&id).cloned().unwrap_or_default();
     Ok(LadderView {
         variant,
@@ -118,19 +113,82 @@ fn view(conn: &mut DbConnection, variant: Variant, now: i64) -> ServiceResult<La
             .collect(),
         challenges: challenges
             .iter()
-            .map(|c| ChallengeView {
-                id: c.id,
-                challenger: name_of(c.challenger_id),
-                defender: name_of(c.defender_id),
-                game_id: c.game_id,
-                state: c.state.clone(),
-                outcome: c.outcome.clone(),
-                created_at: c.created_at,
-                decided_at: c.decided_at,
-            })
+            .map(|c| challenge_view(c, &name_of))
             .collect(),
         time_control: LADDER_TIME_CONTROL,
         max_open: MAX_OPEN as u32,
+    })
+}
+
+/// Add the names of both sides of these challenges to `names` (a user deleted since: empty).
+fn name_challengers(
+    conn: &mut DbConnection,
+    names: &mut HashMap<i64, String>,
+    challenges: &[ChallengeRow],
+) -> ServiceResult<()> {
+    for c in challenges {
+        for id in [c.challenger_id, c.defender_id] {
+            if let Entry::Vacant(slot) = names.entry(id) {
+                let user = crate::storage::accounts::user_by_id(conn, id)?;
+                slot.insert(user.map(|u| u.name).unwrap_or_default());
+            }
+        }
+    }
+    Ok(())
+}
+
+fn challenge_view(c: &ChallengeRow, name_of: &impl Fn(i64) -> String) -> ChallengeView {
+    ChallengeView {
+        id: c.id,
+        challenger: name_of(c.challenger_id),
+        defender: name_of(c.defender_id),
+        game_id: c.game_id,
+        state: c.state.clone(),
+        outcome: c.outcome.clone(),
+        created_at: c.created_at,
+        decided_at: c.decided_at,
+    }
+}
+
+/// A player's place on the ladders and every challenge they made or received (their data
+/// export).
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct MyLadders {
+    /// The variants whose ladder they are on, with their rung.
+    pub rungs: Vec<MyRung>,
+    /// Newest first.
+    pub challenges: Vec<ChallengeView>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct MyRung {
+    pub variant: Variant,
+    /// 1 is the top.
+    pub rung: u32,
+}
+
+/// The caller's rungs and challenges.
+pub fn mine(db: &Database, caller: &Caller) -> ServiceResult<MyLadders> {
+    caller.require(Scope::Read)?;
+    db.read(|conn| {
+        let mut rungs = Vec::new();
+        for variant in Variant::ALL {
+            let ladder = store::rungs(conn, variant.name())?;
+            if let Some(at) = ladder.iter().position(|(id, _)| *id == caller.user_id) {
+                rungs.push(MyRung {
+                    variant,
+                    rung: at as u32 + 1,
+                });
+            }
+        }
+        let rows = store::challenges_of(conn, caller.user_id)?;
+        let mut names = HashMap::new();
+        name_challengers(conn, &mut names, &rows)?;
+        let name_of = |id: i64| names.get(&id).cloned().unwrap_or_default();
+        Ok(MyLadders {
+            rungs,
+            challenges: rows.iter().map(|c| challenge_view(c, &name_of)).collect(),
+        })
     })
 }
 

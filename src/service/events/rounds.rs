@@ -107,7 +107,8 @@ fn start_if_due(
 /// The same event again, `repeat_every_days` later, made by the server.
 fn next_edition(conn: &mut DbConnection, row: &EventRow, now: i64) -> ServiceResult<()> {
     let days = i64::from(row.repeat_every_days.unwrap_or(7).max(1));
-    let starts_at = row.starts_at.unwrap_or(now) + days * 86_400_000;
+    let later = days * 86_400_000;
+    let starts_at = row.starts_at.unwrap_or(now) + later;
     let next = store::insert(
         conn,
         &NewEventRow {
@@ -130,6 +131,7 @@ fn next_edition(conn: &mut DbConnection, row: &EventRow, now: i64) -> ServiceRes
             late_entry_until: row.late_entry_until,
             round_hours: row.round_hours,
             starts_at: Some(starts_at),
+            registration_opens_at: row.registration_opens_at.map(|at| at + later),
             repeat_every_days: row.repeat_every_days,
             created_by: None,
             state: "registering",

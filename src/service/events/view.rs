@@ -8,6 +8,7 @@ use utoipa::ToSchema;
 use super::record::EventRecord;
 use super::{EntryConditions, EventFormat, EventState, Settings};
 use crate::engine::Variant;
+use crate::service::accounts::{Caller, Scope};
 use crate::service::correspondence::clocks::TimeControl;
 use crate::service::{ServiceError, ServiceResult};
 use crate::storage::events::{self as store, EventRow};
@@ -38,6 +39,10 @@ pub struct EventSummary {
     /// When it starts (milliseconds since the Unix epoch); `null`: once full.
     #[schema(required = true)]
     pub starts_at: Option<i64>,
+    /// When entries open (milliseconds since the Unix epoch); `null`: they are open (or were,
+    /// from the event's making).
+    #[schema(required = true)]
+    pub registration_opens_at: Option<i64>,
     /// Entries not withdrawn.
     pub entries: u32,
     pub min_players: u32,
@@ -195,6 +200,7 @@ pub(crate) fn summary(conn: &mut DbConnection, row: &EventRow) -> ServiceResult<
         state: EventState::parse(&row.state),
         current_round: row.current_round.max(0) as u32,
         starts_at: row.starts_at,
+        registration_opens_at: row.registration_opens_at,
         entries,
         min_players: row.min_players.max(0) as u32,
         max_players: row.max_players.max(0) as u32,
@@ -213,6 +219,45 @@ pub(crate) fn summary(conn: &mut DbConnection, row: &EventRow) -> ServiceResult<
         started_at: row.started_at,
         finished_at: row.finished_at,
     })
+}
+
+/// One of a player's events, with their entry, line of the standings and rounds (their data
+/// export).
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct EnteredEvent {
+    pub event: EventSummary,
+    pub entry: EntryView,
+    /// Their line of the standings (as `GET /events/{id}` shows it at every moment).
+    #[schema(required = true)]
+    pub standing: Option<StandingView>,
+    /// Their row of the crosstable.
+    pub rounds: Vec<CrossCell>,
+}
+
+/// The events the caller entered, newest first.
+pub fn entered(db: &Database, caller: &Caller) -> ServiceResult<Vec<EnteredEvent>> {
+    caller.require(Scope::Read)?;
+    let ids = db.read(|conn| store::entered_by(conn, caller.user_id))?;
+    let mut events = Vec::with_capacity(ids.len());
+    for id in ids {
+        let mut whole = detail(db, id)?;
+        let mine = |name: &str| name == caller.name;
+        let Some(entry) = whole.entries.drain(..).find(|e| mine(&e.name)) else {
+            continue;
+        };
+        events.push(EnteredEvent {
+            standing: whole.standings.into_iter().find(|s| mine(&s.name)),
+            rounds: whole
+                .crosstable
+                .into_iter()
+                .find(|r| mine(&r.name))
+                .map(|r| r.rounds)
+                .unwrap_or_default(),
+            event: whole.event,
+            entry,
+        });
+    }
+    Ok(events)
 }
 
 /// The whole event.

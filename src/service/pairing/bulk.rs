@@ -178,6 +178,17 @@ pub fn get(db: &Database, caller: &Caller, id: i64) -> ServiceResult<BulkPairing
     })
 }
 
+/// Every bulk pairing the caller organised, newest first (their data export).
+pub fn organised(db: &Database, caller: &Caller) -> ServiceResult<Vec<BulkPairing>> {
+    caller.require(Scope::Read)?;
+    db.read(|conn| {
+        store::organised_by(conn, caller.user_id)?
+            .into_iter()
+            .map(|row| view(conn, row))
+            .collect()
+    })
+}
+
 /// Cancel a scheduled bulk pairing (its games were never created).
 pub fn cancel(db: &Database, caller: &Caller, id: i64) -> ServiceResult<BulkPairing> {
     caller.require(Scope::Organize)?;

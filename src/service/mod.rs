@@ -20,6 +20,7 @@ pub mod pairing;
 pub mod play;
 pub mod ratings;
 pub mod social;
+pub mod words;
 
 use crate::engine::RuleError;
 use crate::storage::StorageError;

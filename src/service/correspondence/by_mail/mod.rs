@@ -2,13 +2,12 @@
 //! email, with a reply address naming the game, the seat and the turn (`token`), and plays by
 //! answering it from any mail program. A reply (from the server's SMTP listener or a mail
 //! provider's signed webhook) is read (`reading`: the player's own words, quotes and signatures
-//! cut), its steps matched against the choices (`grammar`), and played through the same
-//! validated, versioned decision path as the API, in one transaction with the record of the
-//! message (a message delivered twice is played once) and the answer to the player (a
+//! cut), its steps matched against the choices (`service::words`: the one move language), and
+//! played through the same validated, versioned decision path as the API, in one transaction
+//! with the record of the message (a message delivered twice is played once) and the answer to the player (a
 //! confirmation, or why nothing was played and the choices again). Mail that names none of our
 //! turns, or whose sender is not the seat's confirmed address, is dropped without an answer.
 
-pub mod grammar;
 pub mod reading;
 pub mod token;
 
@@ -16,18 +15,21 @@ use mail_parser::{Message, MessageParser};
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use crate::engine::{DecisionJson, DecisionOf, Game};
+use crate::engine::{DecisionJson, Game};
 use crate::ratings::RatingParameters;
 use crate::service::accounts::sessions::TokenKeys;
 use crate::service::notify::notifications::{queue, Notice};
 use crate::service::play::decisions::{apply_decision, Actor, DecisionRequest};
 use crate::service::play::games::GameStatus;
 use crate::service::play::loading::load_game;
+use crate::service::words::grammar::{self, choose, Miss};
+pub use crate::service::words::offered;
+use crate::service::words::phrases;
+use crate::service::words::reading::Reading;
 use crate::service::{ServiceError, ServiceResult};
 use crate::storage::inbound_mail as store;
 use crate::storage::memo::Memo;
 use crate::storage::{Database, DbConnection, StorageError};
-use grammar::{choose, steps, Miss};
 use token::{ReplyAddress, TurnToken};
 
 /// The largest message read (a reply with its quoted email is a few kilobytes).
@@ -282,19 +284,6 @@ struct Reply {
     ended: bool,
 }
 
-/// The choices offered to `seat` (the engine's legal decisions, in its order, resigning left
-/// out: that is done in the web client or the API, never by a stray word).
-pub(crate) fn offered(game: &Game, seat: u8) -> Vec<DecisionJson> {
-    if game.to_act() != Some(seat) {
-        return Vec::new();
-    }
-    game.legal_decisions()
-        .into_iter()
-        .filter(|d| !matches!(d, DecisionOf::Resign | DecisionOf::TimeOut))
-        .map(|d| d.to_json(game.board()))
-        .collect()
-}
-
 /// Play the reply's steps on the turn it answers, one validated decision after another.
 fn play(
     conn: &mut DbConnection,
@@ -328,24 +317,28 @@ fn play(
         return Ok(reply);
     };
     let mut version = loaded.row.version;
-    let wanted = steps(text);
-    if wanted.is_empty() {
-        // The first line of words of their own that name no move ("Lorem ipsum") is echoed as
-        // unreadable; a reply with none but courtesies ("Thanks!") had no move.
-        let own = text
-            .lines()
-            .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
-            .find(|l| !l.is_empty() && !grammar::courtesy_only(l));
-        reply.problem = Some(if own.is_some() {
-            "unreadable"
-        } else {
-            "no_move"
-        });
-        reply.said = own.map(|l| l.chars().take(SAID_CHARS).collect());
-        return Ok(reply);
-    }
-    for step in wanted {
+    let mut reading = Reading::new(text);
+    let mut first = true;
+    loop {
         let choices = offered(&game, turn.seat);
+        let Some(step) = reading.next_step(&phrases(&choices)) else {
+            if first {
+                // The first line of words of their own that name no move ("Lorem ipsum") is
+                // echoed as unreadable; a reply with none but courtesies ("Thanks!") had no move.
+                let own = text
+                    .lines()
+                    .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+                    .find(|l| !l.is_empty() && !grammar::courtesy_only(l));
+                reply.problem = Some(if own.is_some() {
+                    "unreadable"
+                } else {
+                    "no_move"
+                });
+                reply.said = own.map(|l| l.chars().take(SAID_CHARS).collect());
+            }
+            break;
+        };
+        first = false;
         let said = || Some(step.said.chars().take(SAID_CHARS).collect::<String>());
         if choices.is_empty() {
             reply.problem = Some(if game.is_over() {

@@ -6,7 +6,8 @@ use serde::Serialize;
 
 use super::offers::{answer_text, offer_text, OfferText, ReplyAnswer, TurnOffer};
 use super::templates;
-use crate::engine::{Card, Color, DecisionJson, Variant};
+use crate::engine::{DecisionJson, Variant};
+pub use crate::service::words::saying::decision_in_words;
 
 use crate::service::i18n::{self, Arg, Language};
 
@@ -115,72 +116,6 @@ fn variant_name(variant: Option<Variant>) -> &'static str {
         Some(Variant::NeueWege) => "Keltis Neue Wege",
         Some(Variant::KeltisCard) => "Keltis Card",
     }
-}
-
-pub(super) fn color_id(c: Color) -> &'static str {
-    ["green", "yellow", "brown", "blue", "pink", "gray"][c as usize]
-}
-
-pub(super) fn color_word(language: Language, c: Color) -> String {
-    i18n::word(language, &format!("color-{}", color_id(c)))
-}
-
-/// A colour's word, and its id for the languages whose adjectives agree.
-pub(super) fn color_args(language: Language, c: Color) -> Vec<Arg<'static>> {
-    vec![
-        ("color", color_word(language, c).into()),
-        ("color_id", color_id(c).into()),
-    ]
-}
-
-pub(super) fn card(language: Language, c: Card) -> String {
-    let color = color_word(language, c.color());
-    match c.value() {
-        Some(v) => i18n::text(
-            language,
-            "card",
-            &[("color", color.into()), ("value", i64::from(v).into())],
-        ),
-        None => i18n::text(language, "card-end", &[("color", color.into())]),
-    }
-}
-
-/// A decision in words. A draw from the deck never names the card.
-pub fn decision_in_words(language: Language, who: &str, decision: &DecisionJson) -> String {
-    let (id, args): (&str, Vec<Arg<'_>>) = match decision {
-        DecisionJson::Lay {
-            card: c,
-            path: Some(p),
-            ..
-        } => (
-            "mail-lay-path",
-            vec![
-                ("card", card(language, *c).into()),
-                ("path", color_word(language, *p).into()),
-                ("path_id", color_id(*p).into()),
-            ],
-        ),
-        DecisionJson::Lay { card: c, .. } => {
-            ("mail-lay", vec![("card", card(language, *c).into())])
-        }
-        DecisionJson::Discard { card: c } | DecisionJson::DiscardFromHand { card: c } => {
-            ("mail-discard", vec![("card", card(language, *c).into())])
-        }
-        DecisionJson::Step { .. } => ("mail-step", vec![]),
-        DecisionJson::Skip => ("mail-skip", vec![]),
-        DecisionJson::DiscardFromRow { color } => {
-            ("mail-discard-row", color_args(language, *color))
-        }
-        DecisionJson::DrawDeck => ("mail-draw-deck", vec![]),
-        DecisionJson::DrawPile { color } => ("mail-draw-pile", color_args(language, *color)),
-        DecisionJson::TakeStone { .. } => ("mail-take-stone", vec![]),
-        DecisionJson::Pass => ("mail-pass", vec![]),
-        DecisionJson::Resign => ("mail-resign", vec![]),
-        DecisionJson::TimeOut => ("mail-time-out", vec![]),
-    };
-    let mut args = args;
-    args.push(("who", who.into()));
-    i18n::text(language, id, &args)
 }
 
 /// A time in UTC, to the minute.

@@ -1,6 +1,7 @@
 //! The emails' words: what they name, in every language.
 
 use super::*;
+use crate::engine::{Card, Color};
 
 #[test]
 fn a_draw_from_the_deck_never_names_the_card_in_any_language() {

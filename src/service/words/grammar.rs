@@ -1,6 +1,5 @@
-//! Reading a reply's moves: the player's words cut into steps ("3 then deck", "lay blue 4 pawn 1,
-//! draw blue", in English, French or German), and each step matched against the choices of the
-//! moment. A step names one choice or none: when it fits several, or none, the player is asked
+//! Reading a player's moves: the words of a step ("3", "lay blue 4 pawn 1", "draw blue", in
+//! English, French or German) matched against the choices of the moment. A step names one choice or none: when it fits several, or none, the player is asked
 //! again; nothing is ever guessed.
 
 use crate::engine::{Card, Color, DecisionJson, DecisionOf};
@@ -59,7 +58,7 @@ pub enum Miss {
     Unreadable,
 }
 
-const SEPARATORS: &[&str] = &[
+pub(super) const SEPARATORS: &[&str] = &[
     "then", "and", "puis", "ensuite", "et", "dann", "danach", "und",
 ];
 
@@ -189,7 +188,7 @@ fn verb_word(word: &str) -> Option<Verb> {
 }
 
 /// One step's words read.
-fn read_step(said: &str) -> Option<Want> {
+pub(super) fn read_step(said: &str) -> Option<Want> {
     let words: Vec<&str> = said.split_whitespace().collect();
     if words.is_empty() {
         return None;
@@ -302,35 +301,12 @@ pub fn courtesy_only(line: &str) -> bool {
     !words.is_empty() && words.iter().all(|w| COURTESIES.contains(w))
 }
 
-/// The steps of a reply, in order: lines, then commas, semicolons, full stops and "then".
+/// The steps of a text, in order, read without the choices of the moment: lines, then commas,
+/// semicolons, full stops and "then" (see [`super::reading::Reading`] for the reading that also
+/// knows the choices' own words).
 pub fn steps(text: &str) -> Vec<Step> {
-    let mut steps = Vec::new();
-    for line in text.lines() {
-        let lower = line.to_lowercase();
-        let spaced: String = lower
-            .chars()
-            .map(|c| match c {
-                ',' | ';' | '.' | '+' | '&' | '/' => '\n',
-                c if c.is_alphanumeric() || c == '\'' => c,
-                _ => ' ',
-            })
-            .collect();
-        for piece in spaced.split('\n') {
-            let mut current: Vec<&str> = Vec::new();
-            for word in piece.split_whitespace().chain(std::iter::once("then")) {
-                if SEPARATORS.contains(&word) {
-                    let said = current.join(" ");
-                    if let Some(want) = read_step(&said) {
-                        steps.push(Step { said, want });
-                    }
-                    current.clear();
-                } else {
-                    current.push(word);
-                }
-            }
-        }
-    }
-    steps
+    let mut reading = super::reading::Reading::new(text);
+    std::iter::from_fn(|| reading.next_step(&[])).collect()
 }
 
 fn verb_of(d: &DecisionJson) -> Option<Verb> {

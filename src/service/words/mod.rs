@@ -1,0 +1,46 @@
+//! The one move language: the game said in words from the catalogue ([`saying`]), and a
+//! player's words read back into the choices of the moment ([`grammar`]), in English, French and
+//! German. Email replies, the API's moves in words and the web client's command line all read
+//! through here, and every choice is said the way it is read.
+
+pub mod grammar;
+pub mod reading;
+pub mod saying;
+
+use crate::engine::{DecisionJson, DecisionOf, Game};
+use crate::service::i18n::Language;
+
+/// The choices offered to `seat` (the engine's legal decisions, in its order, resigning left
+/// out: that is done by a button or the API's own call, never by a stray word); a number typed
+/// or replied counts in this list, from 1.
+pub fn offered(game: &Game, seat: u8) -> Vec<DecisionJson> {
+    if game.to_act() != Some(seat) {
+        return Vec::new();
+    }
+    game.legal_decisions()
+        .into_iter()
+        .filter(|d| !matches!(d, DecisionOf::Resign | DecisionOf::TimeOut))
+        .map(|d| d.to_json(game.board()))
+        .collect()
+}
+
+/// Each choice's phrasings, one per language (the same words once), for
+/// [`reading::Reading::next_step`].
+pub fn phrases(choices: &[DecisionJson]) -> Vec<Vec<Vec<String>>> {
+    choices
+        .iter()
+        .map(|c| {
+            let mut phrasings: Vec<Vec<String>> = Vec::new();
+            for language in Language::ALL {
+                let p = reading::phrase(&saying::choice_in_words(language, c));
+                if !phrasings.contains(&p) {
+                    phrasings.push(p);
+                }
+            }
+            phrasings
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests;

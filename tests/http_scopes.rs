@@ -32,6 +32,7 @@ fn body(operation: &str) -> Value {
             json!({"endpoint": "https://push.example/abc", "keys": {"p256dh": "x", "auth": "y"}})
         }
         "createApiToken" => json!({"name": "x", "scopes": ["read"]}),
+        "postTypedMove" => json!({"expected_version": 0, "text": "draw deck"}),
         "changePassword" => {
             json!({"current_password": "correct horse", "new_password": "another one"})
         }

@@ -5,6 +5,7 @@ use actix_web::{HttpResponse, ResponseError};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use crate::service::words::moves::ChoiceInWords;
 use crate::service::ServiceError;
 use crate::storage::StorageError;
 
@@ -24,6 +25,10 @@ pub struct Problem {
     /// On `muted` and `suspended`: until when (milliseconds since the Unix epoch).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub until: Option<i64>,
+    /// On `words_*` (a typed move not understood): the choices of the moment in words (those
+    /// the words fit, when they fit several).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub choices: Option<Box<Vec<ChoiceInWords>>>,
 }
 
 #[derive(Debug)]
@@ -46,6 +51,7 @@ impl ApiError {
                 message: message.into(),
                 current_version: None,
                 until: None,
+                choices: None,
             },
             retry_after: None,
             header: None,
@@ -119,6 +125,11 @@ impl From<ServiceError> for ApiError {
             ServiceError::StaleVersion { current } => {
                 let mut err = ApiError::new(StatusCode::CONFLICT, "stale_version", message);
                 err.problem.current_version = Some(current);
+                err
+            }
+            ServiceError::NotUnderstood { code, choices, .. } => {
+                let mut err = ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, code, message);
+                err.problem.choices = Some(choices);
                 err
             }
             ServiceError::Rule(rule) => {

@@ -36,6 +36,7 @@ pub mod streams;
 pub mod two_factor;
 pub mod vacation;
 pub mod webhooks;
+pub mod words;
 
 use actix_web::web;
 
@@ -162,6 +163,8 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(games::invite)
         .service(games::decide)
         .service(games::resign)
+        .service(words::choices)
+        .service(words::play)
         .service(games::events)
         .service(streams::game_stream)
         .service(streams::my_stream)

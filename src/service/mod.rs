@@ -68,6 +68,14 @@ pub enum ServiceError {
     /// `muted` (no chat) or `suspended` (no sign-in, no new games).
     #[error("{}", restriction_text(code, *until))]
     Restricted { code: &'static str, until: i64 },
+    /// Words typed as a move named no choice, or several: nothing was played (422, with the
+    /// choices in words).
+    #[error("{message}")]
+    NotUnderstood {
+        code: &'static str,
+        message: String,
+        choices: Box<Vec<crate::service::words::moves::ChoiceInWords>>,
+    },
     #[error(transparent)]
     Storage(#[from] StorageError),
     #[error("internal error: {0}")]

@@ -428,6 +428,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/games/{id}/choices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your choices now, in words, numbered: typing the number or the words (in any of the three
+         *     languages) plays that choice. Empty when it is not your turn.
+         */
+        get: operations["getChoicesInWords"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/games/{id}/decisions": {
         parameters: {
             query?: never;
@@ -646,6 +666,27 @@ export interface paths {
         get: operations["streamGameEvents"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/games/{id}/typed-moves": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Play a move typed as words: one step or several ("3 then deck"). Every step is read first;
+         *     only when each names exactly one choice are they played, in order. Otherwise nothing is
+         *     played and the answer says why, with the choices in words.
+         */
+        post: operations["postTypedMove"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2058,6 +2099,21 @@ export interface components {
              * @description The newest message read (its `id`); marking never goes backwards.
              */
             last_read: number;
+        };
+        /** @description One choice of the turn, in words. */
+        ChoiceInWords: {
+            decision: components["schemas"]["Decision"];
+            /**
+             * Format: int32
+             * @description What typing this number plays (from 1, in the order of the game's `legal_decisions`,
+             *     resigning left out).
+             */
+            number: number;
+            /**
+             * @description The choice as the catalogue says it in the language asked for; typing these words plays
+             *     it (in any of the three languages).
+             */
+            words: string;
         };
         ClockStartedData: {
             /**
@@ -3799,6 +3855,11 @@ export interface components {
         };
         /** @description The body of every error response. */
         Problem: {
+            /**
+             * @description On `words_*` (a typed move not understood): the choices of the moment in words (those
+             *     the words fit, when they fit several).
+             */
+            choices?: components["schemas"]["ChoiceInWords"][] | null;
             /** @description Stable, machine-readable: e.g. `stale_version`, `row_order`, `unauthorized`. */
             code: string;
             /**
@@ -4569,6 +4630,19 @@ export interface components {
             /** @description The same `redirect_uri` as in the authorization request. */
             redirect_uri?: string | null;
         };
+        /** @description The caller's turn in words. */
+        TurnInWords: {
+            /** @description Empty when it is not the caller's turn. */
+            choices: components["schemas"]["ChoiceInWords"][];
+            /** Format: int64 */
+            game_id: number;
+            language: components["schemas"]["Language"];
+            /**
+             * Format: int64
+             * @description The game's version: send it as `expected_version` with a typed move.
+             */
+            version: number;
+        };
         /**
          * TwoFactorChangedNotice
          * @description Two-factor sign-in was turned on or off (sent to the confirmed address whatever the
@@ -4599,6 +4673,36 @@ export interface components {
              * @description Recovery codes not used yet (0 when off).
              */
             recovery_codes_left: number;
+        };
+        /** @description What a typed move played. */
+        TypedAnswer: {
+            decisions: components["schemas"]["Decision"][];
+            /** @description The game as the caller now sees it. */
+            game: components["schemas"]["GameDetail"];
+            /** @description Each decision played, in words ("anna lays blue 4 ..."). */
+            played: string[];
+        };
+        /**
+         * @description A move typed as words.
+         * @example {
+         *       "expected_version": 7,
+         *       "text": "lay blue 4 pawn 1 then draw deck"
+         *     }
+         */
+        TypedMove: {
+            /**
+             * Format: int64
+             * @description The version the move was typed on.
+             */
+            expected_version: number;
+            language?: null | components["schemas"]["Language"];
+            /**
+             * @description One step or several ("3 then deck"), in English, French or German: a choice's number, its
+             *     words as `GET /games/{id}/choices` gives them, or shorter words that name one choice only
+             *     ("lay blue 4", "pose bleu 4 pion 1", "wirf rosa 8 ab", "draw deck"). At most 500
+             *     characters.
+             */
+            text: string;
         };
         UserData: {
             user: string;
@@ -6226,6 +6330,66 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    getChoicesInWords: {
+        parameters: {
+            query?: {
+                /** @description `en`, `fr` or `de` (default: the account's language). */
+                language?: "en" | "fr" | "de";
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TurnInWords"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description `not_seated`; `insufficient_scope`: the API token lacks the scope */
+            403: {
+                headers: {
+                    /** @description On `insufficient_scope` (RFC 6750 §3.1): `Bearer error="insufficient_scope", scope="play"` names the scope that would do; where only a signed-in session does, `error_description` says so instead of `scope` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_found`; `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description `not_started` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     postDecision: {
         parameters: {
             query?: never;
@@ -6997,6 +7161,78 @@ export interface operations {
                 };
             };
             408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postTypedMove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TypedMove"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TypedAnswer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description `not_seated`; `insufficient_scope`: the API token lacks the scope */
+            403: {
+                headers: {
+                    /** @description On `insufficient_scope` (RFC 6750 §3.1): `Bearer error="insufficient_scope", scope="play"` names the scope that would do; where only a signed-in session does, `error_description` says so instead of `scope` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_found`; `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description `stale_version` (with `current_version`), `not_started`; `deadline_passed` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description nothing played, with `choices` in words: `words_unreadable` (no move could be read), `words_not_a_choice` (the words name none of your choices), `words_ambiguous` (they fit several: `choices` are those), `words_turn_over` (more steps than the turn has); and `text_too_long`, or the rules' codes as for a decision (`not_your_turn`, `game_over`, ...); `invalid_body`: the body does not fit the schema, or a text field holds control characters */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];

@@ -20,7 +20,7 @@ use utoipa::{Modify, OpenApi};
 use super::{
     accounts, deletion, email, error, events, games, health, inbound_mail, ladders, moderation,
     my_games, notifications, oauth, outside_bots, pairing, passwords, players, push, social,
-    streams, two_factor, vacation, webhooks,
+    streams, two_factor, vacation, webhooks, words,
 };
 
 /// The whole document: health at the root, the API nested under `/api/v1`.
@@ -118,6 +118,8 @@ struct ApiDoc;
         games::invite,
         games::decide,
         games::resign,
+        words::choices,
+        words::play,
         games::events,
         games::record,
         games::replay_step,

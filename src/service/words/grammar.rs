@@ -291,6 +291,13 @@ const COURTESIES: &[&str] = &[
     "ciao",
 ];
 
+/// Whether a step's words are all fillers and courtesies ("please", "thanks"): no attempt at a
+/// move, even where every word must be read.
+pub(super) fn only_fillers(said: &str) -> bool {
+    said.split_whitespace()
+        .all(|w| FILLERS.contains(&w) || COURTESIES.contains(&w))
+}
+
 /// Whether `line` holds courtesies only ("Thanks!", only the listed words count).
 pub fn courtesy_only(line: &str) -> bool {
     let lower = line.to_lowercase();

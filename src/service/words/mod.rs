@@ -4,6 +4,7 @@
 //! through here, and every choice is said the way it is read.
 
 pub mod grammar;
+pub mod moves;
 pub mod reading;
 pub mod saying;
 

@@ -4,7 +4,7 @@
 //! ("take wish stone 6 with green 6 and yellow 6"), so that whatever the server shows a player
 //! can be typed back. Otherwise the words up to the next cut are read by [`super::grammar`].
 
-use super::grammar::{read_step, Step, Want, SEPARATORS};
+use super::grammar::{only_fillers, read_step, Step, Want, SEPARATORS};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Token {
@@ -55,6 +55,9 @@ pub fn phrase(words: &str) -> Vec<String> {
 pub struct Reading {
     tokens: Vec<Token>,
     at: usize,
+    /// Typed moves: words that name no move are unreadable, not skipped (an email's greetings
+    /// and chatter are skipped).
+    strict: bool,
 }
 
 impl Reading {
@@ -62,6 +65,15 @@ impl Reading {
         Reading {
             tokens: tokens(text),
             at: 0,
+            strict: false,
+        }
+    }
+
+    /// A typed move: every word must belong to a step, but for fillers and courtesies.
+    pub fn strict(text: &str) -> Reading {
+        Reading {
+            strict: true,
+            ..Reading::new(text)
         }
     }
 
@@ -136,6 +148,12 @@ impl Reading {
             let said = self.words(from, end);
             if let Some(want) = read_step(&said) {
                 return Some(Step { said, want });
+            }
+            if self.strict && !only_fillers(&said) {
+                return Some(Step {
+                    said,
+                    want: Want::Unreadable,
+                });
             }
         }
     }

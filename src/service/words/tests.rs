@@ -110,8 +110,14 @@ fn steps_follow_one_another_and_the_unknown_and_ambiguous_are_refused() {
         }
     }
     assert!(ambiguous > 0, "a hand of eight has two cards of a colour");
-    // Words naming no move make no step; a move's words with others unknown are unreadable.
+    // Words naming no move make no step in an email, and an unreadable one typed; a move's
+    // words with others unknown are unreadable.
     assert!(Reading::new("lorem ipsum").next_step(&phrases).is_none());
+    let typed = Reading::strict("please, lorem ipsum")
+        .next_step(&phrases)
+        .expect("a step");
+    assert_eq!(typed.want, super::grammar::Want::Unreadable);
+    assert_eq!(typed.said, "lorem ipsum");
     let step = Reading::new("lay lorem ipsum")
         .next_step(&phrases)
         .expect("a step");

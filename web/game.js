@@ -15,6 +15,7 @@ import { moveLog } from './move_log.js';
 import { refresh as refreshWaiting } from './waiting.js';
 import { confirmMoves } from './settings.js';
 import { tableTalk } from './table_talk.js';
+import { commandLine } from './command_line.js';
 import { rematchPanel } from './rematch.js';
 import { shareLink } from './challenge.js';
 
@@ -55,7 +56,19 @@ export function showGame(main, id) {
   // The chat and note sit below the game, outside what each load redraws (so typing goes on).
   const talk = tableTalk(id);
   const talkPlace = h('div');
-  main.replaceChildren(body, talkPlace, announce);
+  // The command line too: typing a move or a question goes on across loads.
+  const command = commandLine(id, {
+    game: () => game,
+    played: (fresh) => {
+      keep(fresh);
+      loadLog().catch(() => {});
+      draw();
+      offerNext();
+    },
+    moves: (n) => log.recent(n),
+  });
+  const commandPlace = h('div');
+  main.replaceChildren(body, commandPlace, talkPlace, announce);
   /** Where the next game waiting for the player is offered, once this one waits for others. */
   const next = h('p', { class: 'next-game', id: 'next-game' });
 
@@ -257,6 +270,8 @@ export function showGame(main, id) {
       resign,
     );
     restoreFocus(body, focus);
+    if (!commandPlace.firstChild) commandPlace.replaceChildren(command.section);
+    command.refresh().catch(() => {});
     // A log entry that kept the focus shows its space again once the board is drawn anew.
     setTimeout(() => {
       const entry = /** @type {HTMLElement | null} */ (document.activeElement?.closest('#log li[data-to]') ?? null);

@@ -89,7 +89,10 @@ export function moveLog(id, get) {
     return { section, marked };
   };
 
-  return { read, render };
+  /** The last `n` moves, oldest first. @param {number} n */
+  const recent = (n) => moves.slice(-n);
+
+  return { read, render, recent };
 }
 
 /** Arrow keys (and Home, End) step through the move log's entries. @param {KeyboardEvent} e */

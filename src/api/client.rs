@@ -39,6 +39,11 @@ const FILES: &[(&str, &str, &[u8])] = &[
         include_bytes!("../../web/table_talk.js"),
     ),
     (
+        "command_line.js",
+        JS,
+        include_bytes!("../../web/command_line.js"),
+    ),
+    (
         "moderation.js",
         JS,
         include_bytes!("../../web/moderation.js"),

@@ -260,3 +260,48 @@ fn an_event_entered_played_and_standings_moved_in_two_browsers() {
     );
     assert_eq!(report["outside"], json!([]), "{report}");
 }
+
+/// Issue 49: a whole game of each variant played through the command line alone (the words of
+/// the completion list, sometimes a number), against a bot; questions answered in words; words
+/// naming nothing answered with the choices.
+#[test]
+#[cfg_attr(
+    not(browser_tests),
+    ignore = "browser: set KELTIS_BROWSER_TESTS=1 with chromium and `npm ci` in tests/browser"
+)]
+fn whole_games_played_through_the_command_line() {
+    let s = support::spawn(Db::Sqlite, |_| {}).expect("SQLite server");
+    let report = browser("command_line.mjs", &[&s.base, "typist"]);
+    let games = report["games"].as_array().expect("games");
+    assert_eq!(games.len(), 3, "{report}");
+    for game in games {
+        assert_eq!(game["over"], "Game over", "{game}");
+        assert!(game["typed"].as_u64().is_some_and(|n| n > 20), "{game}");
+        assert!(game["numbers"].as_u64().is_some_and(|n| n > 0), "{game}");
+        assert!(
+            game["questions"]["hand"]
+                .as_str()
+                .is_some_and(|a| a.starts_with("Your hand: ")),
+            "{game}"
+        );
+        assert!(
+            game["questions"]["scores"]
+                .as_str()
+                .is_some_and(|a| a.contains("typist: ") && a.contains("points")),
+            "{game}"
+        );
+        let refused = game["refused"].as_str().unwrap_or_default();
+        assert!(
+            refused.contains("lorem ipsum") && refused.contains("Your choices:"),
+            "{game}"
+        );
+        let id = game["id"].as_i64().unwrap();
+        assert_eq!(
+            s.count(&format!(
+                "SELECT COUNT(*) AS n FROM games WHERE id = {id} AND status = 'over'"
+            )),
+            1
+        );
+    }
+    assert_eq!(report["outside"], json!([]), "{report}");
+}

@@ -1,0 +1,74 @@
+// Whole games played through the command line alone, one per variant, against a bot: each turn
+// the player types the words of a choice the completion list offers (or its number), and asks
+// questions ("hand", "scores") answered in words. Words that name nothing are answered with the
+// choices and play nothing.
+// Usage: node command_line.mjs <server base URL> <name>. Prints one JSON line.
+import { DESKTOP, createGame, launch, register, watchOutside } from './lib.mjs';
+
+const [base, name] = process.argv.slice(2);
+const browser = await launch();
+const outside = [];
+const answer = (page) => page.locator('#command-answer').innerText();
+/** Type `text` and wait for the command line's answer (emptied first, so a new one shows). */
+const ask = async (page, text) => {
+  await page.evaluate(() => { document.querySelector('#command-answer').textContent = ''; });
+  await page.fill('#command', text);
+  await page.press('#command', 'Enter');
+  await page.waitForFunction(() => document.querySelector('#command-answer')?.textContent !== '', null, { timeout: 5000 });
+  return answer(page);
+};
+try {
+  const page = await (await browser.newContext({ viewport: DESKTOP })).newPage();
+  watchOutside(page, base, outside);
+  await register(page, base, name);
+  const games = [];
+  for (const variant of ['keltis-card', 'keltis', 'neue-wege']) {
+    await page.goto(base + '/');
+    await page.waitForSelector('#variant');
+    const id = await createGame(page, { variant, bot: 'bot-random' });
+    await page.waitForSelector('#command');
+    const report = { variant, id, typed: 0, numbers: 0, questions: {}, refused: '' };
+    // Questions first.
+    for (const q of ['hand', 'scores']) report.questions[q] = await ask(page, q);
+    for (let step = 0; step < 2000; step++) {
+      const turn = await page.locator('#turn').innerText();
+      if (turn === 'Game over') break;
+      if (turn !== 'Your turn') {
+        await page.waitForTimeout(50);
+        continue;
+      }
+      const version = await page.evaluate(() => document.querySelector('#command-choices')?.children.length ?? 0);
+      if (!version) {
+        await page.waitForTimeout(50);
+        continue;
+      }
+      if (!report.refused) {
+        report.refused = await ask(page, 'lorem ipsum');
+        continue;
+      }
+      const before = await answer(page);
+      // The words of a completion (every fifth move its number instead).
+      const options = await page.locator('#command-choices option').evaluateAll((os) => os.map((o) => o.value));
+      const byNumber = step % 5 === 4;
+      const text = byNumber ? '1' : options[step % options.length];
+      await page.fill('#command', text);
+      await page.press('#command', 'Enter');
+      await page.waitForFunction(
+        (b) => document.querySelector('#command-answer')?.textContent !== b || document.querySelector('#command')?.value === '',
+        before, { timeout: 5000 },
+      ).catch(() => null);
+      if ((await page.inputValue('#command')) === '') {
+        report.typed += 1;
+        if (byNumber) report.numbers += 1;
+      } else {
+        // Stale completions (the turn moved on while they were read): read again.
+        await page.waitForTimeout(100);
+      }
+    }
+    report.over = await page.locator('#turn').innerText();
+    games.push(report);
+  }
+  console.log(JSON.stringify({ games, outside }));
+} finally {
+  await browser.close();
+}

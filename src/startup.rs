@@ -378,6 +378,7 @@ pub fn build_with_clock(
             .service(api::oauth::consent_page)
             .service(api::client::index)
             .service(api::client::screen)
+            .service(api::client::text_table_screen)
             .service(api::client::settings_screen)
             .service(api::client::people_screen)
             .service(api::client::join_screen)

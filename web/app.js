@@ -1,6 +1,6 @@
 // @ts-check
 /** The browser client: log in, then screens by the address's path: `/` the lobby, `/games/<id>`
- * a game, `/events` the events and `/events/<id>` one, `/ladders/<variant>` a ladder, `/records/<id>` a finished game's record, `/settings` the player's settings, `/players/<name>` a
+ * a game (`/games/<id>/text` as text), `/events` the events and `/events/<id>` one, `/ladders/<variant>` a ladder, `/records/<id>` a finished game's record, `/settings` the player's settings, `/players/<name>` a
  * profile, `/leaderboards/<variant>` a leaderboard, `/reset-password` a forgotten password's
  * reset (signed out too), `/oauth/authorize` an app's request for access, `/help/<variant>`
  * how to play (the server
@@ -13,6 +13,7 @@ import { ApiError, session, signIn, signOut } from './api.js';
 import { h, failed, go, isScreen, say } from './dom.js';
 import { initLanguage, setLanguage, t } from './i18n.js';
 import { showGame } from './game.js';
+import { showTextTable } from './text_table.js';
 import { showLobby } from './lobby.js';
 import { showReplay } from './replay.js';
 import { showSettings } from './settings.js';
@@ -106,6 +107,11 @@ function route() {
   const join = /^\/join\/(\d+-[0-9a-f]{64})$/.exec(location.pathname);
   if (join) {
     leave = showJoin(main, join[1]);
+    return;
+  }
+  const text = /^\/games\/(\d+)\/text$/.exec(location.pathname);
+  if (text) {
+    leave = showTextTable(main, Number(text[1]));
     return;
   }
   const game = /^\/games\/(\d+)$/.exec(location.pathname);

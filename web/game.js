@@ -16,6 +16,7 @@ import { refresh as refreshWaiting } from './waiting.js';
 import { confirmMoves } from './settings.js';
 import { tableTalk } from './table_talk.js';
 import { commandLine } from './command_line.js';
+import { followGame } from './live_game.js';
 import { rematchPanel } from './rematch.js';
 import { shareLink } from './challenge.js';
 
@@ -28,10 +29,6 @@ import { shareLink } from './challenge.js';
 function nameOf(g, seat) {
   return g.seats.find((s) => s.seat === seat)?.user ?? `#${seat}`;
 }
-
-/** The event kinds after which the page reloads the game. */
-const CHANGES = ['joined', 'left', 'started', 'decided', 'clock_started', 'timed_out', 'seat_taken_over',
-  'aborted', 'vacation_started', 'vacation_ended'];
 
 /** Shows game `id` in `main`; returns what to do on leaving the page. @param {HTMLElement} main @param {number} id */
 export function showGame(main, id) {
@@ -69,6 +66,13 @@ export function showGame(main, id) {
   });
   const commandPlace = h('div');
   main.replaceChildren(body, commandPlace, talkPlace, announce);
+  // The page's first link: the same game as text, for screen readers and keyboards.
+  const first = /** @type {HTMLAnchorElement | null} */ (document.getElementById('first-link'));
+  if (first) {
+    first.href = `/games/${id}/text`;
+    first.textContent = t('text-table-link');
+    first.hidden = false;
+  }
   /** Where the next game waiting for the player is offered, once this one waits for others. */
   const next = h('p', { class: 'next-game', id: 'next-game' });
 
@@ -301,35 +305,19 @@ export function showGame(main, id) {
     }
   }, 1000);
 
-  // Live: the game's event stream (a ticket opens it; a new ticket after each break).
-  /** @type {EventSource | null} */
-  let stream = null;
-  let closed = false;
-  const follow = async () => {
-    if (closed) return;
-    try {
-      const { ticket } = await call('POST', '/stream-tickets', { game_id: id });
-      if (closed) return;
-      const seated = game?.your_seat != null;
-      const chat = seated ? `&chat=true&chat_after=${talk.last()}` : '';
-      stream = new EventSource(`/api/v1/games/${id}/stream?ticket=${encodeURIComponent(ticket)}&after=${game?.version ?? 0}${chat}`);
-      stream.addEventListener('chat', (e) => talk.add(JSON.parse(/** @type {MessageEvent} */ (e).data)));
-      let timer = 0;
-      const changed = () => {
-        clearTimeout(timer);
-        timer = window.setTimeout(() => {
-          if (sending) missed = true;
-          else load().catch(failed);
-        }, 100);
-      };
-      for (const kind of CHANGES) stream.addEventListener(kind, changed);
-      stream.onerror = () => {
-        stream?.close();
-        setTimeout(follow, 2000);
-      };
-    } catch {
-      setTimeout(follow, 5000);
-    }
+  /** Stops following the game live (once it is followed). */
+  let unfollow = () => {};
+  // Live: the game's events, and the table's chat for its players.
+  const follow = () => {
+    unfollow = followGame(id, {
+      after: () => game?.version ?? 0,
+      extra: () => (game?.your_seat != null ? `&chat=true&chat_after=${talk.last()}` : ''),
+      listen: (stream) => stream.addEventListener('chat', (e) => talk.add(JSON.parse(/** @type {MessageEvent} */ (e).data))),
+      changed: () => {
+        if (sending) missed = true;
+        else load().catch(failed);
+      },
+    });
   };
   load().then(async () => {
     if (game?.your_seat != null) {
@@ -338,11 +326,11 @@ export function showGame(main, id) {
     }
   }).then(follow, failed);
   return () => {
-    closed = true;
+    if (first) first.hidden = true;
+    unfollow();
     talk.close();
     rematch?.stop();
     clearInterval(ticker);
-    stream?.close();
   };
 }
 

@@ -81,7 +81,7 @@ export function pilesOf(view) {
 }
 
 /** A seat's wish stones in words. @param {View} view @param {Schemas['SeatView']} seat */
-function stonesOf(view, seat) {
+export function stonesOf(view, seat) {
   if (view.stones) {
     return view.stones.filter((s) => s.taken_by === seat.seat).map((s) => s.value).join(' ');
   }

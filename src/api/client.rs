@@ -44,6 +44,12 @@ const FILES: &[(&str, &str, &[u8])] = &[
         include_bytes!("../../web/command_line.js"),
     ),
     (
+        "text_table.js",
+        JS,
+        include_bytes!("../../web/text_table.js"),
+    ),
+    ("live_game.js", JS, include_bytes!("../../web/live_game.js")),
+    (
         "moderation.js",
         JS,
         include_bytes!("../../web/moderation.js"),
@@ -186,6 +192,12 @@ pub async fn root_file(
 /// another site opens the page, which shows that screen (after logging in if needed).
 #[get("/{screen:games|records|events}/{id:[0-9]{1,18}}")]
 pub async fn screen(req: HttpRequest) -> Result<HttpResponse, ApiError> {
+    serve(&req, "index.html")
+}
+
+/// A game's text-first table (`/games/{id}/text`), for screen readers and keyboards.
+#[get("/games/{id:[0-9]{1,18}}/text")]
+pub async fn text_table_screen(req: HttpRequest) -> Result<HttpResponse, ApiError> {
     serve(&req, "index.html")
 }
 

@@ -638,3 +638,15 @@ web-answer-no-clock = Diese Partie hat keine Uhr.
 web-answer-time = { $name }: noch { $left }
 web-answer-not-seated = Nur die Spieler dieser Partie können sie spielen.
 web-answer-choices = Deine Wahl:
+
+## The text-first table
+web-text-table-link = Texttisch (für Screenreader und Tastatur)
+web-text-table-title = { $variant } mit { $players }: Texttisch
+web-board-view-link = Zurück zum Brett
+web-text-score = Punktestand { $score }
+web-text-seat-to-act = { $name } (am Zug)
+web-text-pile = Ablagestapel { $color }: { $top } oben, { $n } Karten
+web-text-players = Spieler
+web-text-table-piles = Nachziehstapel und Ablagestapel
+web-text-last-moves = Letzte Züge
+web-you = du

@@ -627,3 +627,15 @@ web-answer-no-clock = This game has no clock.
 web-answer-time = { $name }: { $left } left
 web-answer-not-seated = Only the players of this game can play it.
 web-answer-choices = Your choices:
+
+## The text-first table
+web-text-table-link = Text table (for screen readers and keyboards)
+web-text-table-title = { $variant } with { $players }: text table
+web-board-view-link = Back to the board
+web-text-score = score { $score }
+web-text-seat-to-act = { $name } (to play)
+web-text-pile = { $color } discard pile: { $top } on top, { $n } cards
+web-text-players = Players
+web-text-table-piles = Draw pile and discard piles
+web-text-last-moves = Last moves
+web-you = you

@@ -643,3 +643,15 @@ web-answer-no-clock = Cette partie n'a pas de pendule.
 web-answer-time = { $name } : il reste { $left }
 web-answer-not-seated = Seuls les joueurs de cette partie peuvent y jouer.
 web-answer-choices = Vos choix :
+
+## The text-first table
+web-text-table-link = Table en texte (lecteurs d'écran et clavier)
+web-text-table-title = { $variant } avec { $players } : table en texte
+web-board-view-link = Retour au plateau
+web-text-score = score { $score }
+web-text-seat-to-act = { $name } (au trait)
+web-text-pile = défausse { $color } : { $top } dessus, { $n } cartes
+web-text-players = Joueurs
+web-text-table-piles = Pioche et défausses
+web-text-last-moves = Derniers coups
+web-you = vous

@@ -617,7 +617,7 @@ web-ladders = Leitern
 ## The command line at the table
 web-command-title = Befehlszeile
 web-command-label = Zug oder Frage eingeben
-web-command-send = Senden
+web-command-send = Los
 web-command-hint = Ein Zug in Worten („lege blau 4“, „ziehe Stapel“, die Nummer einer Wahl, oder mehrere: „3 dann Stapel“), oder eine Frage: Hand, Reihen, Brett, Punkte, letzte Züge, Restzeit.
 web-ask-hand = hand|meine hand|karten
 web-ask-rows = reihen|pfade

@@ -606,7 +606,7 @@ web-ladders = Ladders
 ## The command line at the table
 web-command-title = Command line
 web-command-label = Type a move or a question
-web-command-send = Send
+web-command-send = Go
 web-command-hint = A move in words ("lay blue 4", "draw deck", a choice's number, or several: "3 then deck"), or a question: hand, rows, board, scores, last moves, time left.
 web-ask-hand = hand|my hand|cards
 web-ask-rows = rows|paths

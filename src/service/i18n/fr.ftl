@@ -622,7 +622,7 @@ web-ladders = Échelles
 ## The command line at the table
 web-command-title = Ligne de commande
 web-command-label = Tapez un coup ou une question
-web-command-send = Envoyer
+web-command-send = Valider
 web-command-hint = Un coup en mots (« pose bleu 4 », « pioche », le numéro d'un choix, ou plusieurs : « 3 puis pioche »), ou une question : main, rangées, plateau, scores, derniers coups, temps restant.
 web-ask-hand = main|ma main|cartes
 web-ask-rows = rangées|rangees|chemins

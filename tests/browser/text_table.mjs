@@ -1,4 +1,4 @@
-// The text-first table by keyboard alone: from a game's page, the first link (Tab, Enter) opens
+// The text-first table by keyboard alone, a whole game of each variant: from a game's page, the first link (Tab, Enter) opens
 // the game as text; Tab reaches the command line; each turn the player types a completion and
 // presses Enter, until the game is over. After every move the accessibility tree is read: no
 // internal id is ever named. The bot's moves are announced in the live region, each once; axe
@@ -19,13 +19,26 @@ try {
   const page = await context.newPage();
   watchOutside(page, base, outside);
   await register(page, base, name);
-  const id = await createGame(page, { variant: 'keltis-card', bot: 'bot-random' });
+  const games = [];
+  for (const variant of ['keltis-card', 'keltis', 'neue-wege']) {
+    await page.goto(base + '/');
+    await page.waitForSelector('#variant');
+    games.push(await playAtTheTextTable(page, variant));
+  }
+  console.log(JSON.stringify({ games, outside }));
+} finally {
+  await browser.close();
+}
+
+/** One whole game against a bot at the text table, by keyboard. */
+async function playAtTheTextTable(page, variant) {
+  const id = await createGame(page, { variant, bot: 'bot-random' });
   // The game's page as a link opens it (the focus on its first choice); the page's first link,
   // reached by keyboard (Shift+Tab back to the top), opens the text table.
   await page.goto(`${base}/games/${id}`);
   await page.waitForSelector('#command');
   let back = 0;
-  while ((await page.evaluate(() => document.activeElement?.id)) !== 'first-link' && back < 60) {
+  while ((await page.evaluate(() => document.activeElement?.id)) !== 'first-link' && back < 80) {
     await page.keyboard.press('Shift+Tab');
     back++;
   }
@@ -55,7 +68,7 @@ try {
     await page.keyboard.press('Tab');
     tabs++;
   }
-  const report = { id, firstLink, tabs, moves: 0, ids: [], headings: [] };
+  const report = { variant, id, firstLink, tabs, moves: 0, ids: [], headings: [] };
   for (let step = 0; step < 3000; step++) {
     const turn = await page.locator('#text-turn').innerText();
     if (turn === 'Game over') break;
@@ -86,7 +99,5 @@ try {
     const r = await axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] });
     return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
   });
-  console.log(JSON.stringify({ ...report, outside }));
-} finally {
-  await browser.close();
+  return report;
 }

@@ -6,6 +6,7 @@
 mod support;
 
 use serde_json::{json, Value};
+use support::events::{create_event, enter};
 use support::mail::{confirmed_address, link, register, server, PUBLIC};
 use support::smtp::SmtpSink;
 use support::Db;
@@ -34,20 +35,15 @@ fn event_news_reaches_each_player_in_their_language(db: Db) {
     let ben = register(&s, "ben", "fr-FR");
     let ann_at = confirmed_address(&s, &sink, &ann);
     let ben_at = confirmed_address(&s, &sink, &ben);
-    let a = s.post(
-        "/api/v1/events",
-        Some(&ann.token),
+    let e = create_event(
+        &s,
+        &ann,
         json!({"name": "Club Swiss", "format": "swiss", "variant": "keltis-card", "rounds": 1,
                "max_players": 2, "min_players": 2}),
     );
-    assert_eq!(a.status, 201, "{}", a.text);
-    let id = a.json()["event"]["id"].as_i64().unwrap();
+    let id = e["event"]["id"].as_i64().unwrap();
     for p in [&ann, &ben] {
-        let a = s.post(
-            &format!("/api/v1/events/{id}/entries"),
-            Some(&p.token),
-            json!({}),
-        );
+        let a = enter(&s, p, id);
         assert_eq!(a.status, 201, "{}", a.text);
     }
     mail_about(&sink, &ann_at, "You are entered in Club Swiss");

@@ -10,6 +10,7 @@
 mod support;
 
 use serde_json::{json, Value};
+use support::events::{create_event, enter};
 use support::push::{Push, PushDevice};
 use support::{Db, TestServer, User};
 
@@ -437,20 +438,15 @@ fn event_news_is_pushed(db: Db) {
     let s = server(db);
     let [ann, ben] = ["ann", "ben"].map(|n| s.register(n));
     let (d, _) = device(&s, &ben, &[]);
-    let a = s.post(
-        "/api/v1/events",
-        Some(&ann.token),
+    let e = create_event(
+        &s,
+        &ann,
         json!({"name": "Pushed Swiss", "format": "swiss", "variant": "keltis-card", "rounds": 1,
                "max_players": 2, "min_players": 2}),
     );
-    assert_eq!(a.status, 201, "{}", a.text);
-    let id = a.json()["event"]["id"].as_i64().unwrap();
+    let id = e["event"]["id"].as_i64().unwrap();
     for p in [&ann, &ben] {
-        let a = s.post(
-            &format!("/api/v1/events/{id}/entries"),
-            Some(&p.token),
-            json!({}),
-        );
+        let a = enter(&s, p, id);
         assert_eq!(a.status, 201, "{}", a.text);
     }
     let mut events = vec![];

@@ -190,9 +190,9 @@ pub fn play(
                     Miss::Ambiguous(fitting) => (
                         "words_ambiguous",
                         "fits several choices: say which",
-                        fitting
-                            .iter()
-                            .filter_map(|n| in_words(language, &choices).into_iter().nth(n - 1))
+                        in_words(language, &choices)
+                            .into_iter()
+                            .filter(|c| fitting.contains(&(c.number as usize)))
                             .collect(),
                     ),
                     Miss::NotAChoice => (

@@ -9,7 +9,9 @@ import { DESKTOP, PHONE, launch, register, watchOutside } from './lib.mjs';
 const [base, nameA, nameB] = process.argv.slice(2);
 const browser = await launch();
 const outside = [];
-const standings = (page) => page.locator('#standings tbody tr').allInnerTexts();
+// Cell by cell (not innerText, which drops the tabs of a table caught mid-redraw).
+const standings = (page) => page.locator('#standings tbody tr')
+  .evaluateAll((rows) => rows.map((r) => [...r.cells].map((c) => c.textContent.trim()).join('\t')));
 try {
   const a = await (await browser.newContext({ viewport: DESKTOP })).newPage();
   const b = await (await browser.newContext(PHONE)).newPage();

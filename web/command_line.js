@@ -9,7 +9,7 @@
 import { ApiError, call } from './api.js';
 import { duration, h } from './dom.js';
 import { language, t } from './i18n.js';
-import { cardName, describe, spaceName } from './words.js';
+import { cardName, didSay, spaceName } from './words.js';
 
 /** @typedef {import('./types/api').components['schemas']} Schemas */
 /** @typedef {Schemas['GameDetail']} GameDetail */
@@ -68,13 +68,13 @@ export function commandLine(id, table) {
         if (!view.board) return [t('answer-no-board')];
         return view.seats.map((s) => t('answer-pawns', {
           name: name(s.seat),
-          pawns: s.pawns.map((p) => `${t(p.big ? 'pawn-big' : 'pawn')}: ${p.space ? spaceName(p.space) : t('answer-start')}`).join('; '),
+          pawns: s.pawns.map((p) => `${t(p.big ? 'did-pawn-big' : 'did-pawn')}: ${p.space ? spaceName(p.space) : t('answer-start')}`).join('; '),
         }));
       case 'scores':
         return view.seats.map((s) => t('answer-score', { name: name(s.seat), score: s.score.total }));
       case 'moves': {
         const recent = table.moves(5);
-        return recent.length ? recent.map((m) => `${name(m.seat)}: ${describe(m.decision)}`) : [t('answer-no-moves')];
+        return recent.length ? recent.map((m) => didSay(name(m.seat), m.decision)) : [t('answer-no-moves')];
       }
       default: {
         const seats = g.clock?.seats ?? [];

@@ -10,7 +10,7 @@ import { ApiError, call, session } from './api.js';
 import { h, duration, failed, say } from './dom.js';
 import { t } from './i18n.js';
 import { boardOf, pilesOf, resultOf, seatsOf, turnOf } from './table.js';
-import { cardName, cardsOf, describe, sameCard, targetOf } from './words.js';
+import { cardName, cardsOf, describe, didSay, sameCard, targetOf } from './words.js';
 import { moveLog } from './move_log.js';
 import { refresh as refreshWaiting } from './waiting.js';
 import { confirmMoves } from './settings.js';
@@ -102,7 +102,7 @@ export function showGame(main, id) {
     const g = game;
     if (!g || !g.state) return;
     const fresh = (await log.read()).filter((m) => m.seat !== g.your_seat);
-    if (fresh.length) announce.textContent = fresh.map((m) => `${nameOf(g, m.seat)}: ${describe(m.decision)}`).join('. ');
+    if (fresh.length) announce.textContent = fresh.map((m) => didSay(nameOf(g, m.seat), m.decision)).join('. ');
   };
 
   /** Keeps `fresh` unless the page already holds a later version (answers may cross). @param {GameDetail} fresh */

@@ -6,7 +6,7 @@
 
 import { h } from './dom.js';
 import { t } from './i18n.js';
-import { describe, targetOf } from './words.js';
+import { didSay, targetOf } from './words.js';
 
 /** @typedef {import('./types/api').components['schemas']} Schemas */
 /** @typedef {Schemas['Decision']} Decision */
@@ -80,7 +80,7 @@ export function moveLog(id, get) {
         value: i + 1, class: since ? 'since' : '', 'data-seq': m.seq, 'data-to': to ?? false, tabindex: current ? '0' : '-1',
         onmouseenter: () => show(true), onmouseleave: () => show(false), onclick: () => show(true),
         onfocus: () => { at = m.seq; show(true); }, onblur: () => show(false),
-      }, [`${names(m.seat)}: ${describe(m.decision)}`]));
+      }, [didSay(names(m.seat), m.decision)]));
     });
     const section = h('section', { class: 'log-wrap', 'aria-labelledby': 'log-h' }, [
       h('h2', { id: 'log-h' }, [t('log')]),

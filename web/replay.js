@@ -6,7 +6,7 @@ import { call } from './api.js';
 import { h, failed } from './dom.js';
 import { t } from './i18n.js';
 import { boardOf, cardFace, pilesOf, resultOf, seatsOf } from './table.js';
-import { describe } from './words.js';
+import { didSay } from './words.js';
 
 /** @typedef {import('./types/api').components['schemas']} Schemas */
 
@@ -51,7 +51,7 @@ export function showReplay(main, id) {
         button(`${t('next')} ›`, 'next', step + 1, step === steps), button(`${t('last')} »`, 'last', steps, step === steps),
       ]),
       slider,
-      h('p', { id: 'last-move' }, [at.decision ? `${names(at.decision.seat)}: ${describe(at.decision.decision)}` : t('the-deal')]),
+      h('p', { id: 'last-move' }, [at.decision ? didSay(names(at.decision.seat), at.decision.decision) : t('the-deal')]),
       h('label', { for: 'viewer' }, [t('seen-by')]), who,
       step === steps ? resultOf(view, names) : '',
       h('div', { class: view.board ? 'table-layout' : '' }, [
@@ -86,7 +86,7 @@ export function showReplay(main, id) {
       names = (s) => game.seats.find((x) => x.seat === s)?.user ?? `#${s}`;
       moves.replaceChildren(...record.decisions.map((d, i) => h('li', { 'data-step': i + 1 }, [
         h('a', { href: `/records/${id}`, onclick: (/** @type {Event} */ e) => { e.preventDefault(); go(i + 1); } },
-          [`${names(d.seat)}: ${describe(d.decision)}`]),
+          [didSay(names(d.seat), d.decision)]),
       ])));
       return show();
     },

@@ -13,7 +13,7 @@ import { t } from './i18n.js';
 import { followGame } from './live_game.js';
 import { moveLog } from './move_log.js';
 import { stonesOf, turnOf } from './table.js';
-import { cardName, describe, spaceName } from './words.js';
+import { cardName, didSay, spaceName } from './words.js';
 
 /** @typedef {import('./types/api').components['schemas']} Schemas */
 /** @typedef {Schemas['GameDetail']} GameDetail */
@@ -65,7 +65,7 @@ export function showTextTable(main, id) {
         t('text-score', { score: s.score.total }),
         t('hand-size', { n: s.hand_size }),
         ...s.rows.map(rowWords),
-        ...s.pawns.map((p) => `${t(p.big ? 'pawn-big' : 'pawn')}: ${p.space ? spaceName(p.space) : t('answer-start')}`),
+        ...s.pawns.map((p) => `${t(p.big ? 'did-pawn-big' : 'did-pawn')}: ${p.space ? spaceName(p.space) : t('answer-start')}`),
       ];
       const stones = String(stonesOf(view, s));
       if (stones) items.push(`${t('stones')}: ${stones}`);
@@ -86,7 +86,7 @@ export function showTextTable(main, id) {
       ...(g.your_seat != null ? [listed('text-hand', t('hand'), view.hand.map(cardName))] : []),
       h('section', { id: 'text-players', 'aria-labelledby': 'text-players-h' }, [h('h2', { id: 'text-players-h' }, [t('text-players')]), ...seats]),
       listed('text-piles', t('text-table-piles'), [t('draw-pile', { n: view.draw_pile_size }), ...piles]),
-      listed('text-moves', t('text-last-moves'), log.recent(8).map((m) => `${name(m.seat)}: ${describe(m.decision)}`)),
+      listed('text-moves', t('text-last-moves'), log.recent(8).map((m) => didSay(name(m.seat), m.decision))),
     );
     command.refresh().catch(() => {});
   };
@@ -95,7 +95,7 @@ export function showTextTable(main, id) {
   const readMoves = async () => {
     const moves = await log.read();
     const theirs = moves.filter((m) => m.seat !== game?.your_seat);
-    if (theirs.length) announce.textContent = theirs.map((m) => `${name(m.seat)}: ${describe(m.decision)}`).join('. ');
+    if (theirs.length) announce.textContent = theirs.map((m) => didSay(name(m.seat), m.decision)).join('. ');
   };
 
   const load = async () => {

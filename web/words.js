@@ -8,9 +8,9 @@ import { t } from './i18n.js';
 /** @typedef {Schemas['Card']} Card */
 /** @typedef {Schemas['Decision']} Decision */
 
-/** A card's words: `blue 7`, `gray end`. @param {Card} c */
+/** A card's words: `blue 7`, `gray end` (the server's `card` message). @param {Card} c */
 export function cardName(c) {
-  return `${t(c.color)} ${c.end ? t('end-card') : c.value}`;
+  return c.end ? t('card-end', { color: t(c.color) }) : t('card', { color: t(c.color), value: c.value ?? '' });
 }
 
 /** @param {Card | null | undefined} a @param {Card | null | undefined} b */
@@ -41,41 +41,63 @@ export function tileName(tile) {
 }
 
 /**
- * Where the player's pawns stand, for naming a pawn by its place.
+ * Where the deciding player's pawns stand (`null`: on the start), to name a pawn in a choice.
  * @typedef {(pawn: number) => string | null} PawnPlace
  */
 
-/** A pawn by size and place: `the big pawn on blue path, step 2`, `a pawn from the start`.
- * @param {number} pawn @param {PawnPlace} [place] */
+/** A pawn: in a choice, by size and place (`the big pawn from the start`, `the pawn on blue path,
+ * step 2`); in what was done, by size (`a pawn`). @param {number} pawn @param {PawnPlace} [place] */
 function pawnName(pawn, place) {
   const big = pawn === 0;
-  if (!place) return t(big ? 'pawn-big' : 'pawn');
+  if (!place) return t(big ? 'did-pawn-big' : 'did-pawn');
   const at = place(pawn);
-  if (at == null) return t(big ? 'pawn-big-start' : 'pawn-start');
-  return t(big ? 'pawn-big-on' : 'pawn-on', { space: spaceName(at) });
+  if (at == null) return t(big ? 'move-pawn-big-start' : 'move-pawn-start');
+  return t(big ? 'move-pawn-big-on' : 'move-pawn-on', { space: spaceName(at) });
 }
 
-/** A decision in words. @param {Decision} d @param {PawnPlace} [place] where the deciding
- * player's pawns stand (without it, pawns are named by size only) */
-export function describe(d, place) {
+/** A colour's word and id (for the languages whose adjectives agree). @param {string} color */
+const colorArgs = (color) => ({ color: t(color), color_id: color });
+
+/**
+ * The arguments of a decision's words, and the end of its message's name (`move-` for a choice,
+ * `did-` for what a player did): the server's `service/words/saying.rs` says them alike.
+ * @param {Decision} d @param {PawnPlace} [place] @returns {[string, Record<string, string | number>]}
+ */
+function wordsOf(d, place) {
   switch (d.type) {
     case 'lay':
-      if (d.to) return t('lay-to', { card: cardName(d.card), pawn: pawnName(d.pawn ?? 0, place), to: spaceName(d.to) });
-      if (d.path) return t('lay-path', { card: cardName(d.card), path: t(d.path) });
-      return t('lay', { card: cardName(d.card) });
-    case 'discard': return t('discard', { card: cardName(d.card) });
-    case 'step': return t('step', { pawn: pawnName(d.pawn, place), to: spaceName(d.to) });
-    case 'skip': return t('skip');
-    case 'discard_from_hand': return t('discard-from-hand', { card: cardName(d.card) });
-    case 'discard_from_row': return t('discard-from-row', { color: t(d.color) });
-    case 'draw_deck': return t('draw-deck');
-    case 'draw_pile': return t('draw-pile-color', { color: t(d.color) });
-    case 'take_stone': return t('take-stone', { cards: d.cards.map(cardName).join(', ') });
-    case 'pass': return t('pass');
-    case 'resign': return t('resign');
-    case 'time_out': return t('time-out');
-    default: return /** @type {{type: string}} */ (d).type;
+      if (d.pawn != null && d.to) return ['lay-pawn', { card: cardName(d.card), pawn: pawnName(d.pawn, place), to: spaceName(d.to) }];
+      if (d.path) return ['lay-path', { card: cardName(d.card), path: t(d.path), path_id: d.path }];
+      return ['lay', { card: cardName(d.card) }];
+    case 'discard': case 'discard_from_hand': return ['discard', { card: cardName(d.card) }];
+    case 'step': return ['step', { pawn: pawnName(d.pawn, place), to: spaceName(d.to) }];
+    case 'skip': return ['skip', {}];
+    case 'discard_from_row': return ['discard-row', colorArgs(d.color)];
+    case 'draw_deck': return ['draw-deck', {}];
+    case 'draw_pile': return ['draw-pile', colorArgs(d.color)];
+    case 'take_stone': {
+      const [a, b] = d.cards;
+      return ['take-stone', { value: a.value ?? 0, card: cardName(a), card2: cardName(b) }];
+    }
+    case 'pass': return ['pass', {}];
+    case 'resign': return ['resign', {}];
+    case 'time_out': return ['time-out', {}];
+    default: return [/** @type {{type: string}} */ (d).type, {}];
   }
+}
+
+/** A choice of the turn in words, as the API and email say it: `lay blue 4, a pawn from the
+ * start to blue path, step 1`. @param {Decision} d @param {PawnPlace} place where the deciding
+ * player's pawns stand */
+export function describe(d, place) {
+  const [name, args] = wordsOf(d, place);
+  return t(`move-${name}`, args);
+}
+
+/** What a player did, in words: `anna laid blue 4`. @param {string} who @param {Decision} d */
+export function didSay(who, d) {
+  const [name, args] = wordsOf(d);
+  return t(`did-${name}`, { ...args, who });
 }
 
 /** The cards a decision uses from the hand. @param {Decision} d @returns {Card[]} */

@@ -1,7 +1,8 @@
 // Whole games played through the command line alone, one per variant, against a bot: each turn
 // the player types the words of a choice the completion list offers (or its number), and asks
 // questions ("hand", "scores") answered in words. Words that name nothing are answered with the
-// choices and play nothing.
+// choices and play nothing. Same words everywhere: each choice button says one of the API's
+// choices word for word, and each move the API answers as played is said alike in the move log.
 // Usage: node command_line.mjs <server base URL> <name>. Prints one JSON line.
 import { DESKTOP, createGame, launch, register, watchOutside } from './lib.mjs';
 
@@ -27,7 +28,7 @@ try {
     await page.waitForSelector('#variant');
     const id = await createGame(page, { variant, bot: 'bot-random' });
     await page.waitForSelector('#command');
-    const report = { variant, id, typed: 0, numbers: 0, questions: {}, refused: '' };
+    const report = { variant, id, typed: 0, numbers: 0, questions: {}, refused: '', buttons: 0, unlike: [], logged: 0, unlogged: [] };
     // Questions first.
     for (const q of ['hand', 'scores']) report.questions[q] = await ask(page, q);
     for (let step = 0; step < 2000; step++) {
@@ -46,6 +47,21 @@ try {
         report.refused = await ask(page, 'lorem ipsum');
         continue;
       }
+      // A card chosen (when one is playable), the board's buttons offer its choices too.
+      const card = page.locator('.hand button[aria-pressed="false"]:not([aria-disabled="true"])').first();
+      if (step % 2 === 0 && await card.count()) await card.click().catch(() => null);
+      const alike = await page.waitForFunction(() => {
+        const words = new Set([...document.querySelectorAll('#command-choices option')].map((o) => o.value));
+        const said = [...document.querySelectorAll('.actions button[data-decision]')].map((b) => b.textContent);
+        const off = said.filter((b) => !words.has(b));
+        return off.length ? false : said.length;
+      }, null, { timeout: 3000 }).then((h) => h.jsonValue(), () => null);
+      if (alike == null) {
+        report.unlike.push(...await page.evaluate(() => {
+          const words = new Set([...document.querySelectorAll('#command-choices option')].map((o) => o.value));
+          return [...document.querySelectorAll('.actions button[data-decision]')].map((b) => b.textContent).filter((b) => !words.has(b));
+        }));
+      } else report.buttons += alike;
       const before = await answer(page);
       // The words of a completion (every fifth move its number instead).
       const options = await page.locator('#command-choices option').evaluateAll((os) => os.map((o) => o.value));
@@ -60,6 +76,14 @@ try {
       if ((await page.inputValue('#command')) === '') {
         report.typed += 1;
         if (byNumber) report.numbers += 1;
+        // The API's words for what was played, in the move log.
+        const played = await page.locator('#command-answer p').allTextContents();
+        const logged = await page.waitForFunction((lines) => {
+          const log = new Set([...document.querySelectorAll('#log li')].map((li) => li.textContent));
+          return lines.every((l) => log.has(l));
+        }, played, { timeout: 3000 }).then(() => true, () => false);
+        if (logged) report.logged += played.length;
+        else report.unlogged.push(...played);
       } else {
         // Stale completions (the turn moved on while they were read): read again.
         await page.waitForTimeout(100);

@@ -14,6 +14,63 @@ color-gray = grau
 card = { $color } { $value }
 card-end = { $color } Ende
 
+## Das Spiel in Worten, ein Wortschatz für E-Mail, Push, Zugliste, Befehlszeile und API
+## (der Web-Client bekommt diese Nachrichten unter denselben Namen).
+## Felder, und Figuren nach Größe und Ort (in einer Möglichkeit) oder nach Größe (in dem, was getan wurde):
+space-path = Pfad { $color }, Feld { $step }
+space-grid = Reihe { $row }, Spalte { $column }
+move-pawn-big-start = die große Figur vom Start
+move-pawn-start = eine Figur vom Start
+move-pawn-big-on = die große Figur auf { $space }
+move-pawn-on = die Figur auf { $space }
+did-pawn-big = die große Figur
+did-pawn = eine Figur
+# Nach dem bestimmten Artikel: schwache Endung, außer bei rosa ($color_id, $path_id: die Kennung der Farbe).
+# Eine Möglichkeit des Zuges; die Zuggrammatik (service/words) liest jede zurück.
+move-lay = { $card } auslegen
+move-lay-pawn = { $card } auslegen, { $pawn } nach { $to }
+move-lay-path = { $card } auf den { $path_id ->
+        [pink] rosa
+       *[other] { $path }en
+    } Pfad legen
+move-discard = { $card } abwerfen
+move-step = freier Schritt: { $pawn } nach { $to }
+move-skip = auslassen
+move-discard-row = die letzte Karte deiner { $color_id ->
+        [pink] rosa
+       *[other] { $color }en
+    } Reihe abwerfen
+move-draw-deck = vom Nachziehstapel ziehen
+move-draw-pile = vom { $color_id ->
+        [pink] rosa
+       *[other] { $color }en
+    } Ablagestapel ziehen
+move-take-stone = Wunschstein { $value } mit { $card } und { $card2 } nehmen
+move-pass = passen
+# Was jemand getan hat. Ziehen vom Stapel nennt nie die Karte.
+did-lay = { $who } hat { $card } ausgelegt
+did-lay-path = { $who } hat { $card } auf den { $path_id ->
+        [pink] rosa
+       *[other] { $path }en
+    } Pfad gelegt
+did-lay-pawn = { $who } hat { $card } ausgelegt, { $pawn } nach { $to }
+did-discard = { $who } hat { $card } abgeworfen
+did-step = { $who } hat { $pawn } nach { $to } gezogen
+did-skip = { $who } hat auf den Zug verzichtet
+did-draw-deck = { $who } hat vom Stapel gezogen
+did-draw-pile = { $who } hat vom { $color_id ->
+        [pink] rosa
+       *[other] { $color }en
+    } Ablagestapel genommen
+did-discard-row = { $who } hat aus der { $color_id ->
+        [pink] rosa
+       *[other] { $color }en
+    } Reihe abgeworfen
+did-take-stone = { $who } hat einen Wunschstein genommen
+did-pass = { $who } hat gepasst
+did-resign = { $who } hat aufgegeben
+did-time-out = { $who } hat die Zeit überschritten
+
 
 ## E-Mails
 
@@ -65,51 +122,10 @@ mail-winners = Gewonnen von
 mail-scores = Punkte
 mail-open = Zur Partie
 mail-unsubscribe = Keine E-Mails dieser Art mehr
-mail-lay = { $who } hat { $card } ausgelegt
-# Nach dem bestimmten Artikel: schwache Endung, außer bei rosa ($color_id: die Kennung der Farbe).
-mail-lay-path = { $who } hat { $card } auf den { $path_id ->
-        [pink] rosa
-       *[other] { $path }en
-    } Pfad gelegt
-mail-discard = { $who } hat { $card } abgeworfen
-mail-step = { $who } hat eine Figur gezogen
-mail-skip = { $who } hat auf den Zug verzichtet
-mail-draw-deck = { $who } hat vom Stapel gezogen
-mail-draw-pile = { $who } hat vom { $color_id ->
-        [pink] rosa
-       *[other] { $color }en
-    } Ablagestapel genommen
-mail-discard-row = { $who } hat aus der { $color_id ->
-        [pink] rosa
-       *[other] { $color }en
-    } Reihe abgeworfen
-mail-take-stone = { $who } hat einen Wunschstein genommen
-mail-pass = { $who } hat gepasst
-mail-resign = { $who } hat aufgegeben
-mail-time-out = { $who } hat die Zeit überschritten
 
 ## Züge per Antwort auf die E-Mail: die Wahl in der „Du bist dran“-E-Mail, und die Antwort
-mail-pawn-big = die große Figur
-mail-pawn = Figur { $n }
 mail-hand = Deine Hand: { $cards }
 mail-choices = Deine Möglichkeiten:
-mail-choice-lay = { $card } auslegen
-mail-choice-lay-pawn = { $card } auslegen, { $pawn } nach { $to }
-mail-choice-lay-path = { $card } auf den { $path }en Pfad legen
-mail-choice-discard = { $card } abwerfen
-mail-choice-step = freier Schritt: { $pawn } nach { $to }
-mail-choice-skip = auslassen
-mail-choice-discard-row = die letzte Karte deiner { $color_id ->
-        [pink] rosa
-       *[other] { $color }en
-    } Reihe abwerfen
-mail-choice-draw-deck = vom Nachziehstapel ziehen
-mail-choice-draw-pile = vom { $color_id ->
-        [pink] rosa
-       *[other] { $color }en
-    } Ablagestapel ziehen
-mail-choice-stone = Wunschstein { $value } mit { $card } und { $card2 } nehmen
-mail-choice-pass = passen
 mail-reply-how = Antworte auf diese E-Mail mit der Nummer deiner Wahl, zum Beispiel „3“, oder mit dem ganzen Zug, zum Beispiel „3 dann Nachziehstapel“. Worte gehen auch: „lege“, „wirf ab“ oder „ziehe“ mit einer Karte deiner Hand oder einer Farbe, „Figur“ mit ihrer Nummer, „Nachziehstapel“, „auslassen“.
 mail-reply-played-subject = Partie { $id } ({ $variant }): dein Zug ist gespielt
 mail-reply-problem-subject = Partie { $id } ({ $variant }): deine Antwort wurde nicht gespielt
@@ -180,7 +196,6 @@ web-seen-by = Sicht von
 web-spectator = Zuschauer
 web-hand-of = Hand von { $name }
 web-moves = Züge
-web-time-out = Zeit abgelaufen
 web-name = Name
 web-password = Passwort
 web-login = Anmelden
@@ -228,18 +243,6 @@ web-stones = Wunschsteine
 web-score-tile-points = Plättchenpunkte
 web-choose = Wähle deinen Zug
 web-choose-card = Wähle eine Karte aus deiner Hand
-web-lay = { $card } auslegen
-web-lay-to = { $card } auslegen: { $pawn } nach { $to }
-web-lay-path = { $card } auf den Pfad legen: { $path }
-web-discard = { $card } ablegen
-web-step = Freier Schritt: { $pawn } nach { $to }
-web-skip = Auslassen
-web-discard-from-hand = Plättchen: { $card } ablegen
-web-discard-from-row = Plättchen: letzte Karte deiner Reihe ablegen: { $color }
-web-draw-deck = Vom Stapel ziehen
-web-draw-pile-color = Vom Ablagestapel ziehen: { $color }
-web-take-stone = Wunschstein nehmen mit { $cards }
-web-pass = Passen
 web-resign = Aufgeben
 web-confirm-resign = Diese Partie aufgeben?
 web-stale = Jemand war schneller: die Partie wurde neu geladen.
@@ -415,12 +418,6 @@ web-push-test = Test senden
 web-remove = Entfernen
 
 # Der Tisch in Worten: Felder, Figuren, Plättchen, Reihen, Punkte.
-web-space-path = Pfad { $color }, Feld { $step }
-web-space-grid = Reihe { $row }, Spalte { $column }
-web-pawn-start = eine Figur vom Start
-web-pawn-big-start = die große Figur vom Start
-web-pawn-on = die Figur auf { $space }
-web-pawn-big-on = die große Figur auf { $space }
 web-pawn-of = eine Figur von { $name }
 web-pawn-big-of = die große Figur von { $name }
 web-at-start = { $n ->
@@ -453,8 +450,6 @@ web-variant-keltis-card = Keltis Das Kartenspiel
 web-bot-for-seat = Bot auf Platz { $seat }
 web-bot-twice = Ein Bot nimmt nur einen Platz: wähle einen anderen.
 web-game-title = { $variant } · { $players }
-web-pawn = eine Figur
-web-pawn-big = die große Figur
 web-log = Bisherige Züge
 web-since-your-turn = Seit deinem letzten Zug
 

@@ -17,6 +17,44 @@ color-gray = gray
 card = { $color } { $value }
 card-end = { $color } end
 
+## The game in words, one vocabulary for email, push, the move log, the command line and the API
+## (the web client gets these messages under the same names).
+## Spaces, and pawns by size and place (in a choice) or by size (in what was done):
+space-path = { $color } path, step { $step }
+space-grid = row { $row }, column { $column }
+move-pawn-big-start = the big pawn from the start
+move-pawn-start = a pawn from the start
+move-pawn-big-on = the big pawn on { $space }
+move-pawn-on = the pawn on { $space }
+did-pawn-big = the big pawn
+did-pawn = a pawn
+# A choice of the turn; the move grammar (service/words) reads each back.
+move-lay = lay { $card }
+move-lay-pawn = lay { $card }, { $pawn } to { $to }
+move-lay-path = lay { $card } on the { $path } path
+move-discard = discard { $card }
+move-step = free step: { $pawn } to { $to }
+move-skip = skip
+move-discard-row = discard the last card of your { $color } row
+move-draw-deck = draw from the deck
+move-draw-pile = draw from the { $color } discard pile
+move-take-stone = take wish stone { $value } with { $card } and { $card2 }
+move-pass = pass
+# What a player did. A draw from the deck never names the card.
+did-lay = { $who } laid { $card }
+did-lay-path = { $who } laid { $card } on the { $path } path
+did-lay-pawn = { $who } laid { $card }, { $pawn } to { $to }
+did-discard = { $who } discarded { $card }
+did-step = { $who } moved { $pawn } to { $to }
+did-skip = { $who } passed up a move
+did-draw-deck = { $who } drew from the deck
+did-draw-pile = { $who } drew from the { $color } discard pile
+did-discard-row = { $who } discarded from the { $color } row
+did-take-stone = { $who } took a wish stone
+did-pass = { $who } passed
+did-resign = { $who } resigned
+did-time-out = { $who } ran out of time
+
 
 ## Emails
 
@@ -68,36 +106,10 @@ mail-winners = Won by
 mail-scores = Scores
 mail-open = Open the game
 mail-unsubscribe = No more emails of this kind
-# A decision since the reader's last turn. A draw from the deck never names the card.
-mail-lay = { $who } laid { $card }
-mail-lay-path = { $who } laid { $card } on the { $path } path
-mail-discard = { $who } discarded { $card }
-mail-step = { $who } moved a pawn
-mail-skip = { $who } passed up a move
-mail-draw-deck = { $who } drew from the deck
-mail-draw-pile = { $who } drew from the { $color } discard pile
-mail-discard-row = { $who } discarded from the { $color } row
-mail-take-stone = { $who } took a wish stone
-mail-pass = { $who } passed
-mail-resign = { $who } resigned
-mail-time-out = { $who } ran out of time
 
 ## Moves by email reply: the choices in a "your turn" email, and the answer to a reply
-mail-pawn-big = the big pawn
-mail-pawn = pawn { $n }
 mail-hand = Your hand: { $cards }
 mail-choices = Your choices:
-mail-choice-lay = lay { $card }
-mail-choice-lay-pawn = lay { $card }, { $pawn } to { $to }
-mail-choice-lay-path = lay { $card } on the { $path } path
-mail-choice-discard = discard { $card }
-mail-choice-step = free step: { $pawn } to { $to }
-mail-choice-skip = skip
-mail-choice-discard-row = discard the last card of your { $color } row
-mail-choice-draw-deck = draw from the deck
-mail-choice-draw-pile = draw from the { $color } discard pile
-mail-choice-stone = take wish stone { $value } with { $card } and { $card2 }
-mail-choice-pass = pass
 mail-reply-how = Answer this email with the number of your choice, for example "3", or with the whole turn, for example "3 then deck". Words work too: "lay", "discard" or "draw" with a card of your hand or a colour, "pawn" with its number, "deck", "skip".
 mail-reply-played-subject = Game { $id } ({ $variant }): your move is played
 mail-reply-problem-subject = Game { $id } ({ $variant }): your answer was not played
@@ -169,7 +181,6 @@ web-seen-by = Seen by
 web-spectator = a spectator
 web-hand-of = Hand of { $name }
 web-moves = Moves
-web-time-out = Time out
 web-name = Name
 web-password = Password
 web-login = Log in
@@ -217,18 +228,6 @@ web-stones = Wish stones
 web-score-tile-points = Tile points
 web-choose = Choose what to do
 web-choose-card = Choose a card from your hand
-web-lay = Lay { $card }
-web-lay-to = Lay { $card }: { $pawn } to { $to }
-web-lay-path = Lay { $card } on the { $path } path
-web-discard = Discard { $card }
-web-step = Free step: { $pawn } to { $to }
-web-skip = Skip
-web-discard-from-hand = Tile: discard { $card }
-web-discard-from-row = Tile: discard the last { $color } card of your row
-web-draw-deck = Draw from the deck
-web-draw-pile-color = Draw from the { $color } pile
-web-take-stone = Take a wish stone with { $cards }
-web-pass = Pass
 web-resign = Resign
 web-confirm-resign = Resign this game?
 web-stale = Someone else moved first: the game was reloaded.
@@ -404,12 +403,6 @@ web-push-test = Send a test
 web-remove = Remove
 
 # The table in words: spaces, pawns, tiles, rows, scores.
-web-space-path = { $color } path, step { $step }
-web-space-grid = row { $row }, column { $column }
-web-pawn-start = a pawn from the start
-web-pawn-big-start = the big pawn from the start
-web-pawn-on = the pawn on { $space }
-web-pawn-big-on = the big pawn on { $space }
 web-pawn-of = a pawn of { $name }
 web-pawn-big-of = the big pawn of { $name }
 web-at-start = { $n ->
@@ -442,8 +435,6 @@ web-variant-keltis-card = Keltis Card
 web-bot-for-seat = Bot for seat { $seat }
 web-bot-twice = Each bot takes one seat: choose another one.
 web-game-title = { $variant } · { $players }
-web-pawn = a pawn
-web-pawn-big = the big pawn
 web-log = Moves so far
 web-since-your-turn = Since your last turn
 

@@ -14,6 +14,65 @@ color-gray = gris
 card = { $color } { $value }
 card-end = { $color } fin
 
+## Le jeu en mots, un seul vocabulaire pour l'e-mail, les notifications, l'historique, la ligne de commande et l'API
+## (le client web reçoit ces messages sous les mêmes noms).
+## Cases, et pions par taille et place (dans un choix) ou par taille (dans ce qui est fait) :
+space-path = chemin { $color }, case { $step }
+space-grid = rangée { $row }, colonne { $column }
+move-pawn-big-start = le grand pion du départ
+move-pawn-start = un pion du départ
+move-pawn-big-on = le grand pion en { $space }
+move-pawn-on = le pion en { $space }
+did-pawn-big = le grand pion
+did-pawn = un pion
+# La défausse, la rangée : l'adjectif s'accorde ($color_id : l'identifiant de la couleur).
+# Un choix du tour ; la grammaire des coups (service/words) relit chacun.
+move-lay = poser { $card }
+move-lay-pawn = poser { $card }, { $pawn } vers { $to }
+move-lay-path = poser { $card } sur le chemin { $path }
+move-discard = défausser { $card }
+move-step = pas gratuit : { $pawn } vers { $to }
+move-skip = passer
+move-discard-row = défausser la dernière carte de votre rangée { $color_id ->
+        [green] verte
+        [blue] bleue
+        [gray] grise
+       *[other] { $color }
+    }
+move-draw-deck = piocher dans la pioche
+move-draw-pile = prendre dans la défausse { $color_id ->
+        [green] verte
+        [blue] bleue
+        [gray] grise
+       *[other] { $color }
+    }
+move-take-stone = prendre la pierre à vœux { $value } avec { $card } et { $card2 }
+move-pass = passer
+# Ce qu'a fait un joueur. Une pioche ne nomme jamais la carte.
+did-lay = { $who } a posé { $card }
+did-lay-path = { $who } a posé { $card } sur le chemin { $path }
+did-lay-pawn = { $who } a posé { $card }, { $pawn } vers { $to }
+did-discard = { $who } a défaussé { $card }
+did-step = { $who } a avancé { $pawn } vers { $to }
+did-skip = { $who } a renoncé à avancer
+did-draw-deck = { $who } a pioché
+did-draw-pile = { $who } a pris dans la défausse { $color_id ->
+        [green] verte
+        [blue] bleue
+        [gray] grise
+       *[other] { $color }
+    }
+did-discard-row = { $who } a défaussé de la rangée { $color_id ->
+        [green] verte
+        [blue] bleue
+        [gray] grise
+       *[other] { $color }
+    }
+did-take-stone = { $who } a pris une pierre à vœux
+did-pass = { $who } a passé
+did-resign = { $who } a abandonné
+did-time-out = { $who } a dépassé son temps
+
 
 ## E-mails
 
@@ -65,56 +124,10 @@ mail-winners = Gagnée par
 mail-scores = Scores
 mail-open = Ouvrir la partie
 mail-unsubscribe = Ne plus recevoir ce type d'e-mail
-mail-lay = { $who } a posé { $card }
-mail-lay-path = { $who } a posé { $card } sur le chemin { $path }
-mail-discard = { $who } a défaussé { $card }
-mail-step = { $who } a avancé un pion
-mail-skip = { $who } a renoncé à avancer
-mail-draw-deck = { $who } a pioché
-# La défausse, la rangée : l'adjectif s'accorde ($color_id : l'identifiant de la couleur).
-mail-draw-pile = { $who } a pris dans la défausse { $color_id ->
-        [green] verte
-        [blue] bleue
-        [gray] grise
-       *[other] { $color }
-    }
-mail-discard-row = { $who } a défaussé de la rangée { $color_id ->
-        [green] verte
-        [blue] bleue
-        [gray] grise
-       *[other] { $color }
-    }
-mail-take-stone = { $who } a pris une pierre à vœux
-mail-pass = { $who } a passé
-mail-resign = { $who } a abandonné
-mail-time-out = { $who } a dépassé son temps
 
 ## Coups par réponse à l'e-mail : les choix dans l'e-mail « à vous de jouer », et la réponse
-mail-pawn-big = le grand pion
-mail-pawn = le pion { $n }
 mail-hand = Votre main : { $cards }
 mail-choices = Vos choix :
-mail-choice-lay = poser { $card }
-mail-choice-lay-pawn = poser { $card }, { $pawn } vers { $to }
-mail-choice-lay-path = poser { $card } sur le chemin { $path }
-mail-choice-discard = défausser { $card }
-mail-choice-step = pas gratuit : { $pawn } vers { $to }
-mail-choice-skip = passer
-mail-choice-discard-row = défausser la dernière carte de votre rangée { $color_id ->
-        [green] verte
-        [blue] bleue
-        [gray] grise
-       *[other] { $color }
-    }
-mail-choice-draw-deck = piocher dans la pioche
-mail-choice-draw-pile = prendre dans la défausse { $color_id ->
-        [green] verte
-        [blue] bleue
-        [gray] grise
-       *[other] { $color }
-    }
-mail-choice-stone = prendre la pierre à vœux { $value } avec { $card } et { $card2 }
-mail-choice-pass = passer
 mail-reply-how = Répondez à cet e-mail avec le numéro de votre choix, par exemple « 3 », ou avec tout le tour, par exemple « 3 puis pioche ». Les mots marchent aussi : « pose », « défausse » ou « pioche » avec une carte de votre main ou une couleur, « pion » avec son numéro, « passe ».
 mail-reply-played-subject = Partie { $id } ({ $variant }) : votre coup est joué
 mail-reply-problem-subject = Partie { $id } ({ $variant }) : votre réponse n'a pas été jouée
@@ -185,7 +198,6 @@ web-seen-by = Vue de
 web-spectator = un spectateur
 web-hand-of = Main de { $name }
 web-moves = Coups
-web-time-out = Temps écoulé
 web-name = Nom
 web-password = Mot de passe
 web-login = Se connecter
@@ -233,18 +245,6 @@ web-stones = Pierres à vœux
 web-score-tile-points = Points de tuiles
 web-choose = Choisissez votre action
 web-choose-card = Choisissez une carte de votre main
-web-lay = Poser { $card }
-web-lay-to = Poser { $card } : { $pawn } vers { $to }
-web-lay-path = Poser { $card } sur le chemin { $path }
-web-discard = Défausser { $card }
-web-step = Pas gratuit : { $pawn } vers { $to }
-web-skip = Passer
-web-discard-from-hand = Tuile : défausser { $card }
-web-discard-from-row = Tuile : défausser la dernière carte de votre rangée { $color }
-web-draw-deck = Piocher
-web-draw-pile-color = Prendre dans la défausse : { $color }
-web-take-stone = Prendre une pierre à vœux avec { $cards }
-web-pass = Passer
 web-resign = Abandonner
 web-confirm-resign = Abandonner cette partie ?
 web-stale = Quelqu'un a joué avant vous : la partie a été rechargée.
@@ -420,12 +420,6 @@ web-push-test = Envoyer un test
 web-remove = Retirer
 
 # La table en mots : cases, pions, tuiles, rangées, scores.
-web-space-path = chemin { $color }, case { $step }
-web-space-grid = rangée { $row }, colonne { $column }
-web-pawn-start = un pion du départ
-web-pawn-big-start = le grand pion du départ
-web-pawn-on = le pion en { $space }
-web-pawn-big-on = le grand pion en { $space }
 web-pawn-of = un pion de { $name }
 web-pawn-big-of = le grand pion de { $name }
 web-at-start = { $n ->
@@ -458,8 +452,6 @@ web-variant-keltis-card = Keltis : le jeu de cartes
 web-bot-for-seat = Robot à la place { $seat }
 web-bot-twice = Un robot ne prend qu'une place : choisissez-en un autre.
 web-game-title = { $variant } · { $players }
-web-pawn = un pion
-web-pawn-big = le grand pion
 web-log = Coups joués
 web-since-your-turn = Depuis votre dernier tour
 

@@ -8,8 +8,10 @@ pub mod moves;
 pub mod reading;
 pub mod saying;
 
+use crate::engine::game::START;
 use crate::engine::{DecisionJson, DecisionOf, Game};
 use crate::service::i18n::Language;
+use saying::PawnPlaces;
 
 /// The choices offered to `seat` (the engine's legal decisions, in its order, resigning left
 /// out: that is done by a button or the API's own call, never by a stray word); a number typed
@@ -25,15 +27,26 @@ pub fn offered(game: &Game, seat: u8) -> Vec<DecisionJson> {
         .collect()
 }
 
+/// Where `seat`'s pawns stand, to name them in its choices ([`saying::choice_in_words`]).
+pub fn pawn_places(game: &Game, seat: u8) -> Vec<Option<String>> {
+    let Some(board) = game.board() else {
+        return Vec::new();
+    };
+    game.pawns(seat)
+        .iter()
+        .map(|&at| (at != START).then(|| board.space(at).id.clone()))
+        .collect()
+}
+
 /// Each choice's phrasings, one per language (the same words once), for
-/// [`reading::Reading::next_step`].
-pub fn phrases(choices: &[DecisionJson]) -> Vec<Vec<Vec<String>>> {
+/// [`reading::Reading::next_step`]; `places` as [`pawn_places`] gives them.
+pub fn phrases(choices: &[DecisionJson], places: &PawnPlaces) -> Vec<Vec<Vec<String>>> {
     choices
         .iter()
         .map(|c| {
             let mut phrasings: Vec<Vec<String>> = Vec::new();
             for language in Language::ALL {
-                let p = reading::phrase(&saying::choice_in_words(language, c));
+                let p = reading::phrase(&saying::choice_in_words(language, c, places));
                 if !phrasings.contains(&p) {
                     phrasings.push(p);
                 }

@@ -11,7 +11,7 @@ use utoipa::ToSchema;
 use super::grammar::{choose, Miss};
 use super::reading::Reading;
 use super::saying::{choice_in_words, decision_in_words};
-use super::{offered, phrases};
+use super::{offered, pawn_places, phrases};
 use crate::engine::{DecisionJson, Game};
 use crate::ratings::RatingParameters;
 use crate::service::accounts::{Caller, Scope};
@@ -100,13 +100,17 @@ fn seated_game(db: &Database, caller: &Caller, game_id: i64) -> ServiceResult<(G
     Ok((game, loaded.row.version, seat))
 }
 
-fn in_words(language: Language, choices: &[DecisionJson]) -> Vec<ChoiceInWords> {
+fn in_words(
+    language: Language,
+    choices: &[DecisionJson],
+    places: &[Option<String>],
+) -> Vec<ChoiceInWords> {
     choices
         .iter()
         .enumerate()
         .map(|(i, c)| ChoiceInWords {
             number: i as u32 + 1,
-            words: choice_in_words(language, c),
+            words: choice_in_words(language, c, places),
             decision: c.clone(),
         })
         .collect()
@@ -129,7 +133,7 @@ pub fn choices(
         game_id,
         version,
         language,
-        choices: in_words(language, &offered(&game, seat)),
+        choices: in_words(language, &offered(&game, seat), &pawn_places(&game, seat)),
     })
 }
 
@@ -173,7 +177,8 @@ pub fn play(
     let mut wanted: Vec<DecisionJson> = Vec::new();
     loop {
         let choices = offered(&game, seat);
-        let Some(step) = reading.next_step(&phrases(&choices)) else {
+        let places = pawn_places(&game, seat);
+        let Some(step) = reading.next_step(&phrases(&choices, &places)) else {
             break;
         };
         if choices.is_empty() || wanted.len() == MAX_STEPS {
@@ -190,7 +195,7 @@ pub fn play(
                     Miss::Ambiguous(fitting) => (
                         "words_ambiguous",
                         "fits several choices: say which",
-                        in_words(language, &choices)
+                        in_words(language, &choices, &places)
                             .into_iter()
                             .filter(|c| fitting.contains(&(c.number as usize)))
                             .collect(),
@@ -198,12 +203,12 @@ pub fn play(
                     Miss::NotAChoice => (
                         "words_not_a_choice",
                         "names none of your choices",
-                        in_words(language, &choices),
+                        in_words(language, &choices, &places),
                     ),
                     Miss::Unreadable => (
                         "words_unreadable",
                         "could not be read",
-                        in_words(language, &choices),
+                        in_words(language, &choices, &places),
                     ),
                 };
                 return Err(not_understood(
@@ -222,7 +227,7 @@ pub fn play(
         return Err(not_understood(
             "words_unreadable",
             "no move could be read in these words; nothing was played".into(),
-            in_words(language, &choices),
+            in_words(language, &choices, &pawn_places(&game, seat)),
         ));
     }
     let mut expected = version;

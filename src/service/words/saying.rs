@@ -34,60 +34,117 @@ pub fn card(language: Language, c: Card) -> String {
     }
 }
 
-/// A decision in words. A draw from the deck never names the card.
+/// What a player did, in words ("anna laid blue 4, pawn 1 to blue path, step 1"). A draw from
+/// the deck never names the card.
 pub fn decision_in_words(language: Language, who: &str, decision: &DecisionJson) -> String {
     let (id, args): (&str, Vec<Arg<'_>>) = match decision {
+        DecisionJson::Lay {
+            card: c,
+            pawn: Some(p),
+            to: Some(to),
+            ..
+        } => (
+            "did-lay-pawn",
+            vec![
+                ("card", card(language, *c).into()),
+                ("pawn", pawn(language, *p).into()),
+                ("to", space(language, to).into()),
+            ],
+        ),
         DecisionJson::Lay {
             card: c,
             path: Some(p),
             ..
         } => (
-            "mail-lay-path",
+            "did-lay-path",
+            [
+                vec![("card", card(language, *c).into())],
+                path_args(language, *p),
+            ]
+            .concat(),
+        ),
+        DecisionJson::Lay { card: c, .. } => ("did-lay", vec![("card", card(language, *c).into())]),
+        DecisionJson::Discard { card: c } | DecisionJson::DiscardFromHand { card: c } => {
+            ("did-discard", vec![("card", card(language, *c).into())])
+        }
+        DecisionJson::Step { pawn: p, to } => (
+            "did-step",
             vec![
-                ("card", card(language, *c).into()),
-                ("path", color_word(language, *p).into()),
-                ("path_id", color_id(*p).into()),
+                ("pawn", pawn(language, *p).into()),
+                ("to", space(language, to).into()),
             ],
         ),
-        DecisionJson::Lay { card: c, .. } => {
-            ("mail-lay", vec![("card", card(language, *c).into())])
-        }
-        DecisionJson::Discard { card: c } | DecisionJson::DiscardFromHand { card: c } => {
-            ("mail-discard", vec![("card", card(language, *c).into())])
-        }
-        DecisionJson::Step { .. } => ("mail-step", vec![]),
-        DecisionJson::Skip => ("mail-skip", vec![]),
-        DecisionJson::DiscardFromRow { color } => {
-            ("mail-discard-row", color_args(language, *color))
-        }
-        DecisionJson::DrawDeck => ("mail-draw-deck", vec![]),
-        DecisionJson::DrawPile { color } => ("mail-draw-pile", color_args(language, *color)),
-        DecisionJson::TakeStone { .. } => ("mail-take-stone", vec![]),
-        DecisionJson::Pass => ("mail-pass", vec![]),
-        DecisionJson::Resign => ("mail-resign", vec![]),
-        DecisionJson::TimeOut => ("mail-time-out", vec![]),
+        DecisionJson::Skip => ("did-skip", vec![]),
+        DecisionJson::DiscardFromRow { color } => ("did-discard-row", color_args(language, *color)),
+        DecisionJson::DrawDeck => ("did-draw-deck", vec![]),
+        DecisionJson::DrawPile { color } => ("did-draw-pile", color_args(language, *color)),
+        DecisionJson::TakeStone { .. } => ("did-take-stone", vec![]),
+        DecisionJson::Pass => ("did-pass", vec![]),
+        DecisionJson::Resign => ("did-resign", vec![]),
+        DecisionJson::TimeOut => ("did-time-out", vec![]),
     };
     let mut args = args;
     args.push(("who", who.into()));
     i18n::text(language, id, &args)
 }
 
+/// A path's colour word, and its id for the languages whose adjectives agree.
+fn path_args(language: Language, p: Color) -> Vec<Arg<'static>> {
+    vec![
+        ("path", color_word(language, p).into()),
+        ("path_id", color_id(p).into()),
+    ]
+}
+
+/// Where a seat's pawns stand, by pawn number (`None`: on the start); empty in Keltis Card.
+pub type PawnPlaces = [Option<String>];
+
+/// A pawn in what was done, by size: "the big pawn", "a pawn".
 pub fn pawn(language: Language, pawn: u8) -> String {
-    if pawn == 0 {
-        i18n::word(language, "mail-pawn-big")
-    } else {
-        i18n::text(language, "mail-pawn", &[("n", i64::from(pawn).into())])
+    i18n::word(
+        language,
+        if pawn == 0 {
+            "did-pawn-big"
+        } else {
+            "did-pawn"
+        },
+    )
+}
+
+/// A pawn in a choice, by size and place: "the big pawn from the start", "the pawn on blue path,
+/// step 2" (small pawns on one space are alike, and the engine names only one of them).
+pub fn pawn_at(language: Language, p: u8, places: &PawnPlaces) -> String {
+    let big = p == 0;
+    match places.get(usize::from(p)) {
+        Some(Some(at)) => i18n::text(
+            language,
+            if big {
+                "move-pawn-big-on"
+            } else {
+                "move-pawn-on"
+            },
+            &[("space", space(language, at).into())],
+        ),
+        Some(None) => i18n::word(
+            language,
+            if big {
+                "move-pawn-big-start"
+            } else {
+                "move-pawn-start"
+            },
+        ),
+        None => pawn(language, p),
     }
 }
 
-/// A space as players say it, with the web client's words (`web/words.js`, `spaceName`): "blue
+/// A space as players say it (the web client's `spaceName` says it with the same message): "blue
 /// path, step 3" (Keltis), "row 3, column 2" (Neue Wege); never the layout's id.
 pub fn space(language: Language, id: &str) -> String {
     if let Some((color, step)) = id.split_once('-') {
         if let (Some(color), Ok(step)) = (crate::engine::Color::parse(color), step.parse::<i64>()) {
             return i18n::text(
                 language,
-                "web-space-path",
+                "space-path",
                 &[
                     ("color", color_word(language, color).into()),
                     ("step", step.into()),
@@ -102,15 +159,15 @@ pub fn space(language: Language, id: &str) -> String {
     match grid {
         Some((row, column)) => i18n::text(
             language,
-            "web-space-grid",
+            "space-grid",
             &[("row", row.into()), ("column", (column + 1).into())],
         ),
         None => id.to_string(),
     }
 }
 
-/// One choice in words.
-pub fn choice_in_words(language: Language, choice: &DecisionJson) -> String {
+/// One choice in words, its pawn named by where it stands (`places`: the deciding seat's).
+pub fn choice_in_words(language: Language, choice: &DecisionJson, places: &PawnPlaces) -> String {
     use crate::engine::DecisionOf as D;
     let (id, args): (&str, Vec<Arg<'_>>) = match choice {
         D::Lay {
@@ -119,10 +176,10 @@ pub fn choice_in_words(language: Language, choice: &DecisionJson) -> String {
             to: Some(to),
             ..
         } => (
-            "mail-choice-lay-pawn",
+            "move-lay-pawn",
             vec![
                 ("card", card(language, *c).into()),
-                ("pawn", pawn(language, *p).into()),
+                ("pawn", pawn_at(language, *p, places).into()),
                 ("to", space(language, to).into()),
             ],
         ),
@@ -131,38 +188,38 @@ pub fn choice_in_words(language: Language, choice: &DecisionJson) -> String {
             path: Some(path),
             ..
         } => (
-            "mail-choice-lay-path",
-            vec![
-                ("card", card(language, *c).into()),
-                ("path", color_word(language, *path).into()),
-            ],
+            "move-lay-path",
+            [
+                vec![("card", card(language, *c).into())],
+                path_args(language, *path),
+            ]
+            .concat(),
         ),
-        D::Lay { card: c, .. } => ("mail-choice-lay", vec![("card", card(language, *c).into())]),
-        D::Discard { card: c } | D::DiscardFromHand { card: c } => (
-            "mail-choice-discard",
-            vec![("card", card(language, *c).into())],
-        ),
+        D::Lay { card: c, .. } => ("move-lay", vec![("card", card(language, *c).into())]),
+        D::Discard { card: c } | D::DiscardFromHand { card: c } => {
+            ("move-discard", vec![("card", card(language, *c).into())])
+        }
         D::Step { pawn: p, to } => (
-            "mail-choice-step",
+            "move-step",
             vec![
-                ("pawn", pawn(language, *p).into()),
+                ("pawn", pawn_at(language, *p, places).into()),
                 ("to", space(language, to).into()),
             ],
         ),
-        D::Skip => ("mail-choice-skip", vec![]),
-        D::DiscardFromRow { color } => ("mail-choice-discard-row", color_args(language, *color)),
-        D::DrawDeck => ("mail-choice-draw-deck", vec![]),
-        D::DrawPile { color } => ("mail-choice-draw-pile", color_args(language, *color)),
+        D::Skip => ("move-skip", vec![]),
+        D::DiscardFromRow { color } => ("move-discard-row", color_args(language, *color)),
+        D::DrawDeck => ("move-draw-deck", vec![]),
+        D::DrawPile { color } => ("move-draw-pile", color_args(language, *color)),
         D::TakeStone { cards: [a, b] } => (
-            "mail-choice-stone",
+            "move-take-stone",
             vec![
                 ("value", i64::from(a.value().unwrap_or(0)).into()),
                 ("card", card(language, *a).into()),
                 ("card2", card(language, *b).into()),
             ],
         ),
-        D::Pass => ("mail-choice-pass", vec![]),
-        D::Resign | D::TimeOut => ("mail-choice-skip", vec![]),
+        D::Pass => ("move-pass", vec![]),
+        D::Resign | D::TimeOut => ("move-skip", vec![]),
     };
     i18n::text(language, id, &args)
 }
@@ -182,8 +239,24 @@ mod tests {
             to: Some("blue-1".into()),
             path: None,
         };
-        let words = choice_in_words(en, &lay);
-        assert_eq!(words, "lay blue 4, the big pawn to blue path, step 1");
+        let words = choice_in_words(en, &lay, &[None]);
+        assert_eq!(
+            words,
+            "lay blue 4, the big pawn from the start to blue path, step 1"
+        );
+        let on = [Some("blue-1".to_string()), None, Some("r4c2".into())];
+        let step = DecisionJson::Step {
+            pawn: 2,
+            to: "r4c3".into(),
+        };
+        assert_eq!(
+            choice_in_words(en, &step, &on),
+            "free step: the pawn on row 4, column 3 to row 4, column 4"
+        );
+        assert_eq!(
+            decision_in_words(en, "anna", &step),
+            "anna moved a pawn to row 4, column 4"
+        );
         assert!(!words.contains("blue-1"));
         let de = Language::parse("de");
         assert_eq!(space(de, "r4c2"), "Reihe 4, Spalte 3");

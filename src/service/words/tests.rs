@@ -5,7 +5,7 @@
 use super::grammar::{choose, Miss};
 use super::reading::Reading;
 use super::saying::choice_in_words;
-use super::{offered, phrases};
+use super::{offered, pawn_places, phrases};
 use crate::engine::setup::SeedRng;
 use crate::engine::{DecisionOf, Game, Variant};
 use crate::service::i18n::Language;
@@ -40,10 +40,11 @@ fn every_choice_said_in_every_language_reads_back_to_itself() {
     let mut checked = 0;
     for (game, seat) in positions(2) {
         let choices = offered(&game, seat);
-        let phrases = phrases(&choices);
+        let places = pawn_places(&game, seat);
+        let phrases = phrases(&choices, &places);
         for language in Language::ALL {
             for choice in &choices {
-                let words = choice_in_words(language, choice);
+                let words = choice_in_words(language, choice, &places);
                 let mut reading = Reading::new(&words);
                 let step = reading.next_step(&phrases).expect("a step");
                 assert_eq!(
@@ -62,9 +63,10 @@ fn every_choice_said_in_every_language_reads_back_to_itself() {
 #[test]
 fn no_choice_is_said_with_an_internal_id() {
     for (game, seat) in positions(1) {
+        let places = pawn_places(&game, seat);
         for choice in offered(&game, seat) {
             for language in Language::ALL {
-                let words = choice_in_words(language, &choice);
+                let words = choice_in_words(language, &choice, &places);
                 let id_like = words.split([' ', ',']).any(|w| {
                     w.contains('-') && w.chars().any(|c| c.is_ascii_digit())
                         || (w.starts_with('r') && w.contains('c') && w[1..2].parse::<u8>().is_ok())
@@ -80,13 +82,13 @@ fn steps_follow_one_another_and_the_unknown_and_ambiguous_are_refused() {
     let game = Game::new(Variant::KeltisCard, 2, 3).expect("a game");
     let seat = game.to_act().expect("a seat to act");
     let choices = offered(&game, seat);
-    let phrases = phrases(&choices);
+    let phrases = phrases(&choices, &[]);
     let en = Language::parse("en");
     // Two choices' own words, one after the other, then a number.
     let text = format!(
         "{} then {}; 1",
-        choice_in_words(en, &choices[0]),
-        choice_in_words(en, &choices[1])
+        choice_in_words(en, &choices[0], &[]),
+        choice_in_words(en, &choices[1], &[])
     );
     let mut reading = Reading::new(&text);
     for want in [&choices[0], &choices[1], &choices[0]] {

@@ -24,8 +24,8 @@ use crate::service::play::games::GameStatus;
 use crate::service::play::loading::load_game;
 use crate::service::words::grammar::{self, choose, Miss};
 pub use crate::service::words::offered;
-use crate::service::words::phrases;
 use crate::service::words::reading::Reading;
+use crate::service::words::{pawn_places, phrases};
 use crate::service::{ServiceError, ServiceResult};
 use crate::storage::inbound_mail as store;
 use crate::storage::memo::Memo;
@@ -321,7 +321,8 @@ fn play(
     let mut first = true;
     loop {
         let choices = offered(&game, turn.seat);
-        let Some(step) = reading.next_step(&phrases(&choices)) else {
+        let Some(step) = reading.next_step(&phrases(&choices, &pawn_places(&game, turn.seat)))
+        else {
             if first {
                 // The first line of words of their own that name no move ("Lorem ipsum") is
                 // echoed as unreadable; a reply with none but courtesies ("Thanks!") had no move.

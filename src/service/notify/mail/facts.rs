@@ -132,5 +132,6 @@ pub(super) fn turn_offer(
         version: row.version,
         hand: game.hand(seat).to_vec(),
         choices,
+        pawns: crate::service::words::pawn_places(&game, seat),
     }))
 }

@@ -17,6 +17,8 @@ pub struct TurnOffer {
     pub hand: Vec<Card>,
     /// As `service::correspondence::by_mail::offered` lists them: a reply's numbers count here.
     pub choices: Vec<DecisionJson>,
+    /// Where the seat's pawns stand, to name them in the choices.
+    pub pawns: Vec<Option<String>>,
 }
 
 /// The offer as the templates show it.
@@ -41,7 +43,7 @@ pub(super) fn offer_text(language: Language, offer: &TurnOffer) -> OfferText {
         choices: offer
             .choices
             .iter()
-            .map(|c| choice_in_words(language, c))
+            .map(|c| choice_in_words(language, c, &offer.pawns))
             .collect(),
         how: i18n::word(language, "mail-reply-how"),
     }

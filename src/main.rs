@@ -193,6 +193,7 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
     match cli.command {
         Command::Serve(config) => {
             keltis::telemetry::init(config.log_format);
+            keltis::limits::raise_and_log_open_files();
             actix_web::rt::System::new().block_on(async {
                 let running = keltis::startup::build(&config)?;
                 let backend = keltis::storage::Backend::of_url(&config.database_url());

@@ -13,12 +13,39 @@ use super::User;
 
 /// `keltis serve` on `database_url`, on a free port; its base URL once it answers.
 pub fn serve(database_url: &str, data_dir: &std::path::Path) -> (Child, String) {
+    let binary = Command::new(env!("CARGO_BIN_EXE_keltis"));
+    start(binary, database_url, data_dir, Stdio::null())
+}
+
+/// [`serve`], started by a shell that first lowers the soft open-file limit to `soft` (as a
+/// login shell's `ulimit -Sn` or a service manager may leave it); its log goes to `log`.
+pub fn serve_with_open_files(
+    database_url: &str,
+    data_dir: &std::path::Path,
+    soft: u64,
+    log: &std::path::Path,
+) -> (Child, String) {
+    let mut shell = Command::new("sh");
+    shell
+        .arg("-c")
+        .arg(format!("ulimit -Sn {soft} && exec \"$0\" \"$@\""))
+        .arg(env!("CARGO_BIN_EXE_keltis"));
+    let log = std::fs::File::create(log).expect("a log file");
+    start(shell, database_url, data_dir, Stdio::from(log))
+}
+
+fn start(
+    mut command: Command,
+    database_url: &str,
+    data_dir: &std::path::Path,
+    log: Stdio,
+) -> (Child, String) {
     let port = TcpListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())
         .map(|a| a.port())
         .expect("a free port");
     let base = format!("http://127.0.0.1:{port}");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_keltis"))
+    let mut child = command
         .arg("serve")
         .env("DATABASE_URL", database_url)
         .env("KELTIS_DATA_DIR", data_dir)
@@ -27,7 +54,7 @@ pub fn serve(database_url: &str, data_dir: &std::path::Path) -> (Child, String) 
         .env("KELTIS_VAPID_PRIVATE_KEY", super::VAPID_KEY)
         .env("KELTIS_BOTS", "false")
         .stdout(Stdio::null())
-        .stderr(Stdio::null())
+        .stderr(log)
         .spawn()
         .expect("keltis serve starts");
     let client = Client::new();

@@ -1,0 +1,84 @@
+//! Issue 50: the server raises its soft open-file limit to the hard one at start. Started by a
+//! shell that left it low (256), it holds 600 idle event streams at once, every one answered 200,
+//! and its log says the limit and what it allows.
+
+mod support;
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::time::Duration;
+
+use support::drill::serve_with_open_files;
+use support::Db;
+
+const LOW: u64 = 256;
+const STREAMS: usize = 600;
+
+/// The soft and hard "Max open files" of a running process.
+fn open_files_of(pid: u32) -> Option<(String, String)> {
+    let limits = std::fs::read_to_string(format!("/proc/{pid}/limits")).ok()?;
+    let line = limits.lines().find(|l| l.starts_with("Max open files"))?;
+    let mut numbers = line["Max open files".len()..].split_whitespace();
+    Some((numbers.next()?.to_string(), numbers.next()?.to_string()))
+}
+
+#[test]
+fn idle_streams_beyond_a_low_soft_limit_all_open() {
+    // This process holds one end of every stream too.
+    let ours = keltis::limits::raise_open_files();
+    if ours.now.is_some_and(|n| n < 2 * STREAMS as u64) {
+        eprintln!(
+            "SKIPPED: this machine's hard open-file limit ({ours:?}) is below the test's need"
+        );
+        return;
+    }
+    let setup = support::spawn(Db::Sqlite, |_| {}).expect("SQLite server");
+    let watcher = setup.register("watcher");
+    let other = setup.register("player");
+    let id = setup.started_game("keltis-card", &[watcher.clone(), other]);
+    setup.stop();
+    let data_dir = std::env::temp_dir().join(format!("keltis-files-{}", std::process::id()));
+    std::fs::create_dir_all(&data_dir).expect("a data folder");
+    let log = data_dir.join("server.log");
+    let (mut child, base) = serve_with_open_files(&setup.database_url, &data_dir, LOW, &log);
+
+    let (soft, hard) = open_files_of(child.id()).expect("/proc/<pid>/limits");
+    assert_eq!(soft, hard, "the soft limit is raised to the hard one");
+    assert_ne!(soft, LOW.to_string());
+
+    let address = base.trim_start_matches("http://").to_string();
+    let mut streams = Vec::with_capacity(STREAMS);
+    let mut refused = 0;
+    for _ in 0..STREAMS {
+        let Ok(mut stream) = TcpStream::connect(&address) else {
+            refused += 1;
+            continue;
+        };
+        let _ = stream.set_read_timeout(Some(Duration::from_secs(10)));
+        let request = format!(
+            "GET /api/v1/games/{id}/stream HTTP/1.1\r\nHost: {address}\r\n\
+             Authorization: Bearer {}\r\nAccept: text/event-stream\r\n\r\n",
+            watcher.token
+        );
+        let mut status = [0u8; 12];
+        let answered = stream.write_all(request.as_bytes()).is_ok()
+            && stream.read_exact(&mut status).is_ok()
+            && &status == b"HTTP/1.1 200";
+        if !answered {
+            refused += 1;
+        }
+        streams.push(stream);
+    }
+    let ready = reqwest::blocking::get(format!("{base}/readyz")).map(|r| r.status().as_u16());
+    drop(streams);
+    let _ = child.kill();
+    let _ = child.wait();
+    let said = std::fs::read_to_string(&log).unwrap_or_default();
+    let _ = std::fs::remove_dir_all(&data_dir);
+    assert_eq!(
+        refused, 0,
+        "streams refused with a soft limit of {LOW} at start"
+    );
+    assert_eq!(ready.ok(), Some(200));
+    assert!(said.contains("open-file limit"), "{said}");
+}

@@ -126,7 +126,7 @@ mail-unsubscribe = Keine E-Mails dieser Art mehr
 ## Züge per Antwort auf die E-Mail: die Wahl in der „Du bist dran“-E-Mail, und die Antwort
 mail-hand = Deine Hand: { $cards }
 mail-choices = Deine Möglichkeiten:
-mail-reply-how = Antworte auf diese E-Mail mit der Nummer deiner Wahl, zum Beispiel „3“, oder mit dem ganzen Zug, zum Beispiel „3 dann Nachziehstapel“. Worte gehen auch: „lege“, „wirf ab“ oder „ziehe“ mit einer Karte deiner Hand oder einer Farbe, „Figur“ mit ihrer Nummer, „Nachziehstapel“, „auslassen“.
+mail-reply-how = Antworte auf diese E-Mail mit der Nummer deiner Wahl, zum Beispiel „3“, oder mit dem ganzen Zug, zum Beispiel „3 dann Nachziehstapel“. Worte gehen auch: „lege“, „wirf ab“ oder „ziehe“ mit einer Karte deiner Hand oder einer Farbe, „groß“ für die große Figur, „Nachziehstapel“, „auslassen“ oder die ganze Zeile einer Möglichkeit.
 mail-reply-played-subject = Partie { $id } ({ $variant }): dein Zug ist gespielt
 mail-reply-problem-subject = Partie { $id } ({ $variant }): deine Antwort wurde nicht gespielt
 mail-reply-played = Aus deiner E-Mail gespielt:

@@ -110,7 +110,7 @@ mail-unsubscribe = No more emails of this kind
 ## Moves by email reply: the choices in a "your turn" email, and the answer to a reply
 mail-hand = Your hand: { $cards }
 mail-choices = Your choices:
-mail-reply-how = Answer this email with the number of your choice, for example "3", or with the whole turn, for example "3 then deck". Words work too: "lay", "discard" or "draw" with a card of your hand or a colour, "pawn" with its number, "deck", "skip".
+mail-reply-how = Answer this email with the number of your choice, for example "3", or with the whole turn, for example "3 then deck". Words work too: "lay", "discard" or "draw" with a card of your hand or a colour, "big" for the big pawn, "deck", "skip", or a choice's whole line.
 mail-reply-played-subject = Game { $id } ({ $variant }): your move is played
 mail-reply-problem-subject = Game { $id } ({ $variant }): your answer was not played
 mail-reply-played = Played from your email:

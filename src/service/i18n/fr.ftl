@@ -128,7 +128,7 @@ mail-unsubscribe = Ne plus recevoir ce type d'e-mail
 ## Coups par réponse à l'e-mail : les choix dans l'e-mail « à vous de jouer », et la réponse
 mail-hand = Votre main : { $cards }
 mail-choices = Vos choix :
-mail-reply-how = Répondez à cet e-mail avec le numéro de votre choix, par exemple « 3 », ou avec tout le tour, par exemple « 3 puis pioche ». Les mots marchent aussi : « pose », « défausse » ou « pioche » avec une carte de votre main ou une couleur, « pion » avec son numéro, « passe ».
+mail-reply-how = Répondez à cet e-mail avec le numéro de votre choix, par exemple « 3 », ou avec tout le tour, par exemple « 3 puis pioche ». Les mots marchent aussi : « pose », « défausse » ou « pioche » avec une carte de votre main ou une couleur, « grand » pour le grand pion, « passe », ou toute la ligne d'un choix.
 mail-reply-played-subject = Partie { $id } ({ $variant }) : votre coup est joué
 mail-reply-problem-subject = Partie { $id } ({ $variant }) : votre réponse n'a pas été jouée
 mail-reply-played = Joué depuis votre e-mail :

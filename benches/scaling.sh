@@ -1,0 +1,169 @@
+#!/usr/bin/env bash
+# How the server grows with cores (issue 50): the release binary's `keltis load` at chosen core
+# splits, on SQLite and on PostgreSQL, with pgbench's rate for the same shape of work on the same
+# PostgreSQL cores side by side; one table at the end.
+#
+#   benches/scaling.sh [--splits "2 4 6"] [--load-cores 4] [--games 96] [--seconds 15]
+#                      [--warm-up 3] [--runs 2] [--databases "sqlite postgres"]
+#                      [--keltis target/release/keltis] [--pg-bin /usr/lib/postgresql/15/bin]
+#
+# Cores are given out from 0 with taskset: the load tool (and pgbench, which it starts) gets the
+# first --load-cores; the server the next N; PostgreSQL the N after (PostgreSQL rows only). A
+# split that does not fit the machine is skipped and said so. --load-cores 0 leaves the load tool
+# unpinned, sharing the others' cores (a functional run on a small machine, not a measurement). PostgreSQL is a private cluster in
+# a temporary folder (initdb, trust on loopback), run as the invoking user, or as `postgres` under
+# root; every run starts on an empty database. Needs: taskset (util-linux), curl, python3, and
+# for PostgreSQL initdb, postgres, psql and pgbench (--pg-bin or the newest under
+# /usr/lib/postgresql). Figures go to stdout; the servers' logs stay in the work folder it names.
+set -euo pipefail
+
+splits="2 4 6"
+load_cores=4
+games=96
+seconds=15
+warm_up=3
+runs=2
+databases="sqlite postgres"
+keltis="target/release/keltis"
+pg_bin=""
+
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --splits) splits="$2"; shift 2 ;;
+    --load-cores) load_cores="$2"; shift 2 ;;
+    --games) games="$2"; shift 2 ;;
+    --seconds) seconds="$2"; shift 2 ;;
+    --warm-up) warm_up="$2"; shift 2 ;;
+    --runs) runs="$2"; shift 2 ;;
+    --databases) databases="$2"; shift 2 ;;
+    --keltis) keltis="$2"; shift 2 ;;
+    --pg-bin) pg_bin="$2"; shift 2 ;;
+    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    *) echo "unknown option $1 (--help)" >&2; exit 2 ;;
+  esac
+done
+
+[ -x "$keltis" ] || { echo "no binary at $keltis: cargo build --release, or --keltis PATH" >&2; exit 2; }
+keltis=$(cd "$(dirname "$keltis")" && pwd)/$(basename "$keltis")
+for tool in taskset curl python3; do
+  command -v "$tool" >/dev/null || { echo "$tool is needed" >&2; exit 2; }
+done
+if [[ " $databases " == *" postgres "* ]]; then
+  if [ -z "$pg_bin" ]; then
+    pg_bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1 || true)
+  fi
+  [ -x "$pg_bin/initdb" ] || { echo "no PostgreSQL binaries (--pg-bin DIR)" >&2; exit 2; }
+  export PATH="$pg_bin:$PATH"
+fi
+
+cores=$(nproc --all)
+work=$(mktemp -d /tmp/keltis-scaling.XXXXXX)
+chmod 755 "$work"
+echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $cores cores; work folder $work" >&2
+server_pid=""
+pg_running=""
+stop() {
+  if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
+  server_pid=""
+  if [ -n "$pg_running" ]; then as_pg pg_ctl -D "$work/pg" stop -m fast >/dev/null 2>&1 || true; fi
+  pg_running=""
+}
+trap stop EXIT
+
+# A free loopback port.
+port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+# n cores from `from`, as taskset's list.
+span() { echo "$1-$(($1 + $2 - 1))"; }
+# PostgreSQL never runs as root.
+as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+
+# A private PostgreSQL cluster on cores $1, empty; sets pg_url.
+start_postgres() {
+  local data="$work/pg" pg_port
+  rm -rf "$data"
+  mkdir -p "$data"
+  if [ "$(id -u)" = 0 ]; then chown postgres "$data"; fi
+  as_pg initdb -D "$data" -U postgres --auth=trust -E UTF8 >"$work/initdb.log" 2>&1
+  pg_port=$(port)
+  local as=()
+  if [ "$(id -u)" = 0 ]; then as=(runuser -u postgres --); fi
+  # pg_ctl starts postgres, which keeps taskset's cores.
+  taskset -c "$1" "${as[@]}" pg_ctl -D "$data" -w -l "$data/postgres.log" \
+    -o "-p $pg_port -k $data -c listen_addresses=127.0.0.1 -c max_connections=$((games + 64)) -c shared_buffers=512MB" \
+    start >/dev/null
+  pg_running=1
+  psql -h 127.0.0.1 -p "$pg_port" -U postgres -qc 'CREATE DATABASE keltis' >/dev/null
+  pg_url="postgres://postgres@127.0.0.1:$pg_port/keltis"
+}
+
+# The server on cores $1 with database URL $2 (empty: SQLite in the work folder); sets base.
+start_server() {
+  local server_port
+  server_port=$(port)
+  rm -rf "$work/data"
+  mkdir -p "$work/data"
+  local env=(KELTIS_DATA_DIR="$work/data" KELTIS_BIND="127.0.0.1:$server_port" KELTIS_BOTS=false
+    KELTIS_JWT_SECRET="scaling-$(date +%s)-a-secret-long-enough-for-the-server")
+  if [ -n "$2" ]; then env+=(DATABASE_URL="$2"); fi
+  env -u DATABASE_URL "${env[@]}" taskset -c "$1" "$keltis" serve >"$work/server.log" 2>&1 &
+  server_pid=$!
+  for _ in $(seq 300); do
+    curl -fs "http://127.0.0.1:$server_port/readyz" >/dev/null 2>&1 && break
+    sleep 0.2
+  done
+  base="http://127.0.0.1:$server_port"
+}
+
+rows=()
+for n in $splits; do
+  for db in $databases; do
+    need=$((load_cores + n))
+    [ "$db" = postgres ] && need=$((need + n))
+    if [ "$need" -gt "$cores" ]; then
+      echo "skipped: $db with $n server cores needs $need cores, this machine has $cores" >&2
+      continue
+    fi
+    load=(taskset -c "$(span 0 "$load_cores")")
+    if [ "$load_cores" = 0 ]; then load=(); fi
+    server=$(span "$load_cores" "$n")
+    for run in $(seq "$runs"); do
+      url=""
+      extra=()
+      if [ "$db" = postgres ]; then
+        start_postgres "$(span $((load_cores + n)) "$n")"
+        url=$pg_url
+        extra=(--pgbench "$url")
+      fi
+      start_server "$server" "$url"
+      "${load[@]}" "$keltis" load --url "$base" --games "$games" --seconds "$seconds" \
+        --warm-up-seconds "$warm_up" --server-pid "$server_pid" "${extra[@]}" \
+        >"$work/load-$db-$n-$run.json" 2>>"$work/load.log" || true
+      stop
+      rows+=("$(python3 - "$work/load-$db-$n-$run.json" "$db" "$n" "$run" <<'EOF'
+import json, sys
+path, db, n, run = sys.argv[1:]
+try:
+    r = json.load(open(path))
+except Exception as e:
+    print(f"| {n} | {db} | {run} | failed: {e} | | | |")
+    sys.exit()
+pg = r.get("pgbench") or {}
+tps = pg.get("transactions_per_second")
+share = r.get("share_of_pgbench")
+print("| {} | {} | {} | {:,.0f} | {:.1f} | {} | {} |".format(
+    n, db, run, r["accepted_moves_per_second"], r["decision_latency_ms"]["p99"],
+    f"{tps:,.0f}" if tps else (r.get("pgbench_error") or "—"),
+    f"{share:.2f}" if share else "—"))
+EOF
+)")
+      echo "${rows[-1]}" >&2
+    done
+  done
+done
+
+echo
+echo "$games games, $seconds s after $warm_up s of warm-up; load tool and pgbench on $load_cores cores (0: unpinned); $cores cores in all; $(date -u +%F)"
+echo
+echo "| server cores | database | run | moves/s | decision p99 ms | pgbench tps (same PG cores) | API / pgbench |"
+echo "|---|---|---|---|---|---|---|"
+printf '%s\n' "${rows[@]}"

@@ -81,10 +81,13 @@ pub fn compose(
 
 /// Hand a message to the server's SMTP listener with smtplib: the code of its last answer.
 pub fn send_smtp(port: u16, envelope_from: &str, rcpt: &str, raw: &str) -> u16 {
+    // One name per message: tests on both databases send at once from one process (a free
+    // port's number, used before, can be handed out twice).
+    static SENT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let file = std::env::temp_dir().join(format!(
         "keltis_reply_{}_{}.eml",
         std::process::id(),
-        free_port()
+        SENT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
     ));
     std::fs::write(&file, raw).expect("a temporary file");
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/mail/send_reply.py");

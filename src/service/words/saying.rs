@@ -34,58 +34,67 @@ pub fn card(language: Language, c: Card) -> String {
     }
 }
 
-/// What a player did, in words ("anna laid blue 4, pawn 1 to blue path, step 1"). A draw from
+/// What a player did, in words ("anna laid blue 4, a pawn to blue path, step 1"). A draw from
 /// the deck never names the card.
 pub fn decision_in_words(language: Language, who: &str, decision: &DecisionJson) -> String {
-    let (id, args): (&str, Vec<Arg<'_>>) = match decision {
-        DecisionJson::Lay {
+    let (name, mut args) = words_of(language, decision, |p| pawn(language, p));
+    args.push(("who", who.into()));
+    i18n::text(language, &format!("did-{name}"), &args)
+}
+
+/// A decision's arguments, and the end of its message's name (after `move-` for a choice,
+/// `did-` for what was done): the web client's `wordsOf` (`web/words.js`) says them alike.
+fn words_of<'a>(
+    language: Language,
+    decision: &DecisionJson,
+    pawn_word: impl Fn(u8) -> String,
+) -> (&'static str, Vec<Arg<'a>>) {
+    use crate::engine::DecisionOf as D;
+    let card_args = |c: &Card| vec![("card", card(language, *c).into())];
+    match decision {
+        D::Lay {
             card: c,
             pawn: Some(p),
             to: Some(to),
             ..
         } => (
-            "did-lay-pawn",
+            "lay-pawn",
             vec![
                 ("card", card(language, *c).into()),
-                ("pawn", pawn(language, *p).into()),
+                ("pawn", pawn_word(*p).into()),
                 ("to", space(language, to).into()),
             ],
         ),
-        DecisionJson::Lay {
+        D::Lay {
             card: c,
             path: Some(p),
             ..
-        } => (
-            "did-lay-path",
-            [
-                vec![("card", card(language, *c).into())],
-                path_args(language, *p),
-            ]
-            .concat(),
-        ),
-        DecisionJson::Lay { card: c, .. } => ("did-lay", vec![("card", card(language, *c).into())]),
-        DecisionJson::Discard { card: c } | DecisionJson::DiscardFromHand { card: c } => {
-            ("did-discard", vec![("card", card(language, *c).into())])
-        }
-        DecisionJson::Step { pawn: p, to } => (
-            "did-step",
+        } => ("lay-path", [card_args(c), path_args(language, *p)].concat()),
+        D::Lay { card: c, .. } => ("lay", card_args(c)),
+        D::Discard { card: c } | D::DiscardFromHand { card: c } => ("discard", card_args(c)),
+        D::Step { pawn: p, to } => (
+            "step",
             vec![
-                ("pawn", pawn(language, *p).into()),
+                ("pawn", pawn_word(*p).into()),
                 ("to", space(language, to).into()),
             ],
         ),
-        DecisionJson::Skip => ("did-skip", vec![]),
-        DecisionJson::DiscardFromRow { color } => ("did-discard-row", color_args(language, *color)),
-        DecisionJson::DrawDeck => ("did-draw-deck", vec![]),
-        DecisionJson::DrawPile { color } => ("did-draw-pile", color_args(language, *color)),
-        DecisionJson::TakeStone { .. } => ("did-take-stone", vec![]),
-        DecisionJson::Pass => ("did-pass", vec![]),
-        DecisionJson::Resign => ("did-resign", vec![]),
-        DecisionJson::TimeOut => ("did-time-out", vec![]),
-    };
-    let mut args = args;
-    args.push(("who", who.into()));
-    i18n::text(language, id, &args)
+        D::Skip => ("skip", vec![]),
+        D::DiscardFromRow { color } => ("discard-row", color_args(language, *color)),
+        D::DrawDeck => ("draw-deck", vec![]),
+        D::DrawPile { color } => ("draw-pile", color_args(language, *color)),
+        D::TakeStone { cards: [a, b] } => (
+            "take-stone",
+            vec![
+                ("value", i64::from(a.value().unwrap_or(0)).into()),
+                ("card", card(language, *a).into()),
+                ("card2", card(language, *b).into()),
+            ],
+        ),
+        D::Pass => ("pass", vec![]),
+        D::Resign => ("resign", vec![]),
+        D::TimeOut => ("time-out", vec![]),
+    }
 }
 
 /// A path's colour word, and its id for the languages whose adjectives agree.
@@ -168,60 +177,13 @@ pub fn space(language: Language, id: &str) -> String {
 
 /// One choice in words, its pawn named by where it stands (`places`: the deciding seat's).
 pub fn choice_in_words(language: Language, choice: &DecisionJson, places: &PawnPlaces) -> String {
-    use crate::engine::DecisionOf as D;
-    let (id, args): (&str, Vec<Arg<'_>>) = match choice {
-        D::Lay {
-            card: c,
-            pawn: Some(p),
-            to: Some(to),
-            ..
-        } => (
-            "move-lay-pawn",
-            vec![
-                ("card", card(language, *c).into()),
-                ("pawn", pawn_at(language, *p, places).into()),
-                ("to", space(language, to).into()),
-            ],
-        ),
-        D::Lay {
-            card: c,
-            path: Some(path),
-            ..
-        } => (
-            "move-lay-path",
-            [
-                vec![("card", card(language, *c).into())],
-                path_args(language, *path),
-            ]
-            .concat(),
-        ),
-        D::Lay { card: c, .. } => ("move-lay", vec![("card", card(language, *c).into())]),
-        D::Discard { card: c } | D::DiscardFromHand { card: c } => {
-            ("move-discard", vec![("card", card(language, *c).into())])
-        }
-        D::Step { pawn: p, to } => (
-            "move-step",
-            vec![
-                ("pawn", pawn_at(language, *p, places).into()),
-                ("to", space(language, to).into()),
-            ],
-        ),
-        D::Skip => ("move-skip", vec![]),
-        D::DiscardFromRow { color } => ("move-discard-row", color_args(language, *color)),
-        D::DrawDeck => ("move-draw-deck", vec![]),
-        D::DrawPile { color } => ("move-draw-pile", color_args(language, *color)),
-        D::TakeStone { cards: [a, b] } => (
-            "move-take-stone",
-            vec![
-                ("value", i64::from(a.value().unwrap_or(0)).into()),
-                ("card", card(language, *a).into()),
-                ("card2", card(language, *b).into()),
-            ],
-        ),
-        D::Pass => ("move-pass", vec![]),
-        D::Resign | D::TimeOut => ("move-skip", vec![]),
+    let (name, args) = words_of(language, choice, |p| pawn_at(language, p, places));
+    // Resigning and timing out are never offered as choices (`offered`).
+    let name = match name {
+        "resign" | "time-out" => "skip",
+        name => name,
     };
-    i18n::text(language, id, &args)
+    i18n::text(language, &format!("move-{name}"), &args)
 }
 
 #[cfg(test)]

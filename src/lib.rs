@@ -2,7 +2,8 @@
 //!
 //! Layers, each with its own error type: `engine` (rules, pure) -> `service` (what the server
 //! does) -> `api` (HTTP) ; `storage` holds all SQL. `config`, `telemetry`, `limits` and
-//! `startup` set the server up; `workers` run the background work (bots, maintenance). `pairing`, `ratings` and
+//! `startup` set the server up; `workers` run the background work (bots, maintenance).
+//! `pairing`, `ratings`, `review` and
 //! `tournaments` are pure like the engine: rules the service applies.
 
 pub mod api;
@@ -14,6 +15,8 @@ pub mod limits;
 pub mod loadtest;
 pub mod pairing;
 pub mod ratings;
+pub mod review;
+pub mod review_tool;
 pub mod selfplay;
 pub mod service;
 pub mod startup;

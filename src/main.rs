@@ -167,6 +167,27 @@ enum Command {
         #[arg(long)]
         records: Option<PathBuf>,
     },
+    /// Review games on one core and print one JSON line per game (its cost, its review): the
+    /// records in --records, or --games games between greedy bots.
+    Review {
+        #[arg(long, default_value = "keltis", value_parser = parse_variant)]
+        variant: Variant,
+        #[arg(long, default_value_t = 2)]
+        players: u8,
+        #[arg(long, default_value_t = 1)]
+        games: u64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Games sampled per decision.
+        #[arg(long, default_value_t = keltis::review::DEFAULT_EFFORT.samples)]
+        samples: usize,
+        /// Records to review (one JSON record per line) instead of bot games.
+        #[arg(long)]
+        records: Option<PathBuf>,
+        /// Print the figures only, not each decision.
+        #[arg(long)]
+        summary: bool,
+    },
 }
 
 fn parse_variant(s: &str) -> Result<Variant, String> {
@@ -392,6 +413,36 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
                 f.flush()?;
             }
             println!("{}", serde_json::to_string(&report)?);
+            Ok(())
+        }
+        Command::Review {
+            variant,
+            players,
+            games,
+            seed,
+            samples,
+            records,
+            summary,
+        } => {
+            use keltis::review_tool::{greedy_game, read_records, review_timed};
+            let records = match records {
+                Some(path) => read_records(std::io::BufReader::new(File::open(path)?))?,
+                None => (0..games)
+                    .map(|g| greedy_game(variant, players, seed + g))
+                    .collect::<Result<_, _>>()?,
+            };
+            let effort = keltis::review::Effort {
+                samples,
+                ..keltis::review::DEFAULT_EFFORT
+            };
+            for record in &records {
+                let mut reviewed = review_timed(record, effort, seed)?;
+                if summary {
+                    reviewed.review.decisions.clear();
+                    reviewed.review.draws.clear();
+                }
+                println!("{}", serde_json::to_string(&reviewed)?);
+            }
             Ok(())
         }
     }

@@ -67,7 +67,7 @@ try {
       const seen = {
         variant, size: `${width}x${height}`, turns: 0, overflow: 0, lobbyOverflow: 0, outOfView: 0, pileOutOfView: 0,
         litChecked: 0, litMissing: 0, litHidden: 0, ids: [], dockShare: 0, dockMeasured: 0, handWrapped: 0, rowsShare: 1,
-        pilesChecked: 0, pilesHidden: 0,
+        pilesChecked: 0, pilesHidden: 0, pilesLate: 0,
       };
       // The lobby first: the header and the form fit too.
       seen.lobbyOverflow = (await page.evaluate(look, width)).overflow;
@@ -130,7 +130,14 @@ try {
           const done = await act(page, { discard: seen.turns % 2 === 1 }).catch(() => null);
           await page.waitForTimeout(100);
           const mid = await page.evaluate(look, width);
-          const pilesShown = await page.evaluate(piles);
+          // The page scrolls the piles up a moment after it is drawn (and on a loaded machine
+          // the draw itself may come late): piles still hidden are looked at again for a second.
+          let pilesShown = await page.evaluate(piles);
+          for (let wait = 0; pilesShown === false && wait < 10; wait++) {
+            await page.waitForTimeout(100);
+            pilesShown = await page.evaluate(piles);
+            if (pilesShown !== false) seen.pilesLate++;
+          }
           if (pilesShown != null) {
             seen.pilesChecked++;
             if (!pilesShown) seen.pilesHidden++;

@@ -75,7 +75,7 @@ fn rewards(game: &Game) -> Vec<f64> {
 
 /// The rollout policy: mostly sensible, sometimes random. Lays that fit their row closely,
 /// steps and stones are "good"; a pile's top card is drawn only when it fits, else the deck.
-fn rollout_choice(
+pub fn rollout_choice(
     game: &Game,
     seat: u8,
     legal: &[Decision],

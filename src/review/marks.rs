@@ -1,0 +1,135 @@
+//! From margins to what a player reads: winning chances, the chances a choice gave away, the
+//! marks, the accuracy figure.
+//!
+//! A margin is turned into a winning chance with the spread the samples themselves show: where
+//! the final margin of the best choice varies by σ points from sample to sample, an expected
+//! margin E wins with the chance Φ(E / σ) (the margin taken as roughly normal). So a loss of a
+//! few points weighs much in a close game with little left to come, and hardly at all where the
+//! game is decided or far from decided: Lichess's reason for judging by winning chances.
+
+use serde::{Deserialize, Serialize};
+
+/// Drops in winning chance that mark a decision, as on Lichess. With Φ's slope of 0.4 at an even
+/// game, 0.1 of winning chance is about a quarter of the game's spread at that moment: with a
+/// spread of 12 points (a close Keltis game near its middle), an inaccuracy gives away about 3
+/// points, a mistake 6, a blunder 9.
+pub const INACCURACY: f64 = 0.1;
+pub const MISTAKE: f64 = 0.2;
+pub const BLUNDER: f64 = 0.3;
+
+/// A spread below one point is taken as one point: the game is nearly decided, and a point
+/// is the least a choice can change.
+const LEAST_SPREAD: f64 = 1.0;
+
+/// What a decision is marked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Mark {
+    Inaccuracy,
+    Mistake,
+    Blunder,
+}
+
+/// The chance of a positive final margin when its mean is `mean` and its spread `spread`:
+/// Φ(mean / spread), by the logistic curve with slope 1.702 (within 0.01 of Φ everywhere).
+pub fn win_chance(mean: f64, spread: f64) -> f64 {
+    let z = mean / spread.max(LEAST_SPREAD);
+    1.0 / (1.0 + (-1.702 * z).exp())
+}
+
+/// The mean and the (sample) standard deviation.
+pub fn mean_and_spread(values: &[f64]) -> (f64, f64) {
+    let n = values.len() as f64;
+    if values.is_empty() {
+        return (0.0, 0.0);
+    }
+    let mean = values.iter().sum::<f64>() / n;
+    if values.len() < 2 {
+        return (mean, 0.0);
+    }
+    let var = values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0);
+    (mean, var.sqrt())
+}
+
+/// Whether the best choice beat the played one clearly on the same samples: the mean of the
+/// paired differences more than two standard errors above zero. A drop inside the noise of the
+/// sampling is not marked, however large it looks.
+pub fn clearly_worse(best: &[f64], played: &[f64]) -> bool {
+    let diffs: Vec<f64> = best.iter().zip(played).map(|(b, p)| b - p).collect();
+    let (mean, spread) = mean_and_spread(&diffs);
+    let error = spread / (diffs.len().max(1) as f64).sqrt();
+    mean > 0.0 && mean > 2.0 * error
+}
+
+/// The mark for a drop in winning chance.
+pub fn mark(chance_lost: f64) -> Option<Mark> {
+    if chance_lost >= BLUNDER {
+        Some(Mark::Blunder)
+    } else if chance_lost >= MISTAKE {
+        Some(Mark::Mistake)
+    } else if chance_lost >= INACCURACY {
+        Some(Mark::Inaccuracy)
+    } else {
+        None
+    }
+}
+
+/// A decision's accuracy, 0..100, from the winning chance it gave away (0..1): Lichess's curve,
+/// 103.1668 e^(-0.04354 x) - 3.1669 with x in percentage points (100 for no loss, about 64 for
+/// a loss of 0.1, 9 for a loss of 0.5).
+pub fn accuracy(chance_lost: f64) -> f64 {
+    let x = (chance_lost * 100.0).max(0.0);
+    (103.1668 * (-0.04354 * x).exp() - 3.1669).clamp(0.0, 100.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_even_game_is_even_and_a_lead_of_one_spread_wins_most_times() {
+        assert!((win_chance(0.0, 10.0) - 0.5).abs() < 1e-9);
+        // Φ(1) = 0.841, Φ(-2) = 0.023.
+        assert!((win_chance(10.0, 10.0) - 0.841).abs() < 0.01);
+        assert!((win_chance(-20.0, 10.0) - 0.023).abs() < 0.01);
+        // No spread: one point stands for it.
+        assert!(win_chance(3.0, 0.0) > 0.99);
+    }
+
+    #[test]
+    fn points_lost_in_a_decided_game_hardly_count() {
+        let spread = 8.0;
+        let close = win_chance(0.0, spread) - win_chance(-4.0, spread);
+        let decided = win_chance(-30.0, spread) - win_chance(-34.0, spread);
+        assert!(close > 0.15, "{close}");
+        assert!(decided < 0.01, "{decided}");
+    }
+
+    #[test]
+    fn marks_follow_the_thresholds() {
+        assert_eq!(mark(0.05), None);
+        assert_eq!(mark(0.1), Some(Mark::Inaccuracy));
+        assert_eq!(mark(0.25), Some(Mark::Mistake));
+        assert_eq!(mark(0.3), Some(Mark::Blunder));
+    }
+
+    #[test]
+    fn accuracy_is_100_for_no_loss_and_falls_with_the_loss() {
+        assert!((accuracy(0.0) - 100.0).abs() < 0.01);
+        assert!((accuracy(0.1) - 63.6).abs() < 0.5);
+        assert!(accuracy(0.5) < 10.0);
+        assert_eq!(accuracy(1.0), 0.0);
+    }
+
+    #[test]
+    fn only_a_drop_clear_of_the_noise_counts() {
+        // The same small drop on every sample: clear.
+        assert!(clearly_worse(&[5.0, 6.0, 7.0], &[4.0, 5.0, 6.0]));
+        // A large mean drop from one wild sample among even ones: not clear.
+        assert!(!clearly_worse(
+            &[0.0, 0.0, 0.0, 30.0],
+            &[1.0, -1.0, 0.0, 0.0]
+        ));
+        assert!(!clearly_worse(&[1.0, 2.0], &[1.0, 2.0]));
+    }
+}

@@ -1,0 +1,277 @@
+//! The review of a finished game, pure like the engine: every decision of every player judged
+//! from what that player knew when they made it, and the luck of their draws told apart from
+//! their play. The service (`service/review`) queues reviews and stores what this module finds.
+//!
+//! - [`judge`]: a decision's choices scored on games sampled from the player's own view.
+//! - [`marks`]: margins turned into winning chances, marks and an accuracy figure.
+//!
+//! The outcome judged is the **final margin**: the player's total minus the best total of the
+//! others. With two players that is the score difference; with three or four it is how far the
+//! player finished ahead of, or behind, the best of the rest, whose sign says whether they won.
+//! It is in points, as players count, and unlike a placing it tells a near miss from a rout.
+
+pub mod judge;
+pub mod marks;
+
+#[cfg(test)]
+mod tests;
+
+use serde::{Deserialize, Serialize};
+
+use crate::engine::decision::{Decision, DecisionJson, DecisionOf};
+use crate::engine::game::Game;
+use crate::engine::record::{Record, ReplayError};
+use crate::engine::setup::SeedRng;
+use crate::engine::view::View;
+use crate::engine::Variant;
+pub use judge::Effort;
+pub use marks::Mark;
+
+/// The effort of a review unless told otherwise (see docs/performance.md for what it costs).
+pub const DEFAULT_EFFORT: Effort = Effort {
+    samples: 100,
+    exact_nodes: 1_000,
+};
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ReviewError {
+    #[error("the game is not over: a review would judge moves by cards still hidden")]
+    NotOver,
+    #[error(transparent)]
+    Replay(#[from] ReplayError),
+    #[error("a position could not be sampled: {0}")]
+    Sample(#[from] crate::engine::bots::sample::SampleError),
+}
+
+/// One decision judged: what was played, what was best, what the difference cost.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct JudgedDecision {
+    /// Its place in the game's record (0 is the first decision).
+    pub index: usize,
+    pub seat: u8,
+    /// How many choices the player had.
+    pub choices: usize,
+    pub played: DecisionJson,
+    /// The choice with the best expected margin (the played one where it was best).
+    pub best: DecisionJson,
+    /// Expected final margin, in points, after the played choice and after the best one.
+    pub margin: f64,
+    pub best_margin: f64,
+    /// Winning chance (0..1) after the played choice and after the best one.
+    pub win_chance: f64,
+    pub best_win_chance: f64,
+    /// The winning chance given away (best minus played).
+    pub chance_lost: f64,
+    /// Points given away (best minus played expected margin).
+    pub points_lost: f64,
+    /// Set only where the best choice was clearly better on the same samples.
+    #[schema(required = true)]
+    pub mark: Option<Mark>,
+}
+
+/// A card drawn from the draw pile: how the player's expected margin moved when they saw it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct DrawLuck {
+    pub index: usize,
+    pub seat: u8,
+    /// Expected final margin before the card was seen, and after.
+    pub before: f64,
+    pub after: f64,
+}
+
+/// A player's figures over the whole game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct PlayerReview {
+    pub seat: u8,
+    /// Decisions with more than one choice.
+    pub judged: usize,
+    /// Mean accuracy (0..100) of the judged decisions.
+    pub accuracy: f64,
+    pub inaccuracies: usize,
+    pub mistakes: usize,
+    pub blunders: usize,
+    /// Expected points given away, summed.
+    pub points_lost: f64,
+    /// Points the draws from the draw pile brought beyond what was expected (negative: less).
+    pub luck: f64,
+    /// The final margin the game ended with.
+    pub final_margin: f64,
+}
+
+/// A finished game's review.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct Review {
+    pub variant: Variant,
+    pub players: u8,
+    /// Games sampled per decision.
+    pub samples: usize,
+    pub seed: u64,
+    pub decisions: Vec<JudgedDecision>,
+    pub draws: Vec<DrawLuck>,
+    pub summary: Vec<PlayerReview>,
+}
+
+/// Reviews a finished game. The same record, effort and seed give the same review.
+pub fn review(record: &Record, effort: Effort, seed: u64) -> Result<Review, ReviewError> {
+    let finished = record.replay()?;
+    let Some(result) = finished.result() else {
+        return Err(ReviewError::NotOver);
+    };
+    let mut game = Game::from_setup(&record.setup).map_err(ReplayError::from)?;
+    let players = game.players();
+    let mut decisions = Vec::new();
+    let mut draws = Vec::new();
+    for (index, recorded) in record.decisions.iter().enumerate() {
+        let seat = recorded.seat;
+        let played = recorded
+            .decision
+            .clone()
+            .resolve(game.board())
+            .map_err(|error| ReplayError::Decision { index, error })?;
+        // Each decision has its own stream: reviewing part of a game again gives the same figures.
+        let mut rng = SeedRng::new(seed ^ (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let view = game.view(Some(seat));
+        let mut before_draw = None;
+        if game.to_act() == Some(seat) {
+            let judged = judge_decision(&view, played, effort, &mut rng)?;
+            if let Some((judged, drawn)) = judged {
+                before_draw = drawn;
+                if let Some(j) = judged {
+                    decisions.push(JudgedDecision { index, seat, ..j });
+                }
+            }
+        }
+        recorded
+            .apply_to(&mut game)
+            .map_err(|error| ReplayError::Decision { index, error })?;
+        if let Some(before) = before_draw {
+            let after = judge::position_margin(&game.view(Some(seat)), effort, &mut rng)?;
+            draws.push(DrawLuck {
+                index,
+                seat,
+                before: round(before),
+                after: round(after),
+            });
+        }
+    }
+    let totals: Vec<i32> = result.scores.iter().map(|s| s.total).collect();
+    let summary = (0..players)
+        .map(|seat| summarise(seat, &decisions, &draws, judge::margin(&totals, seat)))
+        .collect();
+    Ok(Review {
+        variant: game.variant(),
+        players,
+        samples: effort.samples,
+        seed,
+        decisions,
+        draws,
+        summary,
+    })
+}
+
+/// A decision judged from `view`: the judgement where there was a choice, and the expected
+/// margin of drawing from the draw pile where that was played.
+type Judgement = (Option<JudgedDecision>, Option<f64>);
+
+fn judge_decision(
+    view: &View,
+    played: Decision,
+    effort: Effort,
+    rng: &mut SeedRng,
+) -> Result<Option<Judgement>, ReviewError> {
+    let board = view.variant.board();
+    let legal: Vec<Decision> = view
+        .legal_decisions
+        .iter()
+        .filter_map(|d| d.clone().resolve(board.as_deref()).ok())
+        .collect();
+    // A resignation or a timeout is not among the choices: not judged.
+    let Some(at) = legal
+        .iter()
+        .position(|d| d.normalized() == played.normalized())
+    else {
+        return Ok(None);
+    };
+    let draws = matches!(played, DecisionOf::DrawDeck);
+    if legal.len() == 1 {
+        if !draws {
+            return Ok(Some((None, None)));
+        }
+        let before = judge::position_margin(view, effort, rng)?;
+        return Ok(Some((None, Some(before))));
+    }
+    let values = judge::choice_margins(view, &legal, effort, rng)?;
+    let means: Vec<f64> = values
+        .margins
+        .iter()
+        .map(|m| marks::mean_and_spread(m).0)
+        .collect();
+    // The best: the highest mean; equal means, the first listed.
+    let best = (0..legal.len()).fold(0, |b, i| if means[i] > means[b] { i } else { b });
+    let spread = marks::mean_and_spread(&values.margins[best]).1;
+    let win_chance = marks::win_chance(means[at], spread);
+    let best_win_chance = marks::win_chance(means[best], spread);
+    let chance_lost = (best_win_chance - win_chance).max(0.0);
+    let clear = at != best && marks::clearly_worse(&values.margins[best], &values.margins[at]);
+    let mark = if clear {
+        marks::mark(chance_lost)
+    } else {
+        None
+    };
+    let board = board.as_deref();
+    let judged = JudgedDecision {
+        index: 0,
+        seat: 0,
+        choices: legal.len(),
+        played: played.normalized().to_json(board),
+        best: legal[best].normalized().to_json(board),
+        margin: round(means[at]),
+        best_margin: round(means[best]),
+        win_chance: round(win_chance),
+        best_win_chance: round(best_win_chance),
+        chance_lost: round(chance_lost),
+        points_lost: round((means[best] - means[at]).max(0.0)),
+        mark,
+    };
+    Ok(Some((Some(judged), draws.then_some(means[at]))))
+}
+
+fn summarise(
+    seat: u8,
+    decisions: &[JudgedDecision],
+    draws: &[DrawLuck],
+    final_margin: f64,
+) -> PlayerReview {
+    let own: Vec<&JudgedDecision> = decisions.iter().filter(|d| d.seat == seat).collect();
+    let count = |m: Mark| own.iter().filter(|d| d.mark == Some(m)).count();
+    let accuracy = if own.is_empty() {
+        100.0
+    } else {
+        own.iter()
+            .map(|d| marks::accuracy(d.chance_lost))
+            .sum::<f64>()
+            / own.len() as f64
+    };
+    PlayerReview {
+        seat,
+        judged: own.len(),
+        accuracy: round(accuracy),
+        inaccuracies: count(Mark::Inaccuracy),
+        mistakes: count(Mark::Mistake),
+        blunders: count(Mark::Blunder),
+        points_lost: round(own.iter().map(|d| d.points_lost).sum()),
+        luck: round(
+            draws
+                .iter()
+                .filter(|d| d.seat == seat)
+                .map(|d| d.after - d.before)
+                .sum(),
+        ),
+        final_margin,
+    }
+}
+
+/// Figures to the hundredth: what a reader needs, and a stable document.
+fn round(x: f64) -> f64 {
+    (x * 100.0).round() / 100.0
+}

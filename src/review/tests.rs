@@ -1,0 +1,274 @@
+//! The review checked against what can be known exactly: the last decisions of a game, where
+//! every continuation can be enumerated, a planted blunder, an unfinished game, the samples
+//! themselves.
+
+use super::judge::{choice_margins, margin, samples};
+use super::*;
+use crate::engine::bots::{Bot, BotKind};
+use crate::engine::game::Phase;
+use crate::engine::setup::Setup;
+
+const QUICK: Effort = Effort {
+    samples: 6,
+    exact_nodes: 2_000,
+};
+
+/// A whole game between greedy bots, recorded.
+fn greedy_game(variant: Variant, players: u8, seed: u64) -> Record {
+    let setup = Setup::deal(variant, players, seed).unwrap();
+    let mut game = Game::from_setup(&setup).unwrap();
+    let mut record = Record::new(setup);
+    let mut bots: Vec<Bot> = (0..players)
+        .map(|s| Bot::new(BotKind::Greedy, seed * 7 + u64::from(s)))
+        .collect();
+    while let Some(seat) = game.to_act() {
+        let d = bots[seat as usize].decide(&game.view(Some(seat))).unwrap();
+        game.apply(seat, d).unwrap();
+        record.push(&game, seat, d);
+    }
+    record
+}
+
+fn totals(game: &Game) -> Vec<i32> {
+    (0..game.players()).map(|s| game.score(s).total).collect()
+}
+
+/// Every continuation of `game`, each seat choosing its best final margin: the enumeration the
+/// judge's exact search must agree with (written apart from it, on purpose).
+fn enumerate(game: &Game) -> Vec<i32> {
+    let Some(actor) = game.to_act() else {
+        return totals(game);
+    };
+    let outcomes: Vec<Vec<i32>> = game
+        .legal_decisions()
+        .into_iter()
+        .map(|d| {
+            let mut g = game.clone();
+            g.apply(actor, d).unwrap();
+            enumerate(&g)
+        })
+        .collect();
+    let best = outcomes
+        .iter()
+        .map(|t| margin(t, actor))
+        .fold(f64::NEG_INFINITY, f64::max);
+    outcomes
+        .into_iter()
+        .find(|t| margin(t, actor) == best)
+        .unwrap()
+}
+
+#[test]
+fn an_unfinished_game_is_not_reviewed() {
+    let mut record = greedy_game(Variant::KeltisCard, 2, 1);
+    record.decisions.truncate(record.decisions.len() / 2);
+    record.result = None;
+    assert_eq!(review(&record, QUICK, 1), Err(ReviewError::NotOver));
+}
+
+/// The last decision of a game, in every variant: each choice that ends the game has a margin
+/// known exactly whatever cards are hidden, and the judge gives it on every sample.
+#[test]
+fn the_last_decision_is_judged_exactly_as_enumerated() {
+    for (variant, players) in [
+        (Variant::Keltis, 2),
+        (Variant::NeueWege, 3),
+        (Variant::KeltisCard, 2),
+    ] {
+        let mut checked = 0;
+        for seed in 0..6 {
+            let record = greedy_game(variant, players, seed);
+            let last = record.decisions.len() - 1;
+            let game = record.replay_to(last).unwrap();
+            let seat = game.to_act().unwrap();
+            let legal = game.legal_decisions();
+            if legal.len() < 2 {
+                continue;
+            }
+            let judged = choice_margins(
+                &game.view(Some(seat)),
+                &legal,
+                QUICK,
+                &mut SeedRng::new(seed),
+            )
+            .unwrap();
+            for (c, &d) in legal.iter().enumerate() {
+                let mut g = game.clone();
+                g.apply(seat, d).unwrap();
+                if !g.is_over() {
+                    continue;
+                }
+                let exact = margin(&totals(&g), seat);
+                for m in &judged.margins[c] {
+                    assert_eq!(*m, exact, "{variant} seed {seed} choice {c}");
+                }
+                checked += 1;
+            }
+        }
+        assert!(
+            checked > 0,
+            "{variant}: no game ended on a decision with a choice"
+        );
+    }
+}
+
+/// Keltis Card's last two plays (C9): the judge searches them exactly on each sampled game, and
+/// agrees with the enumeration of every continuation on that sample (tolerance: none).
+#[test]
+fn the_final_plays_agree_with_the_enumeration_on_every_sample() {
+    let mut checked = 0;
+    for seed in 0..8 {
+        let record = greedy_game(Variant::KeltisCard, 2, seed);
+        let Some(at) = (0..record.decisions.len()).find(|&i| {
+            let g = record.replay_to(i).unwrap();
+            g.phase() == (Phase::FinalPlay { left: 2 })
+        }) else {
+            continue;
+        };
+        let game = record.replay_to(at).unwrap();
+        let seat = game.to_act().unwrap();
+        let view = game.view(Some(seat));
+        let legal = game.legal_decisions();
+        // The judge draws its samples first: the same stream gives the same samples here.
+        let sampled = samples(&view, QUICK.samples, &mut SeedRng::new(seed)).unwrap();
+        let judged = choice_margins(&view, &legal, QUICK, &mut SeedRng::new(seed)).unwrap();
+        for (k, sample) in sampled.iter().enumerate() {
+            for (c, &d) in legal.iter().enumerate() {
+                let mut g = sample.clone();
+                g.apply(seat, d).unwrap();
+                let exact = margin(&enumerate(&g), seat);
+                assert_eq!(
+                    judged.margins[c][k], exact,
+                    "seed {seed} sample {k} choice {c}"
+                );
+            }
+        }
+        checked += 1;
+    }
+    assert!(checked > 0);
+}
+
+/// Each decision's samples show its player exactly what that player saw (every card where they
+/// saw it, the rest dealt among the places they could not see), sample by sample, and differ
+/// from the real game where they could not see.
+#[test]
+fn every_sample_holds_only_what_its_player_could_see() {
+    for (variant, players) in [
+        (Variant::Keltis, 4),
+        (Variant::NeueWege, 2),
+        (Variant::KeltisCard, 2),
+    ] {
+        let record = greedy_game(variant, players, 3);
+        let mut rng = SeedRng::new(5);
+        let mut differed = 0;
+        for step in (0..record.decisions.len()).step_by(9) {
+            let game = record.replay_to(step).unwrap();
+            let seat = game.to_act().unwrap();
+            let view = game.view(Some(seat));
+            for sample in samples(&view, 4, &mut rng).unwrap() {
+                assert_eq!(sample.view(Some(seat)), view, "{variant} step {step}");
+                let other = (seat + 1) % players;
+                if sample.hand(other) != game.hand(other) {
+                    differed += 1;
+                }
+            }
+        }
+        assert!(
+            differed > 0,
+            "{variant}: the samples copied the hidden hands"
+        );
+    }
+}
+
+/// The last decision replaced by the choice the enumeration shows worst, in a close game: a
+/// blunder, its cost the enumerated difference, and the same review twice.
+#[test]
+fn a_planted_blunder_is_marked_and_the_review_repeats_itself() {
+    for seed in 0..40 {
+        let mut record = greedy_game(Variant::KeltisCard, 2, seed);
+        let last = record.decisions.len() - 1;
+        let game = record.replay_to(last).unwrap();
+        let seat = game.to_act().unwrap();
+        let ends: Vec<(f64, Decision)> = game
+            .legal_decisions()
+            .into_iter()
+            .filter_map(|d| {
+                let mut g = game.clone();
+                g.apply(seat, d).unwrap();
+                g.is_over().then(|| (margin(&totals(&g), seat), d))
+            })
+            .collect();
+        let best = ends.iter().map(|e| e.0).fold(f64::NEG_INFINITY, f64::max);
+        let Some(&(worst, blunder)) = ends.iter().min_by(|a, b| a.0.total_cmp(&b.0)) else {
+            continue;
+        };
+        // Costly: the best choice wins, the worst loses by several points.
+        if ends.len() != game.legal_decisions().len() || best <= 0.0 || worst > -3.0 {
+            continue;
+        }
+        let mut planted = record.replay_to(last).unwrap();
+        planted.apply(seat, blunder).unwrap();
+        record.decisions.pop();
+        record.push(&planted, seat, blunder);
+
+        let reviewed = review(&record, QUICK, 11).unwrap();
+        let judged = reviewed.decisions.iter().find(|d| d.index == last).unwrap();
+        assert_eq!(judged.mark, Some(Mark::Blunder), "{judged:?}");
+        assert_eq!(judged.points_lost, best - worst);
+        assert_eq!(judged.best_margin, best);
+        let player = &reviewed.summary[seat as usize];
+        assert!(
+            player.blunders >= 1 && player.accuracy < 100.0,
+            "{player:?}"
+        );
+        assert_eq!(review(&record, QUICK, 11).unwrap(), reviewed);
+        return;
+    }
+    panic!("no close game with a costly last decision among 40 seeds");
+}
+
+/// A whole game of each variant: every decision with a choice judged once, every draw from the
+/// deck weighed, figures in range.
+#[test]
+fn a_whole_game_is_reviewed_in_every_variant() {
+    for (variant, players) in [
+        (Variant::Keltis, 2),
+        (Variant::NeueWege, 4),
+        (Variant::KeltisCard, 2),
+    ] {
+        let record = greedy_game(variant, players, 2);
+        let reviewed = review(
+            &record,
+            Effort {
+                samples: 2,
+                exact_nodes: 200,
+            },
+            3,
+        )
+        .unwrap();
+        let game = Game::from_setup(&record.setup).unwrap();
+        let mut g = game.clone();
+        let mut with_choice = 0;
+        let mut deck_draws = 0;
+        for r in &record.decisions {
+            if g.legal_decisions().len() > 1 {
+                with_choice += 1;
+            }
+            let d = r.decision.clone().resolve(g.board()).unwrap();
+            deck_draws += usize::from(d == DecisionOf::DrawDeck);
+            r.apply_to(&mut g).unwrap();
+        }
+        assert_eq!(reviewed.decisions.len(), with_choice, "{variant}");
+        assert_eq!(reviewed.draws.len(), deck_draws, "{variant}");
+        for d in &reviewed.decisions {
+            assert!(
+                (0.0..=1.0).contains(&d.win_chance) && d.chance_lost >= 0.0 && d.points_lost >= 0.0
+            );
+            assert!(d.best_margin >= d.margin);
+        }
+        assert_eq!(reviewed.summary.len(), players as usize);
+        for p in &reviewed.summary {
+            assert!((0.0..=100.0).contains(&p.accuracy), "{p:?}");
+        }
+    }
+}

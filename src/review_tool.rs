@@ -1,0 +1,89 @@
+//! `keltis review`: reviews games on one core, for the cost figures in docs/performance.md and
+//! to look at a review by hand. The games are recorded ones (`--records`, one JSON record per
+//! line, as `keltis selfplay --records` or the export writes them) or games between greedy bots.
+
+use std::io::BufRead;
+use std::time::Instant;
+
+use serde::Serialize;
+
+use crate::engine::bots::{Bot, BotKind};
+use crate::engine::{Game, Record, Setup, SetupError, Variant};
+use crate::review::{review, Effort, Review, ReviewError};
+
+/// One game reviewed, and what it cost.
+#[derive(Debug, Serialize)]
+pub struct ReviewedGame {
+    pub decisions: usize,
+    pub judged: usize,
+    pub seconds: f64,
+    pub review: Review,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ReviewToolError {
+    #[error(transparent)]
+    Setup(#[from] SetupError),
+    #[error(transparent)]
+    Review(#[from] ReviewError),
+    #[error("a bot failed: {0}")]
+    Bot(String),
+    #[error("record {line}: {error}")]
+    Record { line: usize, error: String },
+}
+
+/// A game between greedy bots, recorded.
+pub fn greedy_game(variant: Variant, players: u8, seed: u64) -> Result<Record, ReviewToolError> {
+    let setup = Setup::deal(variant, players, seed)?;
+    let mut game = Game::from_setup(&setup)?;
+    let mut record = Record::new(setup);
+    let mut bots: Vec<Bot> = (0..players)
+        .map(|s| Bot::new(BotKind::Greedy, seed ^ (0xB07 + u64::from(s))))
+        .collect();
+    while let Some(seat) = game.to_act() {
+        let bot_error = |e: &dyn std::fmt::Display| ReviewToolError::Bot(e.to_string());
+        let d = bots[seat as usize]
+            .decide(&game.view(Some(seat)))
+            .map_err(|e| bot_error(&e))?;
+        game.apply(seat, d).map_err(|e| bot_error(&e))?;
+        record.push(&game, seat, d);
+    }
+    Ok(record)
+}
+
+/// The records in `input`, one JSON record per line (blank lines skipped).
+pub fn read_records(input: impl BufRead) -> Result<Vec<Record>, ReviewToolError> {
+    let mut records = Vec::new();
+    for (i, line) in input.lines().enumerate() {
+        let line = line.map_err(|e| ReviewToolError::Record {
+            line: i + 1,
+            error: e.to_string(),
+        })?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        records.push(
+            serde_json::from_str(&line).map_err(|e| ReviewToolError::Record {
+                line: i + 1,
+                error: e.to_string(),
+            })?,
+        );
+    }
+    Ok(records)
+}
+
+/// Reviews one game, timed.
+pub fn review_timed(
+    record: &Record,
+    effort: Effort,
+    seed: u64,
+) -> Result<ReviewedGame, ReviewToolError> {
+    let started = Instant::now();
+    let review = review(record, effort, seed)?;
+    Ok(ReviewedGame {
+        decisions: record.decisions.len(),
+        judged: review.decisions.len(),
+        seconds: started.elapsed().as_secs_f64(),
+        review,
+    })
+}

@@ -50,6 +50,14 @@ pub struct Config {
     /// their games standing still, until an instance runs it.
     #[arg(long, env = "KELTIS_BOTS", default_value_t = true, action = clap::ArgAction::Set)]
     pub bots: bool,
+    /// Run the review worker, which reviews the finished games players ask about (issue 48).
+    /// With `false` on every instance, reviews asked for wait.
+    #[arg(long, env = "KELTIS_REVIEWS", default_value_t = true, action = clap::ArgAction::Set)]
+    pub reviews: bool,
+    /// Review every rated game that ends, unasked (a few seconds of one core per game; see
+    /// docs/performance.md).
+    #[arg(long, env = "KELTIS_REVIEW_RATED", default_value_t = true, action = clap::ArgAction::Set)]
+    pub review_rated: bool,
     /// Thinking time of `bot-mcts` per decision, in milliseconds.
     #[arg(long, env = "KELTIS_BOT_MCTS_MS", default_value_t = 100)]
     pub bot_mcts_ms: u64,
@@ -218,7 +226,7 @@ impl Config {
     }
 
     /// Defaults for tests and tools: everything as `keltis serve` with no flags, but with the
-    /// given database.
+    /// given database, and no unasked reviews of rated games (tests that want them say so).
     pub fn for_database(url: &str, data_dir: PathBuf) -> Config {
         Config {
             bind: "127.0.0.1:0".into(),
@@ -232,6 +240,8 @@ impl Config {
             token_rate_limit: 1200,
             trusted_proxies: Vec::new(),
             bots: true,
+            reviews: true,
+            review_rated: false,
             bot_mcts_ms: 100,
             sqlite_synchronous: crate::storage::SqliteSync::Full,
             body_timeout_seconds: 10,

@@ -202,6 +202,18 @@ pub fn build_with_clock(
         name: "push",
         error,
     })?;
+    if config.reviews {
+        crate::workers::reviews::spawn(
+            &workers,
+            db.clone(),
+            config.review_rated,
+            std::time::Duration::from_millis(500),
+        )
+        .map_err(|error| StartupError::Worker {
+            name: "reviews",
+            error,
+        })?;
+    }
     crate::workers::packing::spawn(&workers, db.clone()).map_err(|error| StartupError::Worker {
         name: "packing",
         error,

@@ -31,6 +31,7 @@ pub mod passwords;
 pub mod players;
 pub mod push;
 pub mod rate_limit;
+pub mod reviews;
 pub mod social;
 pub mod streams;
 pub mod two_factor;
@@ -180,6 +181,8 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(webhooks::enable)
         .service(webhooks::attempts)
         .service(games::record)
+        .service(reviews::request)
+        .service(reviews::get)
         .service(games::replay_step)
         .service(games::bots)
         .service(players::profile)

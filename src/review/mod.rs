@@ -100,6 +100,7 @@ pub struct PlayerReview {
 
 /// A finished game's review.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[schema(as = ReviewReport)]
 pub struct Review {
     pub variant: Variant,
     pub players: u8,

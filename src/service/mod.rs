@@ -19,6 +19,7 @@ pub mod notify;
 pub mod pairing;
 pub mod play;
 pub mod ratings;
+pub mod review;
 pub mod social;
 pub mod words;
 

@@ -42,6 +42,7 @@ pub mod passwords;
 mod pool;
 pub mod push;
 pub mod ratings;
+pub mod reviews;
 pub mod schema;
 #[cfg(test)]
 pub(crate) mod scratch;

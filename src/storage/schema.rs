@@ -566,6 +566,27 @@ diesel::joinable!(game_events -> games (game_id));
 diesel::joinable!(game_archives -> games (game_id));
 diesel::joinable!(chat_messages -> users (user_id));
 
+diesel::table! {
+    game_reviews (game_id) {
+        game_id -> BigInt,
+        requested_at -> BigInt,
+        claimed_until -> BigInt,
+        attempts -> Integer,
+        done_at -> Nullable<BigInt>,
+        review -> Nullable<Text>,
+        failure -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
+    review_accuracies (game_id, user_id) {
+        game_id -> BigInt,
+        user_id -> BigInt,
+        variant -> Text,
+        accuracy -> Double,
+    }
+}
+
 diesel::allow_tables_to_appear_in_same_query!(
     users,
     refresh_tokens,
@@ -593,6 +614,8 @@ diesel::allow_tables_to_appear_in_same_query!(
     two_factor,
     recovery_codes,
     account_erasures,
+    game_reviews,
+    review_accuracies,
     oauth_codes,
     chat_messages,
     chat_reads,

@@ -13,6 +13,7 @@
 //!   packs the logs of finished games left unpacked.
 //! - `pairing`: seats waiting pairing requests together (bots after their wait), expires them.
 //! - `events`: starts events when due, deals their rounds, finishes them.
+//! - `reviews`: reviews finished games (asked for, or rated), half a core at most.
 //! - `packing`: packs the logs of the games that ended on this instance, just after their end.
 //! - `checkpoints`: copies SQLite's write-ahead log back into the database file, beside the
 //!   writers instead of inside one writer's commit.
@@ -32,6 +33,7 @@ pub mod notifier;
 pub mod packing;
 pub mod pairing;
 pub mod push;
+pub mod reviews;
 pub mod webhooks;
 
 use std::sync::atomic::{AtomicBool, Ordering};

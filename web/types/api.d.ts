@@ -648,6 +648,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/games/{id}/review": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The game's review: every decision with its choices' expected margins, marks and the better
+         *     choice, each player's accuracy and luck. `202` while it is on its way.
+         */
+        get: operations["getGameReview"];
+        put?: never;
+        /**
+         * Ask for the game's review (a player who sat at the finished game): `202` while it is queued
+         *     or running (the player's stream says `review_ready` when it is done), `200` with it once
+         *     done. Asking again changes nothing.
+         */
+        post: operations["requestGameReview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/games/{id}/stream": {
         parameters: {
             query?: never;
@@ -2462,6 +2487,19 @@ export interface components {
              */
             type: "draw_deck";
         };
+        /** @description A card drawn from the draw pile: how the player's expected margin moved when they saw it. */
+        DrawLuck: {
+            /** Format: double */
+            after: number;
+            /**
+             * Format: double
+             * @description Expected final margin before the card was seen, and after.
+             */
+            before: number;
+            index: number;
+            /** Format: int32 */
+            seat: number;
+        };
         /**
          * DrawPhase
          * @description Draw back to 8 cards, one decision per card (K6c, C7).
@@ -2844,6 +2882,24 @@ export interface components {
              */
             winners: number[];
         };
+        /** @description A game's review: done (with the review) or on its way (answered `202`). */
+        GameReview: {
+            /**
+             * Format: int64
+             * @description When it was done.
+             */
+            done_at: number | null;
+            failure: string | null;
+            /** Format: int64 */
+            game_id: number;
+            /**
+             * Format: int64
+             * @description When it was asked for (milliseconds since the Unix epoch).
+             */
+            requested_at: number;
+            review: null | components["schemas"]["ReviewReport"];
+            state: components["schemas"]["ReviewState"];
+        };
         /**
          * GameStartedNotice
          * @description A game you sit at has started.
@@ -3005,6 +3061,43 @@ export interface components {
             kind: "joined";
             /** Format: int64 */
             seq: number;
+        };
+        /** @description One decision judged: what was played, what was best, what the difference cost. */
+        JudgedDecision: {
+            /** @description The choice with the best expected margin (the played one where it was best). */
+            best: components["schemas"]["Decision"];
+            /** Format: double */
+            best_margin: number;
+            /** Format: double */
+            best_win_chance: number;
+            /**
+             * Format: double
+             * @description The winning chance given away (best minus played).
+             */
+            chance_lost: number;
+            /** @description How many choices the player had. */
+            choices: number;
+            /** @description Its place in the game's record (0 is the first decision). */
+            index: number;
+            /**
+             * Format: double
+             * @description Expected final margin, in points, after the played choice and after the best one.
+             */
+            margin: number;
+            mark: null | components["schemas"]["Mark"];
+            played: components["schemas"]["Decision"];
+            /**
+             * Format: double
+             * @description Points given away (best minus played expected margin).
+             */
+            points_lost: number;
+            /** Format: int32 */
+            seat: number;
+            /**
+             * Format: double
+             * @description Winning chance (0..1) after the played choice and after the best one.
+             */
+            win_chance: number;
         };
         /** @description A variant's ladder: the rungs, top first, and the challenges open or decided this week. */
         LadderView: {
@@ -3172,6 +3265,11 @@ export interface components {
              */
             verified: boolean;
         };
+        /**
+         * @description What a decision is marked.
+         * @enum {string}
+         */
+        Mark: "inaccuracy" | "mistake" | "blunder";
         Me: {
             name: string;
             scopes: components["schemas"]["Scope"][];
@@ -3569,7 +3667,7 @@ export interface components {
             text: string;
         };
         /** @description What a notification says, tagged by `kind`. */
-        Notice: components["schemas"]["DeadlineReminderNotice"] | components["schemas"]["YourTurnNotice"] | components["schemas"]["InvitationNotice"] | components["schemas"]["GameStartedNotice"] | components["schemas"]["GameOverNotice"] | components["schemas"]["VerifyEmailNotice"] | components["schemas"]["DigestNotice"] | components["schemas"]["PasswordResetNotice"] | components["schemas"]["PasswordChangedNotice"] | components["schemas"]["TwoFactorChangedNotice"] | components["schemas"]["ModeratedNotice"] | components["schemas"]["MailReplyNotice"] | components["schemas"]["EventNotice"] | components["schemas"]["AccountDeletedNotice"];
+        Notice: components["schemas"]["DeadlineReminderNotice"] | components["schemas"]["YourTurnNotice"] | components["schemas"]["InvitationNotice"] | components["schemas"]["GameStartedNotice"] | components["schemas"]["GameOverNotice"] | components["schemas"]["ReviewReadyNotice"] | components["schemas"]["VerifyEmailNotice"] | components["schemas"]["DigestNotice"] | components["schemas"]["PasswordResetNotice"] | components["schemas"]["PasswordChangedNotice"] | components["schemas"]["TwoFactorChangedNotice"] | components["schemas"]["ModeratedNotice"] | components["schemas"]["MailReplyNotice"] | components["schemas"]["EventNotice"] | components["schemas"]["AccountDeletedNotice"];
         /** @description One of the caller's notifications and its delivery. */
         NotificationView: {
             /** Format: int32 */
@@ -3789,6 +3887,8 @@ export interface components {
             type: "play";
         };
         PlayerProfile: {
+            /** @description Mean accuracy per variant over the player's reviewed games (`GET /games/{id}/review`). */
+            accuracy: components["schemas"]["VariantAccuracy"][];
             /** @description Games being played now. */
             current_games: components["schemas"]["GameSummary"][];
             /** @description A bot: one of the server's, or an outside bot. */
@@ -3810,6 +3910,36 @@ export interface components {
              * @description Games the player abandoned by letting the clock run out (finished or not).
              */
             timed_out_games: number;
+        };
+        /** @description A player's figures over the whole game. */
+        PlayerReview: {
+            /**
+             * Format: double
+             * @description Mean accuracy (0..100) of the judged decisions.
+             */
+            accuracy: number;
+            blunders: number;
+            /**
+             * Format: double
+             * @description The final margin the game ended with.
+             */
+            final_margin: number;
+            inaccuracies: number;
+            /** @description Decisions with more than one choice. */
+            judged: number;
+            /**
+             * Format: double
+             * @description Points the draws from the draw pile brought beyond what was expected (negative: less).
+             */
+            luck: number;
+            mistakes: number;
+            /**
+             * Format: double
+             * @description Expected points given away, summed.
+             */
+            points_lost: number;
+            /** Format: int32 */
+            seat: number;
         };
         /**
          * @description Which emails and pushes a player wants, and in which language.
@@ -4109,6 +4239,37 @@ export interface components {
             outcome: "refused";
             redirect_to: string;
         };
+        /**
+         * ReviewReadyNotice
+         * @description The review of a game you sat at is ready (`GET /games/{id}/review`).
+         */
+        ReviewReadyNotice: {
+            /** Format: int64 */
+            game_id: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "review_ready";
+        };
+        /** @description A finished game's review. */
+        ReviewReport: {
+            decisions: components["schemas"]["JudgedDecision"][];
+            draws: components["schemas"]["DrawLuck"][];
+            /** Format: int32 */
+            players: number;
+            /** @description Games sampled per decision. */
+            samples: number;
+            /** Format: int64 */
+            seed: number;
+            summary: components["schemas"]["PlayerReview"][];
+            variant: components["schemas"]["Variant"];
+        };
+        /**
+         * @description Where a review stands.
+         * @enum {string}
+         */
+        ReviewState: "queued" | "running" | "done" | "failed";
         /** @description A game of a round. */
         RoundGame: {
             /** Format: int64 */
@@ -4779,6 +4940,20 @@ export interface components {
          * @enum {string}
          */
         Variant: "keltis" | "neue-wege" | "keltis-card";
+        /** @description A player's mean accuracy in reviewed games, per variant. */
+        VariantAccuracy: {
+            /**
+             * Format: double
+             * @description Mean accuracy, 0..100.
+             */
+            accuracy: number;
+            /**
+             * Format: int64
+             * @description Reviewed games it is over.
+             */
+            games: number;
+            variant: components["schemas"]["Variant"];
+        };
         /** @description A player's rating in one variant. */
         VariantRating: {
             /** @description The latest changes (up to 50), newest first. */
@@ -4931,7 +5106,7 @@ export interface components {
          *     confirmations and digests, which are email only).
          * @enum {string}
          */
-        WebhookKind: "your_turn" | "deadline_reminder" | "invitation" | "game_started" | "game_over" | "event";
+        WebhookKind: "your_turn" | "deadline_reminder" | "invitation" | "game_started" | "game_over" | "event" | "review_ready";
         /**
          * YourTurnNotice
          * @description It is your turn in a game (at this version of it).
@@ -7077,6 +7252,128 @@ export interface operations {
             };
             /** @description `game_over`; `seat_retired`: your seat has left the game already */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getGameReview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done (or given up: `state` is `failed`) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameReview"];
+                };
+            };
+            /** @description Queued or running */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameReview"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description `not_found`: no such game, or nobody asked for its review; `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description `game_not_over` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    requestGameReview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done (or given up: `state` is `failed`) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameReview"];
+                };
+            };
+            /** @description Queued or running */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameReview"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description `not_seated`; `insufficient_scope`: the API token lacks the scope */
+            403: {
+                headers: {
+                    /** @description On `insufficient_scope` (RFC 6750 §3.1): `Bearer error="insufficient_scope", scope="play"` names the scope that would do; where only a signed-in session does, `error_description` says so instead of `scope` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_found`: no such game; `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description `game_not_over` (an aborted game is never reviewed) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -19,8 +19,8 @@ use utoipa::{Modify, OpenApi};
 
 use super::{
     accounts, deletion, email, error, events, games, health, inbound_mail, ladders, moderation,
-    my_games, notifications, oauth, outside_bots, pairing, passwords, players, push, social,
-    streams, two_factor, vacation, webhooks, words,
+    my_games, notifications, oauth, outside_bots, pairing, passwords, players, push, reviews,
+    social, streams, two_factor, vacation, webhooks, words,
 };
 
 /// The whole document: health at the root, the API nested under `/api/v1`.
@@ -122,6 +122,8 @@ struct ApiDoc;
         words::play,
         games::events,
         games::record,
+        reviews::request,
+        reviews::get,
         games::replay_step,
         games::bots,
         pairing::file,

@@ -44,6 +44,8 @@ pub enum Notice {
     GameStarted { game_id: i64 },
     /// A game you sat at is over (or was aborted).
     GameOver { game_id: i64 },
+    /// The review of a game you sat at is ready (`GET /games/{id}/review`).
+    ReviewReady { game_id: i64 },
     /// Confirm your email address (sent to that address only).
     VerifyEmail {
         /// The address to confirm.
@@ -151,16 +153,19 @@ pub enum LiveKind {
     GameOver,
     /// News of an event you entered.
     Event,
+    /// The review of a game you sat at is ready.
+    ReviewReady,
 }
 
 impl LiveKind {
-    pub const ALL: [LiveKind; 6] = [
+    pub const ALL: [LiveKind; 7] = [
         LiveKind::YourTurn,
         LiveKind::DeadlineReminder,
         LiveKind::Invitation,
         LiveKind::GameStarted,
         LiveKind::GameOver,
         LiveKind::Event,
+        LiveKind::ReviewReady,
     ];
 
     /// The name, as `Notice::kind` gives it.
@@ -172,6 +177,7 @@ impl LiveKind {
             LiveKind::GameStarted => "game_started",
             LiveKind::GameOver => "game_over",
             LiveKind::Event => "event",
+            LiveKind::ReviewReady => "review_ready",
         }
     }
 }
@@ -193,6 +199,7 @@ impl Notice {
             Notice::AccountDeleted { .. } => "account_deleted",
             Notice::MailReply { .. } => "mail_reply",
             Notice::Event { .. } => "event",
+            Notice::ReviewReady { .. } => "review_ready",
         }
     }
 
@@ -208,6 +215,7 @@ impl Notice {
             | Notice::Invitation { game_id, .. }
             | Notice::GameStarted { game_id }
             | Notice::GameOver { game_id }
+            | Notice::ReviewReady { game_id }
             | Notice::MailReply { game_id, .. } => Some(*game_id),
             Notice::VerifyEmail { .. }
             | Notice::Digest { .. }
@@ -241,7 +249,8 @@ impl Notice {
             } => format!("rematch:{game_id}:{at}"),
             Notice::Invitation { game_id, .. }
             | Notice::GameStarted { game_id }
-            | Notice::GameOver { game_id } => game_id.to_string(),
+            | Notice::GameOver { game_id }
+            | Notice::ReviewReady { game_id } => game_id.to_string(),
             Notice::VerifyEmail { email } => format!("{email}:{at}"),
             Notice::Digest { .. } | Notice::PasswordChanged | Notice::AccountDeleted { .. } => {
                 at.to_string()

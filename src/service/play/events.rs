@@ -361,7 +361,10 @@ pub fn record(db: &Database, caller: &Caller, game_id: i64) -> ServiceResult<Rec
     db.read(|conn| finished_record(conn, game_id))
 }
 
-fn finished_record(conn: &mut DbConnection, game_id: i64) -> ServiceResult<Record> {
+pub(in crate::service) fn finished_record(
+    conn: &mut DbConnection,
+    game_id: i64,
+) -> ServiceResult<Record> {
     let row = load_row(conn, game_id)?;
     if !GameStatus::parse(&row.status).is_finished() {
         return Err(ServiceError::conflict(

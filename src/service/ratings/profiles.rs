@@ -76,6 +76,8 @@ pub struct PlayerProfile {
     pub records: Vec<VariantRecord>,
     /// Games being played now.
     pub current_games: Vec<GameSummary>,
+    /// Mean accuracy per variant over the player's reviewed games (`GET /games/{id}/review`).
+    pub accuracy: Vec<crate::service::review::VariantAccuracy>,
 }
 
 fn variant_of(name: &str) -> ServiceResult<Variant> {
@@ -159,6 +161,7 @@ pub fn profile(
             ratings,
             records,
             current_games,
+            accuracy: crate::service::review::accuracy_of(conn, user.id)?,
         })
     })
 }

@@ -322,6 +322,8 @@ fn unwanted(settings: &MailSettingsRow, notice: &Notice) -> Option<&'static str>
         | Notice::AccountDeleted { .. } => true,
         // The answer to the player's own email.
         Notice::MailReply { .. } => true,
+        // Told on the stream and to webhooks only: the review waits on the record's page.
+        Notice::ReviewReady { .. } => return Some("told on the stream only"),
     };
     (!wanted).then_some("turned off in the preferences")
 }

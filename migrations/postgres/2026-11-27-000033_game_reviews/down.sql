@@ -1,0 +1,2 @@
+DROP TABLE review_accuracies;
+DROP TABLE game_reviews;

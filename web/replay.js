@@ -2,11 +2,12 @@
 /** The record viewer: a finished game step by step, from the deal to the end, as a spectator or
  * as any seat (hands included: the record shows them once the game is over). */
 
-import { call } from './api.js';
+import { call, session } from './api.js';
 import { h, failed } from './dom.js';
 import { t } from './i18n.js';
 import { boardOf, cardFace, pilesOf, resultOf, seatsOf } from './table.js';
 import { didSay } from './words.js';
+import { reviewPanel } from './review.js';
 
 /** @typedef {import('./types/api').components['schemas']} Schemas */
 
@@ -19,6 +20,8 @@ export function showReplay(main, id) {
   /** @type {(seat: number) => string} */
   let names = (s) => `#${s}`;
   let closed = false;
+  /** @type {ReturnType<typeof reviewPanel> | null} */
+  let review = null;
   const body = h('div', { class: 'replay' });
   const moves = h('ol', { class: 'moves', id: 'moves', start: 1 });
   main.replaceChildren(h('h1', {}, [t('record-of', { id })]), body);
@@ -52,6 +55,7 @@ export function showReplay(main, id) {
       ]),
       slider,
       h('p', { id: 'last-move' }, [at.decision ? didSay(names(at.decision.seat), at.decision.decision) : t('the-deal')]),
+      review?.at(step) ?? '',
       h('label', { for: 'viewer' }, [t('seen-by')]), who,
       step === steps ? resultOf(view, names) : '',
       h('div', { class: view.board ? 'table-layout' : '' }, [
@@ -63,6 +67,7 @@ export function showReplay(main, id) {
         ]),
       ]),
       seatsOf(view, { names }),
+      review?.section ?? '',
       h('h2', {}, [t('moves')]), moves,
     );
   };
@@ -88,11 +93,18 @@ export function showReplay(main, id) {
         h('a', { href: `/records/${id}`, onclick: (/** @type {Event} */ e) => { e.preventDefault(); go(i + 1); } },
           [didSay(names(d.seat), d.decision)]),
       ])));
+      const me = session()?.name;
+      review = reviewPanel(id, {
+        names, steps: record.decisions.length, moves, go,
+        seated: game.seats.some((s) => s.user === me),
+        loaded: () => { if (!closed) show().catch(failed); },
+      });
       return show();
     },
   ).catch(failed);
   return () => {
     closed = true;
+    review?.close();
     document.removeEventListener('keydown', keys);
   };
 }

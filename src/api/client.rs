@@ -81,6 +81,7 @@ const FILES: &[(&str, &str, &[u8])] = &[
     ("challenge.js", JS, include_bytes!("../../web/challenge.js")),
     ("game.js", JS, include_bytes!("../../web/game.js")),
     ("replay.js", JS, include_bytes!("../../web/replay.js")),
+    ("review.js", JS, include_bytes!("../../web/review.js")),
     ("style.css", CSS, include_bytes!("../../web/style.css")),
     ("sw.js", JS, include_bytes!("../../web/sw.js")),
     (

@@ -133,6 +133,31 @@ try {
   await page.click('button[data-step="last"]');
   await page.waitForSelector('#result');
   const replayResult = await page.locator('#result').innerText();
+  // The review: asked for from the record, shown once the worker has done it; each mark in the
+  // moves list, each player's figures, a line per player; the next mistake a click away.
+  await page.click('#review-ask');
+  await page.waitForSelector('table.review-summary', { timeout: 120000 });
+  const review = {
+    marks: await page.$$eval('#moves li .mark', (l) => l.map((m) => [Number(m.closest('li')?.dataset.step), m.dataset.mark])),
+    rows: await page.locator('table.review-summary tbody tr').count(),
+    lines: await page.locator('#review-graph polyline').count(),
+    accuracy: await page.$$eval('table.review-summary td.accuracy', (l) => l.map((c) => Number(c.textContent))),
+    jumped: null,
+  };
+  await page.click('button[data-step="first"]');
+  await page.waitForFunction(() => document.querySelector('#step-label')?.textContent?.startsWith('Move 0 '));
+  const next = await page.$('#next-mistake');
+  if (next) {
+    await next.click();
+    await page.waitForSelector('#judgement[data-mark]');
+    review.jumped = {
+      label: await page.locator('#step-label').innerText(),
+      mark: await page.locator('#judgement').getAttribute('data-mark'),
+      text: await page.locator('#judgement').innerText(),
+    };
+  }
+  await page.click('button[data-step="last"]');
+  await page.waitForSelector('#result');
 
   // The player's profile, from their name in the result; then the leaderboards.
   await page.locator('#result a.player', { hasText: name }).click();
@@ -163,7 +188,8 @@ try {
   const lobbyLine = await page.locator('#my-games li').first().innerText();
   console.log(JSON.stringify({
     ending, lobbyLine,
-    clicks, keyboard, firstLoadBytes, result, scores, clock, moves, seen, replayResult, lobbyProblems, gameProblems,
+    clicks, keyboard, firstLoadBytes, result, scores, clock, moves, seen, replayResult, review, lobbyProblems, gameProblems,
+    gameId: Number(/(\d+)$/.exec(gameUrl)[1]),
     profile, peopleProblems, help, log, logKeys,
     unringed,
     outside,

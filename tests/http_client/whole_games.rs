@@ -69,6 +69,65 @@ fn play_in_browser(variant: &str, player: &str) -> Value {
         "{report}"
     );
     assert_eq!(report["replayResult"], report["result"], "{report}");
+    // The review asked for in the viewer: its marks, figures and lines are the API's.
+    let id = report["gameId"].as_i64().expect("the game's id");
+    let api = s.get(
+        &format!("/api/v1/games/{id}/review"),
+        Some(&s.register("reviewer").token),
+    );
+    assert_eq!(api.status, 200, "{}", api.text);
+    let api = api.json()["review"].clone();
+    let marks: Vec<Value> = api["decisions"]
+        .as_array()
+        .map(|l| {
+            l.iter()
+                .filter(|d| !d["mark"].is_null())
+                .map(|d| json!([d["index"].as_u64().unwrap_or_default() + 1, d["mark"]]))
+                .collect()
+        })
+        .unwrap_or_default();
+    let shown = &report["review"];
+    assert_eq!(shown["marks"], json!(marks), "{report}");
+    assert_eq!(shown["rows"], json!(2), "{report}");
+    assert_eq!(shown["lines"], json!(2), "{report}");
+    let accuracy: Vec<Value> = api["summary"]
+        .as_array()
+        .map(|l| {
+            l.iter()
+                .map(|p| {
+                    json!(format!("{:.1}", p["accuracy"].as_f64().unwrap_or(-1.0))
+                        .parse::<f64>()
+                        .unwrap_or(-1.0))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    assert_eq!(shown["accuracy"], json!(accuracy), "{report}");
+    // The next mistake from the deal: the first mistake or blunder, its verdict in words.
+    let first = marks
+        .iter()
+        .find(|m| m[1] == "mistake" || m[1] == "blunder");
+    match first {
+        Some(m) => {
+            let jumped = &shown["jumped"];
+            assert_eq!(jumped["mark"], m[1], "{report}");
+            assert!(
+                jumped["label"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .starts_with(&format!("Move {} ", m[0])),
+                "{report}"
+            );
+            assert!(
+                jumped["text"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .contains("better: "),
+                "{report}"
+            );
+        }
+        None => assert_eq!(shown["jumped"], Value::Null, "{report}"),
+    }
     // The profile, reached from the player's name: the finished game and the rating it gave.
     assert_eq!(report["profile"]["heading"], json!(player), "{report}");
     assert_eq!(report["profile"]["finished"], json!(1), "{report}");

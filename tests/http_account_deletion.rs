@@ -160,6 +160,8 @@ fn deleting_an_account_erases_it_and_keeps_the_others_records(db: Db) {
     let s = server_tuned(db, &sink, |c| {
         c.push_allow_private = true;
         c.webhooks_allow_private = true;
+        // Her review is done below, by a pass of this test's own.
+        c.reviews = false;
     });
     let q = register(&s, NAME, "fr");
     let address = confirmed_address(&s, &sink, &q);
@@ -171,6 +173,23 @@ fn deleting_an_account_erases_it_and_keeps_the_others_records(db: Db) {
     let over = s.started_game("keltis-card", &[q.clone(), ben.clone()]);
     play_out(&s, over, &[q.clone(), ben.clone()]);
     s.wait_packed(over);
+    // Its review: her accuracy on her profile, erased with the account (the review stays).
+    let asked = s.post(
+        &format!("/api/v1/games/{over}/review"),
+        Some(&q.token),
+        json!({}),
+    );
+    assert_eq!(asked.status, 202, "{}", asked.text);
+    let reviews = keltis::storage::Database::open(&s.database_url, 1).expect("db");
+    assert!(matches!(
+        keltis::service::review::review_next(&reviews, false),
+        Ok(keltis::service::review::Pass::Reviewed(_))
+    ));
+    assert_eq!(
+        s.count("SELECT COUNT(*) AS n FROM review_accuracies"),
+        2,
+        "both players' accuracies"
+    );
     // A game she joined and left before it began: her name is only in its (packed) log.
     let left = s.create(&ben, json!({"variant": "keltis", "players": 3}));
     for (user, what) in [(&q, "join"), (&q, "leave"), (&cara, "join"), (&dan, "join")] {
@@ -363,6 +382,13 @@ fn deleting_an_account_erases_it_and_keeps_the_others_records(db: Db) {
     let placeholder = seats[0]["user"].as_str().unwrap().to_string();
     assert!(placeholder.starts_with("deleted-"), "{seats}");
     assert_eq!(seats[1]["user"], "ben");
+    // Her accuracy went with the account; the review (seats, not names) stays with the game.
+    assert_eq!(s.count("SELECT COUNT(*) AS n FROM review_accuracies"), 1);
+    let review = s.get(&format!("/api/v1/games/{over}/review"), Some(&ben.token));
+    assert_eq!(
+        (review.status, review.json()["state"].clone()),
+        (200, json!("done"))
+    );
     for (id, before) in [over, left].iter().zip(&records_before) {
         let after = text_of(&s, &format!("/api/v1/games/{id}/record"), &ben);
         assert_eq!(

@@ -107,6 +107,14 @@ fn a_finished_game_is_reviewed_on_request(db: Db) {
     assert_eq!(again.status, 200);
     assert_eq!(again.json()["review"], done["review"]);
 
+    // The account's export carries it with the game.
+    let export = s.get("/api/v1/me/export", Some(&p[0].token));
+    assert_eq!(export.status, 200, "{}", export.text);
+    let exported = export.json()["games"]
+        .as_array()
+        .and_then(|l| l.iter().find(|g| g["game"]["id"] == id).cloned())
+        .expect("the game in the export");
+    assert_eq!(exported["review"]["review"], done["review"]);
     // The profile gathers the accuracy per variant.
     let profile = s
         .get(

@@ -171,3 +171,11 @@ pub fn rated_unreviewed(conn: &mut DbConnection, since: i64) -> Result<Option<i6
         .first(conn)
         .optional()?)
 }
+
+/// A deleted account's accuracies (they were its profile's alone); the reviews themselves name
+/// seats, not players, and stay with the games.
+pub fn erase_user(conn: &mut DbConnection, user_id: i64) -> Result<(), StorageError> {
+    diesel::delete(review_accuracies::table.filter(review_accuracies::user_id.eq(user_id)))
+        .execute(conn)?;
+    Ok(())
+}

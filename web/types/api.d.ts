@@ -2741,6 +2741,7 @@ export interface components {
             messages: components["schemas"]["ChatMessage"][];
             /** @description The caller's private note (empty for none). */
             note: string;
+            review: null | components["schemas"]["GameReview"];
         };
         /**
          * FinalPlayPhase

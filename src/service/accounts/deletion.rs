@@ -5,7 +5,7 @@
 //!    4 players the stand-in bot takes the seat and the others play on, as after a time-out);
 //! 2. in one transaction, everything that is theirs alone is erased (address and email settings,
 //!    sessions, tokens, webhooks, push devices, notifications, vacations, two-factor, password
-//!    resets, invitations, ratings: they leave the leaderboards), the user row is renamed to a
+//!    resets, invitations, ratings: they leave the leaderboards, review accuracies), the user row is renamed to a
 //!    placeholder (`deleted-` and ten hex digits, a name nobody can register) and its password
 //!    made unusable, and a goodbye is queued to the confirmed address;
 //! 3. the former name is renamed to the placeholder wherever a stored text carries it: the

@@ -38,6 +38,9 @@ pub struct ExportedGame {
     pub note: String,
     /// The caller's own messages at the table, oldest first.
     pub messages: Vec<ChatMessage>,
+    /// The game's review, once someone asked for it.
+    #[schema(required = true)]
+    pub review: Option<crate::service::review::GameReview>,
 }
 
 /// Everything the server holds about the caller.
@@ -106,6 +109,7 @@ pub fn export(
                 events,
                 note,
                 messages,
+                review: crate::service::review::of_game(db, id)?,
             });
         }
         match page.next_cursor {

@@ -4,7 +4,7 @@
 //! the players' streams, and their accuracies gathered on the profiles. The judging itself is
 //! [`crate::review`], pure.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::review::{review, Review, DEFAULT_EFFORT};
@@ -25,7 +25,7 @@ const MAX_ATTEMPTS: i32 = 3;
 const RATED_WITHIN_MS: i64 = 7 * 24 * 3600 * 1000;
 
 /// Where a review stands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ReviewState {
     /// Waiting for a review worker.
@@ -38,7 +38,7 @@ pub enum ReviewState {
 }
 
 /// A game's review: done (with the review) or on its way (answered `202`).
-#[derive(Clone, Debug, Serialize, ToSchema)]
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
 pub struct GameReview {
     pub game_id: i64,
     pub state: ReviewState,
@@ -115,6 +115,16 @@ pub fn get(db: &Database, caller: &Caller, game_id: i64) -> ServiceResult<GameRe
         require_over(conn, game_id)?;
         let row = store::find(conn, game_id)?.ok_or(ServiceError::NotFound("review"))?;
         answer(row, now)
+    })
+}
+
+/// The game's review if one was asked for, as it stands (for the account export).
+pub fn of_game(db: &Database, game_id: i64) -> ServiceResult<Option<GameReview>> {
+    let now = db.now();
+    db.read(|conn| {
+        store::find(conn, game_id)?
+            .map(|row| answer(row, now))
+            .transpose()
     })
 }
 
@@ -199,7 +209,7 @@ pub fn review_next(db: &Database, rated: bool) -> ServiceResult<Pass> {
 }
 
 /// A player's mean accuracy in reviewed games, per variant.
-#[derive(Clone, Debug, Serialize, serde::Deserialize, ToSchema)]
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
 pub struct VariantAccuracy {
     pub variant: crate::engine::Variant,
     /// Mean accuracy, 0..100.

@@ -126,6 +126,11 @@ export function showProfile(main, name) {
       h('p', { class: 'timeouts' }, [t('timed-out-games', { n: p.timed_out_games })]),
       h('section', { 'aria-labelledby': 'ratings-h' }, [h('h2', { id: 'ratings-h' }, [t('ratings')]), ratings]),
       h('section', { 'aria-labelledby': 'record-h' }, [h('h2', { id: 'record-h' }, [t('record')]), p.records.length ? records : h('p', {}, [t('nothing')])]),
+      h('section', { 'aria-labelledby': 'accuracy-h' }, [h('h2', { id: 'accuracy-h' }, [t('review-accuracy')]),
+        p.accuracy.length
+          ? h('ul', { class: 'accuracy' }, p.accuracy.map((a) => h('li', { 'data-variant': a.variant }, [
+            `${t(`variant-${a.variant}`)}: ${t('accuracy-line', { accuracy: a.accuracy.toFixed(1), games: a.games })}`])))
+          : h('p', {}, [t('nothing')])]),
       h('section', { 'aria-labelledby': 'current-h' }, [h('h2', { id: 'current-h' }, [t('current-games')]),
         p.current_games.length
           ? h('ul', { class: 'games' }, p.current_games.map((g) => h('li', {}, [h('a', { href: `/games/${g.id}` }, [

@@ -167,6 +167,7 @@ try {
     heading: await page.locator('h1').innerText(),
     finished: await page.locator('#finished li').count(),
     ratings: await page.locator('table.ratings tbody tr').count(),
+    accuracy: await page.$$eval('ul.accuracy li', (l) => l.map((li) => [li.dataset.variant, li.textContent])),
   };
   const profileUrl = page.url();
   // How to play, from the header.

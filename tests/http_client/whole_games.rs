@@ -7,6 +7,15 @@ use super::*;
 /// the result and the scores shown are the server's, the clock shows, no request leaves the
 /// server, the first load of the game page stays under 300 KB, every board space has its ring,
 /// and axe-core finds nothing serious on the lobby and the game page.
+/// A variant's name as the English catalogue says it.
+fn variant_name(variant: &str) -> &'static str {
+    match variant {
+        "keltis" => "Keltis",
+        "neue-wege" => "Keltis: Neue Wege, neue Ziele",
+        _ => "Keltis Card",
+    }
+}
+
 fn play_in_browser(variant: &str, player: &str) -> Value {
     let s = support::spawn(Db::Sqlite, |_| {}).expect("SQLite server");
     let report = browser("play_game.mjs", &[&s.base, player, variant]);
@@ -90,19 +99,25 @@ fn play_in_browser(variant: &str, player: &str) -> Value {
     assert_eq!(shown["marks"], json!(marks), "{report}");
     assert_eq!(shown["rows"], json!(2), "{report}");
     assert_eq!(shown["lines"], json!(2), "{report}");
+    // Each player's accuracy as the page prints it (to the tenth), compared as numbers.
+    let figures = |v: &Value| -> Vec<String> {
+        v.as_array()
+            .map(|l| {
+                l.iter()
+                    .map(|x| format!("{:.1}", x.as_f64().unwrap_or(-1.0)))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
     let accuracy: Vec<Value> = api["summary"]
         .as_array()
-        .map(|l| {
-            l.iter()
-                .map(|p| {
-                    json!(format!("{:.1}", p["accuracy"].as_f64().unwrap_or(-1.0))
-                        .parse::<f64>()
-                        .unwrap_or(-1.0))
-                })
-                .collect()
-        })
+        .map(|l| l.iter().map(|p| p["accuracy"].clone()).collect())
         .unwrap_or_default();
-    assert_eq!(shown["accuracy"], json!(accuracy), "{report}");
+    assert_eq!(
+        figures(&shown["accuracy"]),
+        figures(&json!(accuracy)),
+        "{report}"
+    );
     // The next mistake from the deal: the first mistake or blunder, its verdict in words.
     let first = marks
         .iter()
@@ -132,6 +147,29 @@ fn play_in_browser(variant: &str, player: &str) -> Value {
     assert_eq!(report["profile"]["heading"], json!(player), "{report}");
     assert_eq!(report["profile"]["finished"], json!(1), "{report}");
     assert_eq!(report["profile"]["ratings"], json!(1), "{report}");
+    // Their accuracy from the review, on the profile.
+    let viewer = s.register("profile-reader");
+    let detail = s
+        .get(&format!("/api/v1/games/{id}"), Some(&viewer.token))
+        .json();
+    let seat = detail["seats"]
+        .as_array()
+        .and_then(|l| l.iter().find(|x| x["user"] == player))
+        .map(|x| x["seat"].clone())
+        .unwrap_or_default();
+    let own = api["summary"]
+        .as_array()
+        .and_then(|l| l.iter().find(|p| p["seat"] == seat))
+        .map(|p| format!("{:.1}", p["accuracy"].as_f64().unwrap_or(-1.0)))
+        .unwrap_or_default();
+    assert_eq!(
+        report["profile"]["accuracy"],
+        json!([[
+            variant,
+            format!("{}: {own} over one reviewed game", variant_name(variant))
+        ]]),
+        "{report}"
+    );
     assert_eq!(report["peopleProblems"], json!([]), "{report}");
     assert_eq!(report["help"], json!("How to play Keltis"), "{report}");
     // The move log shows, in words, each of the other player's decisions since our last one.

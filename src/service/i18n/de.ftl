@@ -213,6 +213,10 @@ web-review-better = besser: { $move }
 web-mark-inaccuracy = Ungenauigkeit
 web-mark-mistake = Fehler
 web-mark-blunder = Patzer
+web-accuracy-line = { $accuracy } in { $games ->
+    [one] einer analysierten Partie
+   *[other] { $games } analysierten Partien
+}
 web-name = Name
 web-password = Passwort
 web-login = Anmelden

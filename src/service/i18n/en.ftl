@@ -198,6 +198,10 @@ web-review-better = better: { $move }
 web-mark-inaccuracy = Inaccuracy
 web-mark-mistake = Mistake
 web-mark-blunder = Blunder
+web-accuracy-line = { $accuracy } over { $games ->
+    [one] one reviewed game
+   *[other] { $games } reviewed games
+}
 web-name = Name
 web-password = Password
 web-login = Log in

@@ -215,6 +215,10 @@ web-review-better = mieux : { $move }
 web-mark-inaccuracy = Imprécision
 web-mark-mistake = Erreur
 web-mark-blunder = Gaffe
+web-accuracy-line = { $accuracy } sur { $games ->
+    [one] une partie analysée
+   *[other] { $games } parties analysées
+}
 web-name = Nom
 web-password = Mot de passe
 web-login = Se connecter

@@ -4,7 +4,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::cards::{Card, Color};
-use super::decision::DecisionJson;
+use super::decision::{Decision, DecisionJson};
+use super::error::RuleError;
 use super::game::{Game, Phase, BIG_PAWN, PLAIN_STONE, START};
 use super::rows::Direction;
 use super::scoring::{GameResult, Retirement, Score};
@@ -119,6 +120,18 @@ pub struct StoneView {
     pub value: u8,
     #[schema(required = true)]
     pub taken_by: Option<u8>,
+}
+
+impl View {
+    /// The legal decisions, with the layout's space ids resolved to the engine's spaces (what a
+    /// bot or the review weighs).
+    pub fn resolved_legal_decisions(&self) -> Result<Vec<Decision>, RuleError> {
+        let board = self.variant.board();
+        self.legal_decisions
+            .iter()
+            .map(|d| d.clone().resolve(board.as_deref()))
+            .collect()
+    }
 }
 
 impl Game {

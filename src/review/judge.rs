@@ -55,6 +55,25 @@ pub fn samples(view: &View, n: usize, rng: &mut SeedRng) -> Result<Vec<Game>, Sa
     (0..n).map(|_| sample_game(view, rng)).collect()
 }
 
+/// What judging from `view` starts with: its seat, the sampled games, and the exact search's
+/// budget. Near the end the rest of the game is searched exactly while that stays within the
+/// budget (`None` otherwise): once one search runs out, the others (as large) are not tried.
+fn sampled(
+    view: &View,
+    effort: Effort,
+    rng: &mut SeedRng,
+) -> Result<(u8, Vec<Game>, Option<u32>), SampleError> {
+    let seat = view
+        .seat
+        .ok_or(SampleError("a spectator's view has no hand"))?;
+    let games = samples(view, effort.samples, rng)?;
+    let exact_nodes = games
+        .first()
+        .filter(|g| near_the_end(g))
+        .map(|_| effort.exact_nodes);
+    Ok((seat, games, exact_nodes))
+}
+
 /// Every choice of `legal` played on the same sampled games, for `view.seat`.
 pub fn choice_margins(
     view: &View,
@@ -62,18 +81,9 @@ pub fn choice_margins(
     effort: Effort,
     rng: &mut SeedRng,
 ) -> Result<ChoiceMargins, SampleError> {
-    let seat = view
-        .seat
-        .ok_or(SampleError("a spectator's view has no hand"))?;
-    let games = samples(view, effort.samples, rng)?;
+    let (seat, games, mut exact_nodes) = sampled(view, effort, rng)?;
     let mut margins = vec![Vec::with_capacity(games.len()); legal.len()];
     let mut play = PlayOut::default();
-    // Near the end the rest of the game is searched exactly, while that stays within the
-    // budget: once one search runs out, the others (as large) are not tried.
-    let mut exact_nodes = games
-        .first()
-        .filter(|g| near_the_end(g))
-        .map(|_| effort.exact_nodes);
     for base in &games {
         // One random stream per sample, the same for every choice: choices are compared on the
         // same cards and the same later play (common random numbers).
@@ -93,15 +103,8 @@ pub fn choice_margins(
 /// The position `view` shows, played on to the end on sampled games: the mean margin for
 /// `view.seat` (who need not be the seat to act).
 pub fn position_margin(view: &View, effort: Effort, rng: &mut SeedRng) -> Result<f64, SampleError> {
-    let seat = view
-        .seat
-        .ok_or(SampleError("a spectator's view has no hand"))?;
-    let games = samples(view, effort.samples, rng)?;
+    let (seat, games, mut exact_nodes) = sampled(view, effort, rng)?;
     let mut play = PlayOut::default();
-    let mut exact_nodes = games
-        .first()
-        .filter(|g| near_the_end(g))
-        .map(|_| effort.exact_nodes);
     let mut total = 0.0;
     for game in &games {
         let stream = rng.next_u64();

@@ -131,16 +131,12 @@ pub fn review(record: &Record, effort: Effort, seed: u64) -> Result<Review, Revi
             .map_err(|error| ReplayError::Decision { index, error })?;
         // Each decision has its own stream: reviewing part of a game again gives the same figures.
         let mut rng = SeedRng::new(seed ^ (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
-        let view = game.view(Some(seat));
         let mut before_draw = None;
         if game.to_act() == Some(seat) {
-            let judged = judge_decision(&view, played, effort, &mut rng)?;
-            if let Some((judged, drawn)) = judged {
-                before_draw = drawn;
-                if let Some(j) = judged {
-                    decisions.push(JudgedDecision { index, seat, ..j });
-                }
-            }
+            let (judged, drawn) =
+                judge_decision(&game.view(Some(seat)), index, played, effort, &mut rng)?;
+            decisions.extend(judged);
+            before_draw = drawn;
         }
         recorded
             .apply_to(&mut game)
@@ -170,36 +166,31 @@ pub fn review(record: &Record, effort: Effort, seed: u64) -> Result<Review, Revi
     })
 }
 
-/// A decision judged from `view`: the judgement where there was a choice, and the expected
-/// margin of drawing from the draw pile where that was played.
-type Judgement = (Option<JudgedDecision>, Option<f64>);
-
+/// The decision `played` at `index` of the record, judged from `view` (its player's): the
+/// judgement where there was a choice, and the expected margin of drawing from the draw pile
+/// where that was played. A resignation or a time-out is not among the choices: not judged.
 fn judge_decision(
     view: &View,
+    index: usize,
     played: Decision,
     effort: Effort,
     rng: &mut SeedRng,
-) -> Result<Option<Judgement>, ReviewError> {
-    let board = view.variant.board();
-    let legal: Vec<Decision> = view
-        .legal_decisions
-        .iter()
-        .filter_map(|d| d.clone().resolve(board.as_deref()).ok())
-        .collect();
-    // A resignation or a timeout is not among the choices: not judged.
+) -> Result<(Option<JudgedDecision>, Option<f64>), ReviewError> {
+    let legal = view
+        .resolved_legal_decisions()
+        .map_err(|error| ReplayError::Decision { index, error })?;
     let Some(at) = legal
         .iter()
         .position(|d| d.normalized() == played.normalized())
     else {
-        return Ok(None);
+        return Ok((None, None));
     };
     let draws = matches!(played, DecisionOf::DrawDeck);
     if legal.len() == 1 {
-        if !draws {
-            return Ok(Some((None, None)));
-        }
-        let before = judge::position_margin(view, effort, rng)?;
-        return Ok(Some((None, Some(before))));
+        let before = draws
+            .then(|| judge::position_margin(view, effort, rng))
+            .transpose()?;
+        return Ok((None, before));
     }
     let values = judge::choice_margins(view, &legal, effort, rng)?;
     let means: Vec<f64> = values
@@ -219,10 +210,11 @@ fn judge_decision(
     } else {
         None
     };
+    let board = view.variant.board();
     let board = board.as_deref();
     let judged = JudgedDecision {
-        index: 0,
-        seat: 0,
+        index,
+        seat: view.seat.unwrap_or_default(),
         choices: legal.len(),
         played: played.normalized().to_json(board),
         best: legal[best].normalized().to_json(board),
@@ -234,7 +226,7 @@ fn judge_decision(
         points_lost: round((means[best] - means[at]).max(0.0)),
         mark,
     };
-    Ok(Some((Some(judged), draws.then_some(means[at]))))
+    Ok((Some(judged), draws.then_some(means[at])))
 }
 
 fn summarise(

@@ -4,29 +4,16 @@
 
 use super::judge::{choice_margins, margin, samples};
 use super::*;
-use crate::engine::bots::{Bot, BotKind};
 use crate::engine::game::Phase;
-use crate::engine::setup::Setup;
 
 const QUICK: Effort = Effort {
     samples: 6,
     exact_nodes: 2_000,
 };
 
-/// A whole game between greedy bots, recorded.
+/// A whole game between greedy bots, recorded (as `keltis review` plays them).
 fn greedy_game(variant: Variant, players: u8, seed: u64) -> Record {
-    let setup = Setup::deal(variant, players, seed).unwrap();
-    let mut game = Game::from_setup(&setup).unwrap();
-    let mut record = Record::new(setup);
-    let mut bots: Vec<Bot> = (0..players)
-        .map(|s| Bot::new(BotKind::Greedy, seed * 7 + u64::from(s)))
-        .collect();
-    while let Some(seat) = game.to_act() {
-        let d = bots[seat as usize].decide(&game.view(Some(seat))).unwrap();
-        game.apply(seat, d).unwrap();
-        record.push(&game, seat, d);
-    }
-    record
+    crate::review_tool::greedy_game(variant, players, seed).unwrap()
 }
 
 fn totals(game: &Game) -> Vec<i32> {

@@ -12,7 +12,7 @@ pub mod heuristic;
 pub mod mcts;
 pub mod sample;
 
-use super::decision::{Decision, DecisionJson};
+use super::decision::Decision;
 use super::setup::SeedRng;
 use super::view::View;
 
@@ -101,16 +101,9 @@ impl Bot {
         if seat != to_act {
             return Err(BotError::NotToAct);
         }
-        let board = view.variant.board();
-        let legal: Vec<Decision> = view
-            .legal_decisions
-            .iter()
-            .map(|d: &DecisionJson| {
-                d.clone()
-                    .resolve(board.as_deref())
-                    .map_err(|e| BotError::Decision(e.code()))
-            })
-            .collect::<Result<_, _>>()?;
+        let legal = view
+            .resolved_legal_decisions()
+            .map_err(|e| BotError::Decision(e.code()))?;
         if legal.is_empty() {
             return Err(BotError::NotToAct);
         }

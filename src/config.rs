@@ -61,6 +61,9 @@ pub struct Config {
     /// Thinking time of `bot-mcts` per decision, in milliseconds.
     #[arg(long, env = "KELTIS_BOT_MCTS_MS", default_value_t = 100)]
     pub bot_mcts_ms: u64,
+    /// Thinking time of `bot-strong` per decision, in milliseconds.
+    #[arg(long, env = "KELTIS_BOT_STRONG_MS", default_value_t = 100)]
+    pub bot_strong_ms: u64,
     /// SQLite only: `full` (default) makes every acknowledged move survive a power loss;
     /// `normal` commits faster but a power loss can drop the last acknowledged moves.
     #[arg(
@@ -243,6 +246,7 @@ impl Config {
             reviews: true,
             review_rated: false,
             bot_mcts_ms: 100,
+            bot_strong_ms: 100,
             sqlite_synchronous: crate::storage::SqliteSync::Full,
             body_timeout_seconds: 10,
             long_poll_max_seconds: 60,

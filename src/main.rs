@@ -97,7 +97,8 @@ enum Command {
         players: u8,
         #[arg(long, default_value_t = 100)]
         games: u64,
-        /// One bot per seat: random, greedy, mcts (10 ms), mcts:50ms, mcts:2000i
+        /// One bot per seat: random, greedy, mcts (10 ms), mcts:50ms, mcts:2000i, rollout
+        /// (100 ms), rollout:50ms, rollout:20i
         #[arg(long, value_delimiter = ',', value_parser = parse_bot)]
         bots: Vec<keltis::engine::bots::BotKind>,
         #[arg(long, default_value_t = 1)]
@@ -197,7 +198,7 @@ fn parse_variant(s: &str) -> Result<Variant, String> {
 
 fn parse_bot(s: &str) -> Result<keltis::engine::bots::BotKind, String> {
     keltis::engine::bots::BotKind::parse(s)
-        .ok_or_else(|| format!("unknown bot {s:?}: random, greedy, mcts, mcts:<N>ms, mcts:<N>i"))
+        .ok_or_else(|| format!("unknown bot {s:?}: random, greedy, mcts, mcts:<N>ms, mcts:<N>i, rollout, rollout:<N>ms, rollout:<N>i"))
 }
 
 fn main() -> ExitCode {

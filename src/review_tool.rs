@@ -34,11 +34,21 @@ pub enum ReviewToolError {
 
 /// A game between greedy bots, recorded.
 pub fn greedy_game(variant: Variant, players: u8, seed: u64) -> Result<Record, ReviewToolError> {
+    bot_game(BotKind::Greedy, variant, players, seed)
+}
+
+/// A game between bots of one kind, recorded.
+pub fn bot_game(
+    kind: BotKind,
+    variant: Variant,
+    players: u8,
+    seed: u64,
+) -> Result<Record, ReviewToolError> {
     let setup = Setup::deal(variant, players, seed)?;
     let mut game = Game::from_setup(&setup)?;
     let mut record = Record::new(setup);
     let mut bots: Vec<Bot> = (0..players)
-        .map(|s| Bot::new(BotKind::Greedy, seed ^ (0xB07 + u64::from(s))))
+        .map(|s| Bot::new(kind, seed ^ (0xB07 + u64::from(s))))
         .collect();
     while let Some(seat) = game.to_act() {
         let bot_error = |e: &dyn std::fmt::Display| ReviewToolError::Bot(e.to_string());
@@ -47,6 +57,9 @@ pub fn greedy_game(variant: Variant, players: u8, seed: u64) -> Result<Record, R
             .map_err(|e| bot_error(&e))?;
         game.apply(seat, d).map_err(|e| bot_error(&e))?;
         record.push(&game, seat, d);
+        if record.decisions.len() >= crate::arena::MAX_DECISIONS {
+            return Err(ReviewToolError::Bot("the game never ended".into()));
+        }
     }
     Ok(record)
 }

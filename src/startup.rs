@@ -75,8 +75,12 @@ pub fn build_with_clock(
         error,
     })?;
     let port = listener.local_addr().map(|a| a.port()).unwrap_or(0);
-    let bots = crate::service::play::bots::ensure_bot_accounts(&db, config.bot_mcts_ms)
-        .map_err(|e| StartupError::Bots(e.to_string()))?;
+    let bots = crate::service::play::bots::ensure_bot_accounts(
+        &db,
+        config.bot_mcts_ms,
+        config.bot_strong_ms,
+    )
+    .map_err(|e| StartupError::Bots(e.to_string()))?;
     let workers = crate::workers::Workers::default();
     if config.bots {
         crate::workers::bots::spawn(

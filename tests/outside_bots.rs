@@ -67,8 +67,12 @@ fn an_account_becomes_a_bot_for_good(db: Db) {
         .iter()
         .map(|b| b["name"].as_str().unwrap())
         .collect();
-    assert_eq!(names, ["bot-random", "bot-greedy", "bot-mcts", "robo"]);
-    assert_eq!(bots[3]["kind"], "outside");
+    assert_eq!(
+        names,
+        ["bot-random", "bot-greedy", "bot-mcts", "bot-strong", "robo"]
+    );
+    assert_eq!(bots[3]["kind"], "rollout:100ms");
+    assert_eq!(bots[4]["kind"], "outside");
 
     // It still signs in (the server's bots cannot: they have no password).
     let login = |name: &str| {

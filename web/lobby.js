@@ -58,7 +58,7 @@ export async function showLobby(main) {
   // One bot per seat beside the player's (each bot takes one seat), shown for the seats there are.
   const bots = [1, 2, 3].map((seat) => /** @type {HTMLSelectElement} */ (h('select', { id: seat === 1 ? 'bot' : `bot-${seat}` }, [
     h('option', { value: '' }, [t('none')]),
-    ...['bot-random', 'bot-greedy', 'bot-mcts'].map((b) => h('option', { value: b }, [b])),
+    ...['bot-random', 'bot-greedy', 'bot-mcts', 'bot-strong'].map((b) => h('option', { value: b }, [b])),
   ])));
   const botFields = bots.map((select, i) => h('p', { class: 'bot-field' }, [
     h('label', { for: select.id }, [i === 0 ? t('opponent-bot') : t('bot-for-seat', { seat: i + 2 })]), ' ', select,

@@ -64,7 +64,7 @@ pub const ENGINE_VERSION: i32 = super::RULESET_VERSION as i32 * 1000 + 3;
 
 /// The whole state of a game, hidden parts included. Serialises as a snapshot (hidden parts
 /// included: never send it to a client).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Game {
     pub(super) variant: Variant,
     pub(super) players: u8,
@@ -108,6 +108,107 @@ pub struct Game {
     pub(super) end: Option<EndReason>,
     /// Seats that resigned or timed out: played on, they cannot win and rank last.
     pub(super) retired: Vec<Option<Retirement>>,
+}
+
+/// Written out so that `clone_from` reuses the target's buffers: the bots copy a game into
+/// scratch space thousands of times a decision, and allocating each time was most of their cost.
+/// The destructuring names every field, so a new one cannot be forgotten here.
+impl Clone for Game {
+    fn clone(&self) -> Game {
+        let Game {
+            variant,
+            players,
+            board,
+            hands,
+            draw_pile,
+            removed,
+            piles,
+            rows,
+            pawns,
+            tiles,
+            pile_stones,
+            wish_stones,
+            tile_points,
+            goal_pawns,
+            stones,
+            turn_player,
+            to_act,
+            phase,
+            discarded_this_turn,
+            end,
+            retired,
+        } = self;
+        Game {
+            variant: *variant,
+            players: *players,
+            board: board.clone(),
+            hands: hands.clone(),
+            draw_pile: draw_pile.clone(),
+            removed: removed.clone(),
+            piles: piles.clone(),
+            rows: rows.clone(),
+            pawns: pawns.clone(),
+            tiles: tiles.clone(),
+            pile_stones: pile_stones.clone(),
+            wish_stones: wish_stones.clone(),
+            tile_points: tile_points.clone(),
+            goal_pawns: *goal_pawns,
+            stones: *stones,
+            turn_player: *turn_player,
+            to_act: *to_act,
+            phase: *phase,
+            discarded_this_turn: *discarded_this_turn,
+            end: *end,
+            retired: retired.clone(),
+        }
+    }
+
+    fn clone_from(&mut self, source: &Game) {
+        let Game {
+            variant,
+            players,
+            board,
+            hands,
+            draw_pile,
+            removed,
+            piles,
+            rows,
+            pawns,
+            tiles,
+            pile_stones,
+            wish_stones,
+            tile_points,
+            goal_pawns,
+            stones,
+            turn_player,
+            to_act,
+            phase,
+            discarded_this_turn,
+            end,
+            retired,
+        } = source;
+        self.variant.clone_from(variant);
+        self.players.clone_from(players);
+        self.board.clone_from(board);
+        self.hands.clone_from(hands);
+        self.draw_pile.clone_from(draw_pile);
+        self.removed.clone_from(removed);
+        self.piles.clone_from(piles);
+        self.rows.clone_from(rows);
+        self.pawns.clone_from(pawns);
+        self.tiles.clone_from(tiles);
+        self.pile_stones.clone_from(pile_stones);
+        self.wish_stones.clone_from(wish_stones);
+        self.tile_points.clone_from(tile_points);
+        self.goal_pawns.clone_from(goal_pawns);
+        self.stones.clone_from(stones);
+        self.turn_player.clone_from(turn_player);
+        self.to_act.clone_from(to_act);
+        self.phase.clone_from(phase);
+        self.discarded_this_turn.clone_from(discarded_this_turn);
+        self.end.clone_from(end);
+        self.retired.clone_from(retired);
+    }
 }
 
 impl Game {

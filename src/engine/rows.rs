@@ -27,10 +27,23 @@ impl Direction {
 
 /// A row of laid cards. The direction is fixed by the first card that differs from the first
 /// card of the row (K5); equal values are always allowed.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct Row {
     cards: Vec<Card>,
+}
+
+/// `clone_from` reuses the row's buffer (see `Game`'s `Clone`).
+impl Clone for Row {
+    fn clone(&self) -> Row {
+        Row {
+            cards: self.cards.clone(),
+        }
+    }
+
+    fn clone_from(&mut self, source: &Row) {
+        self.cards.clone_from(&source.cards);
+    }
 }
 
 impl Row {

@@ -249,7 +249,10 @@ fn bots_fill_every_seat_but_one_and_the_game_finishes(db: Db) {
         .iter()
         .map(|b| b["name"].as_str().unwrap())
         .collect();
-    assert_eq!(names, ["bot-random", "bot-greedy", "bot-mcts"]);
+    assert_eq!(
+        names,
+        ["bot-random", "bot-greedy", "bot-mcts", "bot-strong"]
+    );
     let a = s.post(
         "/api/v1/games",
         Some(&human.token),

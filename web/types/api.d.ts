@@ -1992,7 +1992,7 @@ export interface components {
         Bot: {
             description: string;
             /**
-             * @description `random`, `greedy` or `mcts:<budget>` for the server's bots; `outside` for a bot its owner
+             * @description `random`, `greedy`, `mcts:<budget>` or `rollout:<budget>` for the server's bots; `outside` for a bot its owner
              *     runs through the API.
              */
             kind: string;
@@ -2003,7 +2003,7 @@ export interface components {
          * @description The name of one of the server's bot accounts.
          * @enum {string}
          */
-        BotName: "bot-random" | "bot-greedy" | "bot-mcts";
+        BotName: "bot-random" | "bot-greedy" | "bot-mcts" | "bot-strong";
         /** @description One game: its players' personal tokens, in seat order. */
         BulkGame: {
             /**

@@ -2,6 +2,7 @@
 //! looks best afterwards taken. Discards that feed the next player are marked down.
 
 use super::heuristic::{feeds_next_player, pile_top_fits, potential};
+use crate::engine::cards::Card;
 use crate::engine::decision::{Decision, DecisionOf};
 use crate::engine::game::Game;
 
@@ -34,24 +35,29 @@ pub fn rank(samples: &[Game], seat: u8, legal: &[Decision]) -> Vec<Decision> {
         ranked.extend(legal.iter().copied().filter(|x| *x != d));
         return ranked;
     }
+    let Some(first) = samples.first() else {
+        return legal.to_vec();
+    };
+    // One scratch game, copied into for each try (`clone_from` keeps its buffers).
+    let mut g = first.clone();
     let mut valued: Vec<(f64, Decision)> = Vec::with_capacity(legal.len());
     for &d in legal {
         let mut total = 0.0;
         for game in samples {
-            let mut g = game.clone();
+            g.clone_from(game);
             if g.apply(seat, d).is_err() {
                 continue;
             }
             total += potential(&g, seat);
-            let fed = match d {
-                DecisionOf::Discard { card } | DecisionOf::DiscardFromHand { card } => vec![card],
-                DecisionOf::TakeStone { cards } => cards.to_vec(),
-                DecisionOf::DiscardFromRow { color } => {
-                    game.row(seat, color).last().into_iter().collect()
+            let fed: [Option<Card>; 2] = match d {
+                DecisionOf::Discard { card } | DecisionOf::DiscardFromHand { card } => {
+                    [Some(card), None]
                 }
-                _ => vec![],
+                DecisionOf::TakeStone { cards } => cards.map(Some),
+                DecisionOf::DiscardFromRow { color } => [game.row(seat, color).last(), None],
+                _ => [None, None],
             };
-            for card in fed {
+            for card in fed.into_iter().flatten() {
                 if feeds_next_player(game, seat, card) {
                     total -= FEED_PENALTY;
                 }

@@ -6,10 +6,13 @@
 //! - `greedy`: the decision whose position looks best one step later (a heuristic per variant:
 //!   pawns towards high values, rows that stay playable, wish stones, not feeding the next player).
 //! - `mcts`: information-set Monte Carlo tree search within a time or iteration budget.
+//! - `rollout`: greedy's best few decisions, each played out by greedy's rules on sampled games
+//!   (the strongest; the server's `bot-strong`).
 
 pub mod greedy;
 pub mod heuristic;
 pub mod mcts;
+pub mod rollout;
 pub mod sample;
 
 use super::decision::Decision;
@@ -23,12 +26,33 @@ pub enum Budget {
     Iterations(u32),
 }
 
-/// The kinds of bot, by name: `random`, `greedy`, `mcts` (10 ms), `mcts:50ms`, `mcts:2000i`.
+impl Budget {
+    /// `50ms` or `2000i`, neither zero.
+    fn parse(s: &str) -> Option<Budget> {
+        if let Some(ms) = s.strip_suffix("ms") {
+            Some(Budget::Millis(ms.parse().ok().filter(|v| *v > 0)?))
+        } else {
+            let n = s.strip_suffix('i')?.parse().ok().filter(|v| *v > 0)?;
+            Some(Budget::Iterations(n))
+        }
+    }
+
+    fn name(self) -> String {
+        match self {
+            Budget::Millis(ms) => format!("{ms}ms"),
+            Budget::Iterations(n) => format!("{n}i"),
+        }
+    }
+}
+
+/// The kinds of bot, by name: `random`, `greedy`, `mcts` (10 ms), `mcts:50ms`, `mcts:2000i`,
+/// `rollout` (100 ms), `rollout:50ms`, `rollout:20i`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BotKind {
     Random,
     Greedy,
     Mcts(Budget),
+    Rollout(Budget),
 }
 
 impl BotKind {
@@ -37,15 +61,12 @@ impl BotKind {
             "random" => Some(BotKind::Random),
             "greedy" => Some(BotKind::Greedy),
             "mcts" => Some(BotKind::Mcts(Budget::Millis(10))),
+            "rollout" => Some(BotKind::Rollout(Budget::Millis(100))),
             _ => {
-                let budget = s.strip_prefix("mcts:")?;
-                if let Some(ms) = budget.strip_suffix("ms") {
-                    Some(BotKind::Mcts(Budget::Millis(
-                        ms.parse().ok().filter(|v| *v > 0)?,
-                    )))
+                if let Some(budget) = s.strip_prefix("mcts:") {
+                    Budget::parse(budget).map(BotKind::Mcts)
                 } else {
-                    let n = budget.strip_suffix('i')?.parse().ok().filter(|v| *v > 0)?;
-                    Some(BotKind::Mcts(Budget::Iterations(n)))
+                    Budget::parse(s.strip_prefix("rollout:")?).map(BotKind::Rollout)
                 }
             }
         }
@@ -55,8 +76,8 @@ impl BotKind {
         match self {
             BotKind::Random => "random".into(),
             BotKind::Greedy => "greedy".into(),
-            BotKind::Mcts(Budget::Millis(ms)) => format!("mcts:{ms}ms"),
-            BotKind::Mcts(Budget::Iterations(n)) => format!("mcts:{n}i"),
+            BotKind::Mcts(budget) => format!("mcts:{}", budget.name()),
+            BotKind::Rollout(budget) => format!("rollout:{}", budget.name()),
         }
     }
 }
@@ -120,6 +141,7 @@ impl Bot {
                 greedy::choose(&samples, seat, &legal)
             }
             BotKind::Mcts(budget) => mcts::search(view, &legal, budget, &mut self.rng).0,
+            BotKind::Rollout(budget) => rollout::search(view, &legal, budget, &mut self.rng).0,
         })
     }
 }
@@ -131,14 +153,35 @@ mod tests {
 
     #[test]
     fn bot_names_parse_and_print() {
-        for name in ["random", "greedy", "mcts:10ms", "mcts:500i"] {
+        for name in [
+            "random",
+            "greedy",
+            "mcts:10ms",
+            "mcts:500i",
+            "rollout:100ms",
+            "rollout:20i",
+        ] {
             assert_eq!(BotKind::parse(name).unwrap().name(), name);
         }
         assert_eq!(
             BotKind::parse("mcts"),
             Some(BotKind::Mcts(Budget::Millis(10)))
         );
-        for bad in ["", "smart", "mcts:", "mcts:0ms", "mcts:10", "mcts:xi"] {
+        assert_eq!(
+            BotKind::parse("rollout"),
+            Some(BotKind::Rollout(Budget::Millis(100)))
+        );
+        for bad in [
+            "",
+            "smart",
+            "mcts:",
+            "mcts:0ms",
+            "mcts:10",
+            "mcts:xi",
+            "rollout:",
+            "rollout:0i",
+            "mctsrollout:5i",
+        ] {
             assert_eq!(BotKind::parse(bad), None, "{bad}");
         }
     }
@@ -149,6 +192,7 @@ mod tests {
             BotKind::Random,
             BotKind::Greedy,
             BotKind::Mcts(Budget::Iterations(30)),
+            BotKind::Rollout(Budget::Iterations(2)),
         ] {
             for (variant, players) in [
                 (Variant::Keltis, 2),
@@ -197,5 +241,18 @@ mod tests {
         let (d, stats) = mcts::search(&view, &legal, Budget::Millis(20), &mut rng);
         assert!(stats.iterations > 0);
         assert!(legal.contains(&d));
+    }
+
+    #[test]
+    fn rollout_respects_its_budget() {
+        let game = Game::new(Variant::Keltis, 3, 5).unwrap();
+        let view = game.view(game.to_act());
+        let legal = game.legal_decisions();
+        let mut rng = SeedRng::new(3);
+        let (d, stats) = rollout::search(&view, &legal, Budget::Iterations(3), &mut rng);
+        assert_eq!(stats.samples, 3);
+        assert!(legal.contains(&d));
+        let (_, stats) = rollout::search(&view, &legal, Budget::Millis(5), &mut rng);
+        assert!(stats.samples > 0);
     }
 }

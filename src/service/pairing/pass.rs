@@ -28,7 +28,7 @@ pub struct PairingPolicy {
 
 impl PairingPolicy {
     /// The policy with the server's bots in the order they fill seats: bot-greedy first (a fair
-    /// game for most players), then bot-mcts, then the others.
+    /// game for most players), then bot-mcts, bot-strong, then the others.
     pub fn new(
         fair: FairUse,
         initial_rating: f64,
@@ -39,7 +39,8 @@ impl PairingPolicy {
         bots.sort_by_key(|(_, name)| match name.as_str() {
             "bot-greedy" => 0,
             "bot-mcts" => 1,
-            _ => 2,
+            "bot-strong" => 2,
+            _ => 3,
         });
         PairingPolicy {
             fair,

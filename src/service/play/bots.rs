@@ -1,4 +1,4 @@
-//! The server's bots: built-in accounts (`bot-random`, `bot-greedy`, `bot-mcts`) that can be
+//! The server's bots: built-in accounts (`bot-random`, `bot-greedy`, `bot-mcts`, `bot-strong`) that can be
 //! seated at a game on creation or by invitation, and a background worker that plays their
 //! turns through the same validated, versioned decision path as people. The list of bots also
 //! names the outside bots (see `service::accounts::outside_bots`), which this worker never plays.
@@ -38,7 +38,7 @@ pub struct ServerBot {
 pub struct BotListing {
     /// The user name to invite (or, for the server's bots, to seat with `bots` on creation).
     pub name: String,
-    /// `random`, `greedy` or `mcts:<budget>` for the server's bots; `outside` for a bot its owner
+    /// `random`, `greedy`, `mcts:<budget>` or `rollout:<budget>` for the server's bots; `outside` for a bot its owner
     /// runs through the API.
     pub kind: String,
     pub description: String,
@@ -66,7 +66,11 @@ pub fn list(db: &Database, server: &[ServerBot]) -> ServiceResult<Vec<BotListing
 }
 
 /// Create the bot accounts that do not exist yet (several instances may race: that is fine).
-pub fn ensure_bot_accounts(db: &Database, mcts_millis: u64) -> ServiceResult<Vec<ServerBot>> {
+pub fn ensure_bot_accounts(
+    db: &Database,
+    mcts_millis: u64,
+    strong_millis: u64,
+) -> ServiceResult<Vec<ServerBot>> {
     let wanted = [
         (
             "bot-random",
@@ -82,6 +86,11 @@ pub fn ensure_bot_accounts(db: &Database, mcts_millis: u64) -> ServiceResult<Vec
             "bot-mcts",
             BotKind::Mcts(Budget::Millis(mcts_millis)),
             "searches (information-set Monte Carlo tree search)",
+        ),
+        (
+            "bot-strong",
+            BotKind::Rollout(Budget::Millis(strong_millis)),
+            "the strongest: plays its best few choices out on sampled games and takes the best",
         ),
     ];
     let mut bots = Vec::new();

@@ -44,6 +44,8 @@ enum BotName {
     Greedy,
     #[schema(rename = "bot-mcts")]
     Mcts,
+    #[schema(rename = "bot-strong")]
+    Strong,
 }
 
 #[derive(Clone, Debug, Deserialize, ToSchema)]

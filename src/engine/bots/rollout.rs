@@ -1,0 +1,128 @@
+//! The rollout bot (`bot-strong`): greedy's few best decisions, each played out on the same games
+//! sampled from the bot's view, every seat then playing as the greedy bot would; the decision
+//! whose play-outs end best on average is taken. This is policy rollout (Tesauro and Galperin's
+//! for backgammon): a base policy played forward judges a decision far better than its own
+//! one-step look, and on the same hidden cards the comparison is paired. It beat the tree search
+//! (`mcts`) clearly at the same time per decision: a play-out by greedy's rules is slower than the
+//! tree's quick policy but much closer to how games really go (see docs/performance.md).
+
+use std::time::Instant;
+
+use super::heuristic::potential;
+use super::sample::sample_game;
+use super::Budget;
+use crate::engine::decision::Decision;
+use crate::engine::game::Game;
+use crate::engine::setup::SeedRng;
+use crate::engine::view::View;
+use crate::engine::Variant;
+
+/// Decisions searched, greedy's best first.
+const WIDTH: usize = 4;
+/// Keltis Card's play-outs stop after this many decisions and are judged by the heuristic (they
+/// measured no worse than play-outs to the end, and are quicker).
+const CARD_HORIZON: usize = 40;
+/// The board games play out to the end, or this many decisions: a whole game is a few hundred,
+/// and greedy players who pass cards to each other through the piles would never end one.
+const BOARD_HORIZON: usize = 1_000;
+
+/// What the search did, for tests and reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RolloutStats {
+    /// Sampled games, each played out once per decision searched.
+    pub samples: u32,
+}
+
+/// The seat's lead over the best other seat, in points: the final totals once the game is over,
+/// the heuristic's worth before.
+fn lead(game: &Game, seat: u8) -> f64 {
+    let worth: Vec<f64> = (0..game.players).map(|s| potential(game, s)).collect();
+    let best_other = worth
+        .iter()
+        .enumerate()
+        .filter(|(other, _)| *other != seat as usize)
+        .map(|(_, w)| *w)
+        .fold(f64::NEG_INFINITY, f64::max);
+    worth[seat as usize] - best_other
+}
+
+/// Play `game` on as the greedy bot would, for every seat, to the end or `horizon` decisions.
+fn play_out(game: &mut Game, horizon: usize, legal: &mut Vec<Decision>) {
+    for _ in 0..horizon {
+        let Some(actor) = game.to_act() else { return };
+        game.legal_decisions_into(legal);
+        let decision = match legal.as_slice() {
+            [only] => *only,
+            // The play-out's game is whole: greedy judges on it alone.
+            _ => super::greedy::choose(std::slice::from_ref(game), actor, legal),
+        };
+        if game.apply(actor, decision).is_err() {
+            return;
+        }
+    }
+}
+
+/// Choose among `legal` for the view's seat within the budget (iterations are sampled games).
+pub fn search(
+    view: &View,
+    legal: &[Decision],
+    budget: Budget,
+    rng: &mut SeedRng,
+) -> (Decision, RolloutStats) {
+    let started = Instant::now();
+    let seat = view.seat.unwrap_or(0);
+    let ranking_games: Vec<Game> = (0..2).filter_map(|_| sample_game(view, rng).ok()).collect();
+    let candidates: Vec<Decision> = super::greedy::rank(&ranking_games, seat, legal)
+        .into_iter()
+        .take(WIDTH)
+        .collect();
+    if candidates.len() <= 1 {
+        let only = candidates.first().copied().unwrap_or(legal[0]);
+        return (only, RolloutStats { samples: 0 });
+    }
+    let horizon = match view.variant {
+        Variant::KeltisCard => CARD_HORIZON,
+        Variant::Keltis | Variant::NeueWege => BOARD_HORIZON,
+    };
+    let mut leads = vec![0.0; candidates.len()];
+    let mut samples = 0u32;
+    let mut scratch = Vec::with_capacity(64);
+    let mut game: Option<Game> = None;
+    loop {
+        let done = match budget {
+            Budget::Iterations(n) => samples >= n,
+            Budget::Millis(ms) => started.elapsed().as_secs_f64() * 1000.0 >= ms as f64,
+        };
+        if done && samples > 0 {
+            break;
+        }
+        let Ok(sampled) = sample_game(view, rng) else {
+            break;
+        };
+        for (i, decision) in candidates.iter().enumerate() {
+            // One game copied into each time (`clone_from` keeps its buffers).
+            let game = match game.as_mut() {
+                Some(g) => {
+                    g.clone_from(&sampled);
+                    g
+                }
+                None => game.insert(sampled.clone()),
+            };
+            if game.apply(seat, *decision).is_err() {
+                leads[i] = f64::NEG_INFINITY;
+                continue;
+            }
+            play_out(game, horizon, &mut scratch);
+            leads[i] += lead(game, seat);
+        }
+        samples += 1;
+    }
+    // Ties keep greedy's order.
+    let mut best = 0;
+    for i in 1..candidates.len() {
+        if leads[i] > leads[best] {
+            best = i;
+        }
+    }
+    (candidates[best], RolloutStats { samples })
+}

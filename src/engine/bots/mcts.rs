@@ -235,11 +235,7 @@ pub fn search(
 ) -> (Decision, SearchStats) {
     let started = Instant::now();
     let seat = view.seat.unwrap_or(0);
-    let samples: Vec<Game> = (0..2).filter_map(|_| sample_game(view, rng).ok()).collect();
-    let candidates: Vec<Decision> = super::greedy::rank(&samples, seat, legal)
-        .into_iter()
-        .take(ROOT_WIDTH)
-        .collect();
+    let candidates = super::root_candidates(view, seat, legal, ROOT_WIDTH, rng);
     if candidates.len() <= 1 {
         return (
             candidates.first().copied().unwrap_or(legal[0]),
@@ -258,11 +254,7 @@ pub fn search(
         .collect();
     let mut iterations = 0u32;
     loop {
-        let done = match budget {
-            Budget::Iterations(n) => iterations >= n,
-            Budget::Millis(ms) => started.elapsed().as_secs_f64() * 1000.0 >= ms as f64,
-        };
-        if done && iterations > 0 {
+        if iterations > 0 && budget.spent(started, iterations) {
             break;
         }
         let Ok(base) = sample_game(view, rng) else {

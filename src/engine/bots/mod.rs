@@ -15,6 +15,8 @@ pub mod mcts;
 pub mod rollout;
 pub mod sample;
 
+use std::time::Instant;
+
 use super::decision::Decision;
 use super::setup::SeedRng;
 use super::view::View;
@@ -43,6 +45,31 @@ impl Budget {
             Budget::Iterations(n) => format!("{n}i"),
         }
     }
+
+    /// Whether a search that began at `started` and has done `done` iterations has spent it.
+    fn spent(self, started: Instant, done: u32) -> bool {
+        match self {
+            Budget::Iterations(n) => done >= n,
+            Budget::Millis(ms) => started.elapsed().as_secs_f64() * 1000.0 >= ms as f64,
+        }
+    }
+}
+
+/// The searches' candidates: greedy's best `width` decisions, ranked on two games sampled from
+/// the view. Searching only these keeps the budget on decisions worth comparing.
+fn root_candidates(
+    view: &View,
+    seat: u8,
+    legal: &[Decision],
+    width: usize,
+    rng: &mut SeedRng,
+) -> Vec<Decision> {
+    let games: Vec<_> = (0..2)
+        .filter_map(|_| sample::sample_game(view, rng).ok())
+        .collect();
+    let mut ranked = greedy::rank(&games, seat, legal);
+    ranked.truncate(width);
+    ranked
 }
 
 /// The kinds of bot, by name: `random`, `greedy`, `mcts` (10 ms), `mcts:50ms`, `mcts:2000i`,

@@ -71,11 +71,7 @@ pub fn search(
 ) -> (Decision, RolloutStats) {
     let started = Instant::now();
     let seat = view.seat.unwrap_or(0);
-    let ranking_games: Vec<Game> = (0..2).filter_map(|_| sample_game(view, rng).ok()).collect();
-    let candidates: Vec<Decision> = super::greedy::rank(&ranking_games, seat, legal)
-        .into_iter()
-        .take(WIDTH)
-        .collect();
+    let candidates = super::root_candidates(view, seat, legal, WIDTH, rng);
     if candidates.len() <= 1 {
         let only = candidates.first().copied().unwrap_or(legal[0]);
         return (only, RolloutStats { samples: 0 });
@@ -89,11 +85,7 @@ pub fn search(
     let mut scratch = Vec::with_capacity(64);
     let mut game: Option<Game> = None;
     loop {
-        let done = match budget {
-            Budget::Iterations(n) => samples >= n,
-            Budget::Millis(ms) => started.elapsed().as_secs_f64() * 1000.0 >= ms as f64,
-        };
-        if done && samples > 0 {
+        if samples > 0 && budget.spent(started, samples) {
             break;
         }
         let Ok(sampled) = sample_game(view, rng) else {

@@ -6,6 +6,7 @@
 #   benches/scaling.sh [--splits "2 4 6"] [--load-cores 4] [--games 96] [--seconds 15]
 #                      [--warm-up 3] [--runs 2] [--databases "sqlite postgres"]
 #                      [--keltis target/release/keltis] [--pg-bin /usr/lib/postgresql/15/bin]
+#                      [--sqlite-sync "full full-outside-lock"]
 #
 # Cores are given out from 0 with taskset: the load tool (and pgbench, which it starts) gets the
 # first --load-cores; the server the next N; PostgreSQL the N after (PostgreSQL rows only). A
@@ -26,6 +27,7 @@ runs=2
 databases="sqlite postgres"
 keltis="target/release/keltis"
 pg_bin=""
+sqlite_syncs="full"
 
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -38,7 +40,8 @@ while [ $# -gt 0 ]; do
     --databases) databases="$2"; shift 2 ;;
     --keltis) keltis="$2"; shift 2 ;;
     --pg-bin) pg_bin="$2"; shift 2 ;;
-    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    --sqlite-sync) sqlite_syncs="$2"; shift 2 ;;
+    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
     *) echo "unknown option $1 (--help)" >&2; exit 2 ;;
   esac
 done
@@ -96,7 +99,8 @@ start_postgres() {
   pg_url="postgres://postgres@127.0.0.1:$pg_port/keltis"
 }
 
-# The server on cores $1 with database URL $2 (empty: SQLite in the work folder); sets base.
+# The server on cores $1 with database URL $2 (empty: SQLite in the work folder, synced as $3);
+# sets base.
 start_server() {
   local server_port
   server_port=$(port)
@@ -104,7 +108,7 @@ start_server() {
   mkdir -p "$work/data"
   local env=(KELTIS_DATA_DIR="$work/data" KELTIS_BIND="127.0.0.1:$server_port" KELTIS_BOTS=false
     KELTIS_JWT_SECRET="scaling-$(date +%s)-a-secret-long-enough-for-the-server")
-  if [ -n "$2" ]; then env+=(DATABASE_URL="$2"); fi
+  if [ -n "$2" ]; then env+=(DATABASE_URL="$2"); else env+=(KELTIS_SQLITE_SYNCHRONOUS="$3"); fi
   env -u DATABASE_URL "${env[@]}" taskset -c "$1" "$keltis" serve >"$work/server.log" 2>&1 &
   server_pid=$!
   for _ in $(seq 300); do
@@ -114,9 +118,21 @@ start_server() {
   base="http://127.0.0.1:$server_port"
 }
 
+# SQLite once per sync mode asked for: sqlite/full, sqlite/full-outside-lock.
+targets=()
+for db in $databases; do
+  if [ "$db" = sqlite ]; then
+    for sync in $sqlite_syncs; do targets+=("sqlite/$sync"); done
+  else
+    targets+=("$db")
+  fi
+done
+
 rows=()
 for n in $splits; do
-  for db in $databases; do
+  for target in "${targets[@]}"; do
+    db=${target%%/*}
+    sync=${target#*/}
     need=$((load_cores + n))
     [ "$db" = postgres ] && need=$((need + n))
     if [ "$need" -gt "$cores" ]; then
@@ -134,26 +150,32 @@ for n in $splits; do
         url=$pg_url
         extra=(--pgbench "$url")
       fi
-      start_server "$server" "$url"
+      start_server "$server" "$url" "$sync"
+      out="$work/load-${target//\//-}-$n-$run.json"
       "${load[@]}" "$keltis" load --url "$base" --games "$games" --seconds "$seconds" \
         --warm-up-seconds "$warm_up" --server-pid "$server_pid" "${extra[@]}" \
-        >"$work/load-$db-$n-$run.json" 2>>"$work/load.log" || true
+        >"$out" 2>>"$work/load.log" || true
       stop
-      rows+=("$(python3 - "$work/load-$db-$n-$run.json" "$db" "$n" "$run" <<'EOF'
+      rows+=("$(python3 - "$out" "$target" "$n" "$run" <<'EOF'
 import json, sys
 path, db, n, run = sys.argv[1:]
 try:
     r = json.load(open(path))
 except Exception as e:
-    print(f"| {n} | {db} | {run} | failed: {e} | | | |")
+    print(f"| {n} | {db} | {run} | failed: {e} | | | | | |")
     sys.exit()
 pg = r.get("pgbench") or {}
 tps = pg.get("transactions_per_second")
 share = r.get("share_of_pgbench")
-print("| {} | {} | {} | {:,.0f} | {:.1f} | {} | {} |".format(
+serial = r.get("serial") or {}
+turn = serial.get("write_turn_share")
+cpu = serial.get("server_cpu_ms_per_move")
+print("| {} | {} | {} | {:,.0f} | {:.1f} | {} | {} | {} | {} |".format(
     n, db, run, r["accepted_moves_per_second"], r["decision_latency_ms"]["p99"],
     f"{tps:,.0f}" if tps else (r.get("pgbench_error") or "—"),
-    f"{share:.2f}" if share else "—"))
+    f"{share:.2f}" if share else "—",
+    f"{turn:.2f}" if turn is not None else "—",
+    f"{cpu:.3f}" if cpu is not None else "—"))
 EOF
 )")
       echo "${rows[-1]}" >&2
@@ -164,6 +186,6 @@ done
 echo
 echo "$games games, $seconds s after $warm_up s of warm-up; load tool and pgbench on $load_cores cores (0: unpinned); $cores cores in all; $(date -u +%F)"
 echo
-echo "| server cores | database | run | moves/s | decision p99 ms | pgbench tps (same PG cores) | API / pgbench |"
-echo "|---|---|---|---|---|---|---|"
+echo "| server cores | database | run | moves/s | decision p99 ms | pgbench tps (same PG cores) | API / pgbench | SQLite write turn held | server CPU ms / move |"
+echo "|---|---|---|---|---|---|---|---|---|"
 printf '%s\n' "${rows[@]}"

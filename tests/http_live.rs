@@ -246,6 +246,7 @@ fn a_stream_looks_again_every_few_heartbeats(db: Db) {
 /// `/metrics`: requests by route and status, accepted decisions, open streams, the outbox, the
 /// pool, in the Prometheus text format.
 fn metrics_show_requests_decisions_streams_and_the_outbox(db: Db) {
+    let sqlite = db == Db::Sqlite;
     let s = support::spawn(db, |_| {}).expect("a database for this test");
     let players = two_players(&s, "measured");
     let id = card_game(&s, &players);
@@ -285,6 +286,21 @@ fn metrics_show_requests_decisions_streams_and_the_outbox(db: Db) {
         !text.contains(&format!("/api/v1/games/{id}/")),
         "routes, not paths"
     );
+    // SQLite's one write turn (issue 50): how long it was held, committing included, by how
+    // many writes in how many commits. PostgreSQL has no such turn, and no such series.
+    if sqlite {
+        let writes = value("keltis_sqlite_writes_total");
+        let commits = value("keltis_sqlite_commits_total");
+        let held = value("keltis_sqlite_write_turn_held_seconds_total");
+        let committing = value("keltis_sqlite_write_turn_commit_seconds_total");
+        assert!(writes >= 2.0, "the game's creation and its moves: {writes}");
+        assert!(commits >= 1.0 && commits <= writes, "{commits} of {writes}");
+        assert!(held > 0.0 && committing > 0.0 && committing <= held);
+        // At the default `full` SQLite syncs inside its commits: none apart.
+        assert_eq!(value("keltis_sqlite_log_syncs_total"), 0.0);
+    } else {
+        assert!(!text.contains("keltis_sqlite_"), "{text}");
+    }
 }
 
 /// The load tool's watchers: streams and long polls that follow the games being played receive

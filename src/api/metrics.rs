@@ -7,7 +7,9 @@ use std::time::Instant;
 use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::{get, web, HttpResponse};
-use prometheus_client::encoding::EncodeLabelSet;
+use prometheus_client::collector::Collector;
+use prometheus_client::encoding::{DescriptorEncoder, EncodeLabelSet, EncodeMetric};
+use prometheus_client::metrics::counter::ConstCounter;
 use prometheus_client::metrics::counter::Counter;
 use prometheus_client::metrics::family::Family;
 use prometheus_client::metrics::gauge::Gauge;
@@ -17,6 +19,7 @@ use prometheus_client::registry::Registry;
 use super::error::ApiError;
 use super::AppState;
 use crate::service::notify::notifications::outbox_depth;
+use crate::storage::WriteTurnStats;
 
 // Every label comes from a fixed set, whatever a client sends: a label taken from the request
 // as sent (a method of thousands of characters, a raw path) would make a new series per request
@@ -61,6 +64,71 @@ pub struct Metrics {
     outbox_webhooks: Gauge,
     pool_connections: Gauge,
     pool_idle: Gauge,
+    write_turn: std::sync::Arc<WriteTurn>,
+}
+
+/// SQLite's write turn as of the latest scrape: counters the storage keeps, copied in at each
+/// scrape (none on PostgreSQL).
+#[derive(Debug, Default)]
+struct WriteTurn(std::sync::Mutex<Option<WriteTurnStats>>);
+
+impl Collector for WriteTurn {
+    fn encode(&self, mut encoder: DescriptorEncoder) -> Result<(), std::fmt::Error> {
+        let Some(stats) = *self.0.lock().unwrap_or_else(|p| p.into_inner()) else {
+            return Ok(());
+        };
+        let e = &mut encoder;
+        counter(
+            e,
+            "sqlite_write_turn_held_seconds",
+            "Time writers held SQLite's one write turn (the serial section)",
+            stats.held_seconds,
+        )?;
+        counter(
+            e,
+            "sqlite_write_turn_commit_seconds",
+            "Of that, time spent committing",
+            stats.commit_seconds,
+        )?;
+        counter(
+            e,
+            "sqlite_log_sync_seconds",
+            "Time spent syncing the log to disk outside the write turn",
+            stats.sync_seconds,
+        )?;
+        counter(
+            e,
+            "sqlite_writes",
+            "Writes that took the write turn",
+            stats.writes,
+        )?;
+        counter(
+            e,
+            "sqlite_commits",
+            "SQLite write transactions committed (each holds one or more writes)",
+            stats.batches,
+        )?;
+        counter(
+            e,
+            "sqlite_log_syncs",
+            "Syncs of the log outside the write turn, each covering every commit before it",
+            stats.syncs,
+        )
+    }
+}
+
+/// One counter whose value the storage keeps.
+fn counter<N>(
+    encoder: &mut DescriptorEncoder,
+    name: &str,
+    help: &str,
+    value: N,
+) -> Result<(), std::fmt::Error>
+where
+    ConstCounter<N>: EncodeMetric,
+{
+    let counter = ConstCounter::new(value);
+    counter.encode(encoder.encode_descriptor(name, help, None, counter.metric_type())?)
 }
 
 impl Default for Metrics {
@@ -118,8 +186,11 @@ impl Default for Metrics {
             "db_pool_idle_connections",
             "Database connections idle in the pool",
         );
+        let write_turn = std::sync::Arc::new(WriteTurn::default());
+        registry.register_collector(Box::new(write_turn.clone()));
         Metrics {
             registry,
+            write_turn,
             requests,
             latency,
             decisions,
@@ -202,6 +273,7 @@ pub async fn scrape(state: web::Data<AppState>) -> Result<HttpResponse, ApiError
     let (open, idle) = state.db.pool_use();
     m.pool_connections.set(open as i64);
     m.pool_idle.set(idle as i64);
+    *m.write_turn.0.lock().unwrap_or_else(|p| p.into_inner()) = state.db.write_turn_stats();
     let mut text = String::new();
     prometheus_client::encoding::text::encode(&mut text, &m.registry)
         .map_err(|e| ApiError::from(crate::service::ServiceError::Internal(e.to_string())))?;

@@ -9,6 +9,7 @@ use tokio::sync::watch;
 
 pub mod pgbench;
 pub mod reads;
+pub mod serial;
 mod tables;
 mod watchers;
 use tables::{play_table, Pace, Table};
@@ -94,6 +95,8 @@ pub struct LoadReport {
     /// Why pgbench gave no figure, when it was asked for and failed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pgbench_error: Option<String>,
+    /// The server's CPU per move and SQLite's serial write turn over the measured play.
+    pub serial: serial::SerialReport,
 }
 
 #[derive(Debug, Serialize)]
@@ -253,6 +256,13 @@ pub async fn run(options: LoadOptions) -> Result<LoadReport, LoadError> {
     let began = Instant::now();
     let started = began + Duration::from_secs(options.warm_up_seconds);
     let deadline = started + Duration::from_secs(options.seconds);
+    let first_reading = {
+        let (client, url, pid) = (client.clone(), url.clone(), options.server_pid);
+        tokio::spawn(async move {
+            tokio::time::sleep_until(tokio::time::Instant::from_std(started)).await;
+            serial::read(&client, &url, pid).await
+        })
+    };
     let mut tasks = Vec::new();
     for (g, (current, _)) in tables.into_iter().enumerate() {
         tasks.push(tokio::spawn(play_table(Table {
@@ -291,6 +301,16 @@ pub async fn run(options: LoadOptions) -> Result<LoadReport, LoadError> {
         lag_ms.extend(stats.lag_ms);
     }
     let seconds = started.elapsed().as_secs_f64();
+    let last_reading = serial::read(&client, &url, options.server_pid).await;
+    let serial = match first_reading.await {
+        Ok(first) => serial::between(&first, &last_reading, accepted),
+        Err(e) => {
+            return Err(LoadError::Answer {
+                status: 0,
+                body: e.to_string(),
+            })
+        }
+    };
     let server_threads = options.server_pid.and_then(threads_of);
     let waiting = ready.load(std::sync::atomic::Ordering::Relaxed);
     stop.send_replace(true);
@@ -353,6 +373,7 @@ pub async fn run(options: LoadOptions) -> Result<LoadReport, LoadError> {
         pgbench,
         share_of_pgbench,
         pgbench_error,
+        serial,
     })
 }
 

@@ -26,6 +26,7 @@ pub mod erasures;
 pub mod events;
 pub mod games;
 mod group_commit;
+pub use group_commit::WriteTurnStats;
 pub mod inbound_mail;
 pub mod ladders;
 pub mod live_sessions;
@@ -219,6 +220,7 @@ impl Database {
     ) -> Result<Database, StorageError> {
         let backend = Backend::of_url(url);
         let mut in_use = None;
+        let mut log = None;
         if backend == Backend::Sqlite {
             let path = sqlite_path(url);
             if let Some(dir) = std::path::Path::new(path).parent() {
@@ -237,6 +239,10 @@ impl Database {
                 .map_err(|e| StorageError::Unavailable(e.to_string()))?;
             first.batch_execute("PRAGMA busy_timeout = 10000;")?;
             into_wal(&mut first)?;
+            // The writers may sync the log themselves, outside their turn.
+            if sqlite_synchronous == SqliteSync::FullOutsideLock {
+                log = group_commit::log_file(&mut first)?;
+            }
         }
         let pool = r2d2::Pool::builder()
             .max_size(pool_size)
@@ -252,7 +258,7 @@ impl Database {
             pool,
             backend,
             sqlite_writes: (backend == Backend::Sqlite)
-                .then(|| Arc::new(group_commit::Committer::new(pool_size))),
+                .then(|| Arc::new(group_commit::Committer::new(pool_size, log))),
             clock: crate::clock::Clock::system(),
             wakeups: Arc::default(),
             outgoing: Arc::default(),

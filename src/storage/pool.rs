@@ -31,6 +31,11 @@ pub enum SqliteSync {
     /// power loss. The default.
     #[default]
     Full,
+    /// As durable as `full`, the log synced by the server after each commit instead of by
+    /// SQLite inside it, outside the write lock: the next writers need not wait for the disk.
+    /// Meant for many cores (the write turn held half as long); on 2 cores it measured no faster
+    /// (docs/performance.md).
+    FullOutsideLock,
     /// Faster commits; a power loss (not a crash of the server) can drop the last
     /// acknowledged moves.
     Normal,
@@ -39,7 +44,8 @@ pub enum SqliteSync {
 impl SqliteSync {
     fn pragma(self) -> &'static str {
         match self {
-            SqliteSync::Full => "FULL",
+            // Every connection but the writers' (which the committer relaxes) syncs fully.
+            SqliteSync::Full | SqliteSync::FullOutsideLock => "FULL",
             SqliteSync::Normal => "NORMAL",
         }
     }
@@ -56,6 +62,9 @@ pub struct Pooled {
     /// error, so that it is pinged before its next use.
     answered: Option<(Instant, u64)>,
     losses: Arc<AtomicU64>,
+    /// Set by the SQLite writers, whose connection commits without syncing (they sync the log
+    /// themselves): the pool drops it rather than lend it to anyone else.
+    pub(super) relaxed: bool,
 }
 
 /// A connection that answered this recently is handed out without a ping first: pinging on every
@@ -104,6 +113,7 @@ impl ManageConnection for Manager {
             conn,
             answered: None,
             losses: self.losses.clone(),
+            relaxed: false,
         };
         pooled.settled(true);
         Ok(pooled)
@@ -122,6 +132,9 @@ impl ManageConnection for Manager {
     }
 
     fn has_broken(&self, pooled: &mut Pooled) -> bool {
+        if pooled.relaxed {
+            return true;
+        }
         let broken = pooled.conn.is_broken();
         if broken {
             pooled.lost();

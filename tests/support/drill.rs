@@ -13,7 +13,17 @@ use super::User;
 
 /// `keltis serve` on `database_url`, on a free port; its base URL once it answers.
 pub fn serve(database_url: &str, data_dir: &std::path::Path) -> (Child, String) {
-    let binary = Command::new(env!("CARGO_BIN_EXE_keltis"));
+    serve_with_env(database_url, data_dir, &[])
+}
+
+/// [`serve`] with settings of its own in the environment (`KELTIS_...`).
+pub fn serve_with_env(
+    database_url: &str,
+    data_dir: &std::path::Path,
+    env: &[(&str, &str)],
+) -> (Child, String) {
+    let mut binary = Command::new(env!("CARGO_BIN_EXE_keltis"));
+    binary.envs(env.iter().copied());
     start(binary, database_url, data_dir, Stdio::null())
 }
 

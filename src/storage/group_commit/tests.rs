@@ -1,0 +1,226 @@
+//! The group commit's tests: durability and sharing of commits, the writers' connection, the
+//! log synced outside the turn.
+
+use crate::storage::accounts::{insert_user, user_by_name};
+use crate::storage::scratch::ScratchFile;
+use crate::storage::{Database, SqliteSync, StorageError};
+
+/// Writers on many threads at once: every writer answered Ok has its row, committed; a
+/// writer whose work failed has none, and the writers batched with it keep theirs.
+#[test]
+fn queued_writers_share_commits_and_a_failed_one_leaves_nothing() {
+    for sync in [SqliteSync::Full, SqliteSync::FullOutsideLock] {
+        queued_writers(sync);
+    }
+}
+
+fn queued_writers(sync: SqliteSync) {
+    let file = ScratchFile::new("group-commit", "writes.db");
+    let db = Database::open_with(file.path(), 8, sync).expect("a database");
+    std::thread::scope(|scope| {
+        for thread in 0..8 {
+            let db = &db;
+            scope.spawn(move || {
+                for i in 0..40 {
+                    let failing = i % 10 == 3;
+                    let written = db.write(|c| {
+                        insert_user(c, &format!("writer-{thread}-{i}"), "!", false, 0)?;
+                        if failing {
+                            return Err(StorageError::Conflict);
+                        }
+                        Ok(())
+                    });
+                    assert_eq!(written.is_ok(), !failing, "{thread}/{i}: {written:?}");
+                }
+            });
+        }
+    });
+    // Every writer took the turn, failed or not; the commits were fewer than the writes when
+    // writers shared them, and committing is part of holding the turn.
+    let stats = db.write_turn_stats().expect("SQLite has a write turn");
+    assert_eq!(stats.writes, 8 * 40);
+    assert!(
+        stats.batches >= 1 && stats.batches <= stats.writes,
+        "{stats:?}"
+    );
+    assert!(stats.commit_seconds > 0.0 && stats.commit_seconds <= stats.held_seconds);
+    // Outside the lock, a sync covers one commit or more.
+    match sync {
+        SqliteSync::FullOutsideLock => assert!(stats.syncs >= 1 && stats.syncs <= stats.batches),
+        _ => assert_eq!(stats.syncs, 0),
+    }
+    // Read back through a connection of its own: only what was committed is there.
+    let reader = Database::open(file.path(), 1).expect("a database");
+    for thread in 0..8 {
+        for i in 0..40 {
+            let name = format!("writer-{thread}-{i}");
+            let found = reader
+                .read(|c| user_by_name(c, &name))
+                .expect("a read")
+                .is_some();
+            assert_eq!(found, i % 10 != 3, "{name}");
+        }
+    }
+}
+
+/// With `full-outside-lock` the writers commit at `NORMAL` and sync the log themselves, outside
+/// the turn; every other connection keeps `FULL`, and the writers' is never lent to them.
+#[test]
+fn the_writers_sync_the_log_themselves_and_keep_their_connection_to_themselves() {
+    use diesel::sql_types::Integer;
+    use diesel::RunQueryDsl;
+    #[derive(diesel::QueryableByName)]
+    struct Synchronous {
+        #[diesel(sql_type = Integer)]
+        synchronous: i32,
+    }
+    fn synchronous(c: &mut crate::storage::DbConnection) -> Result<i32, StorageError> {
+        let row: Synchronous = diesel::sql_query("PRAGMA synchronous").get_result(c)?;
+        Ok(row.synchronous)
+    }
+    let file = ScratchFile::new("log-sync-outside", "sync.db");
+    let db = Database::open_with(file.path(), 4, SqliteSync::FullOutsideLock).expect("a database");
+    let log = db.sqlite_writes.as_ref().and_then(|c| c.log.clone());
+    assert_eq!(log, Some(format!("{}-wal", file.path()).into()));
+    let inside = db
+        .write(|c| {
+            insert_user(c, "synced", "!", false, 0)?;
+            synchronous(c)
+        })
+        .expect("a write");
+    assert_eq!(inside, 1, "the writers commit at NORMAL");
+    for _ in 0..8 {
+        let outside = db.read(synchronous).expect("a read");
+        assert_eq!(outside, 2, "every other connection stays at FULL");
+    }
+    // At `full` (the default) and `normal`, SQLite syncs as it does; in memory there is no log.
+    for (name, sync) in [
+        ("full.db", SqliteSync::Full),
+        ("normal.db", SqliteSync::Normal),
+    ] {
+        let other = ScratchFile::new(&format!("log-sync-{name}"), name);
+        let db = Database::open_with(other.path(), 4, sync).expect("a database");
+        assert!(db.sqlite_writes.as_ref().is_some_and(|c| c.log.is_none()));
+        let inside = db.write(synchronous).expect("a write");
+        assert_eq!(inside, if sync == SqliteSync::Full { 2 } else { 1 });
+    }
+    let db = Database::open(":memory:", 1).expect("an in-memory database");
+    assert!(db.sqlite_writes.as_ref().is_some_and(|c| c.log.is_none()));
+}
+
+/// A log that cannot be synced fails the write that needed it, and every write after it:
+/// what the disk holds is unknown then.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_log_that_cannot_be_synced_stops_the_writes() {
+    let file = ScratchFile::new("log-sync-failing", "failing.db");
+    let mut db =
+        Database::open_with(file.path(), 4, SqliteSync::FullOutsideLock).expect("a database");
+    // procfs refuses to sync (EINVAL): a disk that failed.
+    db.sqlite_writes = Some(std::sync::Arc::new(super::Committer::new(
+        4,
+        Some("/proc/version".into()),
+    )));
+    let first = db.write(|c| insert_user(c, "unsynced", "!", false, 0));
+    assert!(
+        matches!(&first, Err(StorageError::Unavailable(why)) if why.contains("sync")),
+        "{first:?}"
+    );
+    let later = db.write(|c| insert_user(c, "after", "!", false, 0));
+    assert!(
+        matches!(&later, Err(StorageError::Unavailable(why)) if why.contains("restart")),
+        "{later:?}"
+    );
+    assert!(db
+        .read(|c| user_by_name(c, "after"))
+        .expect("a read")
+        .is_none());
+}
+
+/// The writers keep their connection between batches; what another process (here another
+/// pool on the same file) committed meanwhile is still what they read and write on.
+#[test]
+fn the_kept_writer_connection_sees_what_another_process_wrote() {
+    let file = ScratchFile::new("kept-writer", "kept.db");
+    let path = file.path();
+    let server = Database::open(path, 4).expect("a database");
+    let tool = Database::open(path, 2).expect("the same database");
+    server
+        .write(|c| insert_user(c, "first", "!", false, 0))
+        .expect("a write");
+    tool.write(|c| insert_user(c, "by-the-tool", "!", false, 0))
+        .expect("a write beside it");
+    let seen = server
+        .write(|c| {
+            let seen = user_by_name(c, "by-the-tool")?.is_some();
+            insert_user(c, "after", "!", false, 0)?;
+            Ok::<_, StorageError>(seen)
+        })
+        .expect("a write after it");
+    assert!(seen, "the kept connection reads the other process's commit");
+    let after = tool.read(|c| user_by_name(c, "after")).expect("a read");
+    assert!(after.is_some(), "and its own write after it is committed");
+}
+
+/// A writer's savepoint keeps its sub-journal in memory, however many pages it changes:
+/// SQLite would otherwise move it to a temporary file past 64 KiB, and every page copy of
+/// the batch's later writers would be a file write made while the write turn is held.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_writers_savepoint_journals_in_memory() {
+    use diesel::connection::SimpleConnection;
+
+    /// SQLite's temporary files this process holds open (they are unlinked at once, so only
+    /// their open descriptors show them).
+    fn open_temporary_files() -> Vec<String> {
+        std::fs::read_dir("/proc/self/fd")
+            .map(|fds| {
+                fds.filter_map(|fd| std::fs::read_link(fd.ok()?.path()).ok())
+                    .map(|target| target.to_string_lossy().into_owned())
+                    .filter(|target| target.contains("etilqs_"))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    let file = ScratchFile::new("sub-journal", "journal.db");
+    let db = Database::open(file.path(), 4).expect("a database");
+    // Some 100 pages of 4 KiB, committed: a savepoint that changes them all copies each.
+    db.write(|c| {
+        c.batch_execute(
+            "CREATE TABLE scratch (id INTEGER PRIMARY KEY, filler TEXT NOT NULL); \
+             WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 400) \
+             INSERT INTO scratch SELECT i, printf('%.1000c', 'x') FROM n;",
+        )?;
+        Ok::<_, StorageError>(())
+    })
+    .expect("a table of some 100 pages");
+    let seen = db
+        .write(|c| {
+            c.batch_execute("UPDATE scratch SET filler = printf('%.1000c', 'y');")?;
+            Ok::<_, StorageError>(open_temporary_files())
+        })
+        .expect("a write changing every page");
+    assert_eq!(seen, Vec::<String>::new(), "the sub-journal went to a file");
+}
+
+/// A pool of one connection (an in-memory database) lends it back after each batch: reads
+/// after a write still get it.
+#[test]
+fn a_pool_of_one_is_not_kept_by_the_writers() {
+    let db = Database::open(":memory:", 1).expect("an in-memory database");
+    db.write(|c| insert_user(c, "only", "!", false, 0))
+        .expect("a write");
+    let found = db
+        .read(|c| user_by_name(c, "only"))
+        .expect("a read after it");
+    assert!(found.is_some());
+}
+
+/// The bundled SQLite is built with the query planner stability guarantee
+/// (`.cargo/config.toml`): without it statements with `LIMIT ?` are compiled at every run.
+#[test]
+fn the_bundled_sqlite_keeps_its_plans_stable() {
+    let db = Database::open(":memory:", 1).expect("an in-memory database");
+    assert_eq!(db.sqlite_plans_stable().expect("asked"), Some(true));
+}

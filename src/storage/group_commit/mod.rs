@@ -42,7 +42,8 @@ use diesel::sqlite::SqliteConnection;
 use super::pool::Pooled;
 use super::{DbConnection, Manager, StorageError};
 
-/// Writers per transaction at most: the first of a batch waits for the others' work.
+/// Writers after which a batch commits even with others queued: the first of a batch waits for
+/// the others' work. (A batch left open for a sync in progress takes whoever comes until it ends.)
 const MAX_BATCH: usize = 64;
 
 type Txn = <DbConnection as Connection>::TransactionManager;
@@ -195,7 +196,8 @@ impl Committer {
     }
 
     /// Run `f` in the current batch's transaction (opening one with a connection from `connect`
-    /// if none is open), and return its result once the batch holding it has committed.
+    /// if none is open), and return its result once the batch holding it has committed (and its
+    /// log is synced, where the committer syncs it).
     pub(super) fn write<T, E: From<StorageError> + From<DieselError>>(
         &self,
         connect: impl FnOnce() -> Result<PooledConnection<Manager>, StorageError>,

@@ -271,28 +271,24 @@ impl Committer {
     /// commit of more writers at once writes each shared page (the tables' and indexes' upper
     /// pages, the games row's page) to the log once. Committing at once made batches half as
     /// large and cost 10% of the moves on 2 cores.
-    fn commit_batch(
-        &self,
-        mut turn: MutexGuard<'_, Turn>,
-        holding: Holding<'_>,
+    fn commit_batch<'a>(
+        &'a self,
+        mut turn: MutexGuard<'a, Turn>,
+        mut holding: Holding<'a>,
         batch: u64,
     ) -> Result<(), StorageError> {
-        if self.log.is_none() {
-            let committed = self.settle(&mut turn, batch, true);
-            drop(holding);
-            drop(turn);
-            return committed;
-        }
-        let syncing = match self.syncing.try_lock() {
-            Ok(free) => free,
-            Err(std::sync::TryLockError::Poisoned(p)) => p.into_inner(),
-            Err(std::sync::TryLockError::WouldBlock) => {
+        // With the sync outside the lock, this batch's sync is made by this writer.
+        let syncing = match self.log.as_ref().map(|_| self.syncing.try_lock()) {
+            None => None,
+            Some(Ok(free)) => Some(free),
+            Some(Err(std::sync::TryLockError::Poisoned(p))) => Some(p.into_inner()),
+            Some(Err(std::sync::TryLockError::WouldBlock)) => {
                 turn.deferred = true;
                 drop(holding);
                 drop(turn);
                 let free = self.syncing.lock().unwrap_or_else(|p| p.into_inner());
-                let mut turn = self.lock_turn();
-                let holding = Holding {
+                turn = self.lock_turn();
+                holding = Holding {
                     clock: &self.clock,
                     since: Instant::now(),
                 };
@@ -303,16 +299,16 @@ impl Committer {
                     drop(free);
                     return self.wait_for(batch);
                 }
-                let committed = self.settle(&mut turn, batch, true);
-                drop(holding);
-                drop(turn);
-                return committed.and_then(|()| self.sync_log(free, batch));
+                Some(free)
             }
         };
         let committed = self.settle(&mut turn, batch, true);
         drop(holding);
         drop(turn);
-        committed.and_then(|()| self.sync_log(syncing, batch))
+        match syncing {
+            None => committed,
+            Some(free) => committed.and_then(|()| self.sync_log(free, batch)),
+        }
     }
 
     /// Commit (or, when `commit` is false, roll back) the open batch; tell its writers if it

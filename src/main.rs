@@ -97,7 +97,7 @@ enum Command {
         players: u8,
         #[arg(long, default_value_t = 100)]
         games: u64,
-        /// One bot per seat: random, greedy, mcts (10 ms), mcts:50ms, mcts:2000i, rollout
+        /// One bot per seat: random, greedy, planner, mcts (10 ms), mcts:50ms, mcts:2000i, rollout
         /// (100 ms), rollout:50ms, rollout:20i
         #[arg(long, value_delimiter = ',', value_parser = parse_bot)]
         bots: Vec<keltis::engine::bots::BotKind>,

@@ -28,8 +28,16 @@ pub fn choose(samples: &[Game], seat: u8, legal: &[Decision]) -> Decision {
     rank(samples, seat, legal)[0]
 }
 
+/// A position's worth to a seat, in points.
+pub type Valuation = fn(&Game, u8) -> f64;
+
 /// The legal decisions, best first by the greedy evaluation (draws by the draw rule).
 pub fn rank(samples: &[Game], seat: u8, legal: &[Decision]) -> Vec<Decision> {
+    rank_by(samples, seat, legal, potential)
+}
+
+/// `rank` with another valuation of the position after each decision.
+pub fn rank_by(samples: &[Game], seat: u8, legal: &[Decision], value: Valuation) -> Vec<Decision> {
     if let Some(d) = samples.first().and_then(|g| choose_draw(g, seat, legal)) {
         let mut ranked = vec![d];
         ranked.extend(legal.iter().copied().filter(|x| *x != d));
@@ -48,7 +56,7 @@ pub fn rank(samples: &[Game], seat: u8, legal: &[Decision]) -> Vec<Decision> {
             if g.apply(seat, d).is_err() {
                 continue;
             }
-            total += potential(&g, seat);
+            total += value(&g, seat);
             let fed: [Option<Card>; 2] = match d {
                 DecisionOf::Discard { card } | DecisionOf::DiscardFromHand { card } => {
                     [Some(card), None]

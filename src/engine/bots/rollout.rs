@@ -1,6 +1,6 @@
-//! The rollout bot (`bot-strong`): greedy's few best decisions, each played out on the same games
-//! sampled from the bot's view, every seat then playing as the greedy bot would; the decision
-//! whose play-outs end best on average is taken. This is policy rollout (Tesauro and Galperin's
+//! The rollout bot (`bot-strong`): the few best decisions one step ahead, each played out on the
+//! same games sampled from the bot's view, every seat then playing as the greedy bot would; the
+//! decision whose play-outs end best on average is taken. This is policy rollout (Tesauro and Galperin's
 //! for backgammon): a base policy played forward judges a decision far better than its own
 //! one-step look, and on the same hidden cards the comparison is paired. It beat the tree search
 //! (`mcts`) clearly at the same time per decision: a play-out by greedy's rules is slower than the
@@ -8,7 +8,6 @@
 
 use std::time::Instant;
 
-use super::heuristic::potential;
 use super::sample::sample_game;
 use super::Budget;
 use crate::engine::decision::Decision;
@@ -34,9 +33,11 @@ pub struct RolloutStats {
 }
 
 /// The seat's lead over the best other seat, in points: the final totals once the game is over,
-/// the heuristic's worth before.
+/// the planning value before (Keltis Card's play-outs stop early: its plan judged them better
+/// than greedy's heuristic, 89% against 84%).
 fn lead(game: &Game, seat: u8) -> f64 {
-    let worth: Vec<f64> = (0..game.players).map(|s| potential(game, s)).collect();
+    let value = super::planning_value(game.variant);
+    let worth: Vec<f64> = (0..game.players).map(|s| value(game, s)).collect();
     let best_other = worth
         .iter()
         .enumerate()

@@ -8,8 +8,8 @@
 //! - `planner`: greedy's one-step look with Keltis Card's plan as the value (`card_plan`); the
 //!   same as greedy in the board games.
 //! - `mcts`: information-set Monte Carlo tree search within a time or iteration budget.
-//! - `rollout`: greedy's best few decisions, each played out by greedy's rules on sampled games
-//!   (the strongest; the server's `bot-strong`).
+//! - `rollout`: the best few decisions by the planning value, each played out by greedy's rules
+//!   on sampled games (the strongest; the server's `bot-strong`).
 
 pub mod card_plan;
 pub mod greedy;
@@ -88,8 +88,8 @@ fn root_candidates(
     ranked
 }
 
-/// The kinds of bot, by name: `random`, `greedy`, `planner`, `mcts` (10 ms), `mcts:50ms`, `mcts:2000i`,
-/// `rollout` (100 ms), `rollout:50ms`, `rollout:20i`.
+/// The kinds of bot, by name: `random`, `greedy`, `planner`, `mcts` (10 ms), `mcts:50ms`,
+/// `mcts:2000i`, `rollout` (100 ms), `rollout:50ms`, `rollout:20i`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BotKind {
     Random,
@@ -180,17 +180,15 @@ impl Bot {
         }
         Ok(match self.kind {
             BotKind::Random => legal[self.rng.below(legal.len() as u64) as usize],
-            BotKind::Greedy => {
+            BotKind::Greedy | BotKind::Planner => {
                 let samples = (0..GREEDY_SAMPLES)
                     .map(|_| sample::sample_game(view, &mut self.rng))
                     .collect::<Result<Vec<_>, _>>()?;
-                greedy::choose(&samples, seat, &legal)
-            }
-            BotKind::Planner => {
-                let samples = (0..GREEDY_SAMPLES)
-                    .map(|_| sample::sample_game(view, &mut self.rng))
-                    .collect::<Result<Vec<_>, _>>()?;
-                greedy::rank_by(&samples, seat, &legal, planning_value(view.variant))[0]
+                let value = match self.kind {
+                    BotKind::Planner => planning_value(view.variant),
+                    _ => heuristic::potential,
+                };
+                greedy::rank_by(&samples, seat, &legal, value)[0]
             }
             BotKind::Mcts(budget) => mcts::search(view, &legal, budget, &mut self.rng).0,
             BotKind::Rollout(budget) => rollout::search(view, &legal, budget, &mut self.rng).0,

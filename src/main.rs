@@ -182,6 +182,10 @@ enum Command {
         /// Games sampled per decision.
         #[arg(long, default_value_t = keltis::review::DEFAULT_EFFORT.samples)]
         samples: usize,
+        /// How sampled games are played on: `quick` (the search bot's quick policy, the
+        /// server's) or `strong` (the strong bot's play-outs).
+        #[arg(long, default_value = "quick", value_parser = parse_judge)]
+        judge: keltis::review::Judge,
         /// Records to review (one JSON record per line) instead of bot games.
         #[arg(long)]
         records: Option<PathBuf>,
@@ -194,6 +198,10 @@ enum Command {
 fn parse_variant(s: &str) -> Result<Variant, String> {
     Variant::parse(s)
         .ok_or_else(|| format!("unknown variant {s:?}: keltis, neue-wege or keltis-card"))
+}
+
+fn parse_judge(s: &str) -> Result<keltis::review::Judge, String> {
+    keltis::review::Judge::parse(s).ok_or_else(|| format!("unknown judge {s:?}: strong or quick"))
 }
 
 fn parse_bot(s: &str) -> Result<keltis::engine::bots::BotKind, String> {
@@ -422,6 +430,7 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             games,
             seed,
             samples,
+            judge,
             records,
             summary,
         } => {
@@ -434,6 +443,7 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             };
             let effort = keltis::review::Effort {
                 samples,
+                judge,
                 ..keltis::review::DEFAULT_EFFORT
             };
             for record in &records {

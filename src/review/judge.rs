@@ -1,15 +1,18 @@
 //! Judging one decision from what its player knew: games sampled from that player's view (their
 //! hand, everything in the open; the other hands, the draw pile's order and the removed cards
 //! dealt at random from the cards they could not see), every choice played on the same samples
-//! to the end, and the final margins compared. The play-outs use the search bot's quick policy;
-//! the last decisions of a game (the final plays, the last card of the draw pile) are searched
-//! exactly, every seat choosing its best.
+//! on, and the margins compared. The play-outs are the search bot's quick policy, to the end
+//! ([`Judge::Quick`], the server's), or the strong bot's own ([`Judge::Strong`], `keltis review
+//! --judge strong`: costlier, and its marks not yet calibrated). The last decisions of a game
+//! (the final plays, the last card of the draw pile) are searched exactly, every seat choosing
+//! its best.
 //!
 //! Given only a [`View`], the judge cannot use a card its player could not see: honest by
 //! construction, as the bots are.
 
 use crate::engine::bots::heuristic::potential;
 use crate::engine::bots::mcts::rollout_choice;
+use crate::engine::bots::rollout;
 use crate::engine::bots::sample::{sample_game, SampleError};
 use crate::engine::decision::Decision;
 use crate::engine::game::{Game, Phase};
@@ -28,6 +31,28 @@ pub struct Effort {
     /// Positions an exact search of the game's last decisions (where the judged decision is
     /// near the end) may visit per sample and choice before play-outs take over.
     pub exact_nodes: u32,
+    /// How the sampled games are played on.
+    pub judge: Judge,
+}
+
+/// How the judge plays a sampled game on after a choice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Judge {
+    /// As the strong bot (`rollout`) plays its own: greedy for every seat, Keltis Card's
+    /// stopped after 40 decisions and valued by its plan.
+    Strong,
+    /// The search bot's quick policy, to the end: 4-10 times cheaper, and weaker.
+    Quick,
+}
+
+impl Judge {
+    pub fn parse(s: &str) -> Option<Judge> {
+        match s {
+            "strong" => Some(Judge::Strong),
+            "quick" => Some(Judge::Quick),
+            _ => None,
+        }
+    }
 }
 
 /// The margins each choice reached: `margins[choice][sample]`, in points, for the judged seat.
@@ -83,7 +108,7 @@ pub fn choice_margins(
 ) -> Result<ChoiceMargins, SampleError> {
     let (seat, games, mut exact_nodes) = sampled(view, effort, rng)?;
     let mut margins = vec![Vec::with_capacity(games.len()); legal.len()];
-    let mut play = PlayOut::default();
+    let mut play = PlayOut::new(effort.judge);
     for base in &games {
         // One random stream per sample, the same for every choice: choices are compared on the
         // same cards and the same later play (common random numbers).
@@ -93,8 +118,8 @@ pub fn choice_margins(
             if game.apply(seat, d).is_err() {
                 return Err(SampleError("a legal choice was refused in a sample"));
             }
-            let totals = play.finish(game, &mut exact_nodes, &mut SeedRng::new(stream));
-            margins[i].push(margin(&totals, seat));
+            let m = play.finish(game, seat, &mut exact_nodes, &mut SeedRng::new(stream));
+            margins[i].push(m);
         }
     }
     Ok(ChoiceMargins { margins })
@@ -104,39 +129,65 @@ pub fn choice_margins(
 /// `view.seat` (who need not be the seat to act).
 pub fn position_margin(view: &View, effort: Effort, rng: &mut SeedRng) -> Result<f64, SampleError> {
     let (seat, games, mut exact_nodes) = sampled(view, effort, rng)?;
-    let mut play = PlayOut::default();
+    let mut play = PlayOut::new(effort.judge);
     let mut total = 0.0;
     for game in &games {
         let stream = rng.next_u64();
-        let totals = play.finish(game.clone(), &mut exact_nodes, &mut SeedRng::new(stream));
-        total += margin(&totals, seat);
+        total += play.finish(
+            game.clone(),
+            seat,
+            &mut exact_nodes,
+            &mut SeedRng::new(stream),
+        );
     }
     Ok(total / games.len().max(1) as f64)
 }
 
-/// Plays a game to its end: exactly where little is left, else by the search's quick policy.
-#[derive(Default)]
+/// Plays a game on: exactly where little is left, else as the judge plays.
 struct PlayOut {
+    judge: Judge,
     legal: Vec<Decision>,
     good: Vec<Decision>,
 }
 
 impl PlayOut {
-    /// The final totals of every seat: by the exact search where `exact_nodes` allows it (set
-    /// to `None` once a search runs out), else by the quick policy.
+    fn new(judge: Judge) -> PlayOut {
+        PlayOut {
+            judge,
+            legal: Vec::new(),
+            good: Vec::new(),
+        }
+    }
+
+    /// `seat`'s final margin: by the exact search where `exact_nodes` allows it (set to `None`
+    /// once a search runs out), else by the judge's play-out.
     fn finish(
         &mut self,
         mut game: Game,
+        seat: u8,
         exact_nodes: &mut Option<u32>,
         rng: &mut SeedRng,
-    ) -> Vec<i32> {
+    ) -> f64 {
         if let Some(budget) = *exact_nodes {
             let mut nodes = budget;
             match exact(&game, &mut nodes) {
-                Some(t) => return t,
+                Some(t) => return margin(&t, seat),
                 None => *exact_nodes = None,
             }
         }
+        match self.judge {
+            Judge::Strong => {
+                let horizon = rollout::horizon(game.variant());
+                rollout::play_out(&mut game, horizon, &mut self.legal);
+                rollout::lead(&game, seat)
+            }
+            Judge::Quick => margin(&self.quick(game, rng), seat),
+        }
+    }
+
+    /// The final totals by the quick policy; a play-out still running at the limit is valued
+    /// by its position.
+    fn quick(&mut self, mut game: Game, rng: &mut SeedRng) -> Vec<i32> {
         for _ in 0..PLAY_OUT_LIMIT {
             let Some(actor) = game.to_act() else {
                 return totals(&game);
@@ -147,7 +198,6 @@ impl PlayOut {
                 break;
             }
         }
-        // Cut off: the position's worth stands in for the score.
         (0..game.players())
             .map(|s| potential(&game, s).round() as i32)
             .collect()

@@ -24,13 +24,17 @@ use crate::engine::record::{Record, ReplayError};
 use crate::engine::setup::SeedRng;
 use crate::engine::view::View;
 use crate::engine::Variant;
-pub use judge::Effort;
+pub use judge::{Effort, Judge};
 pub use marks::Mark;
 
 /// The effort of a review unless told otherwise (see docs/performance.md for what it costs).
 pub const DEFAULT_EFFORT: Effort = Effort {
     samples: 100,
     exact_nodes: 1_000,
+    // The strong judge costs 4-10 times as much and, its play-outs having no chance in them,
+    // marks many more decisions (docs/performance.md): not the default until its marks are
+    // calibrated.
+    judge: Judge::Quick,
 };
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -7,9 +7,11 @@ use super::*;
 use crate::engine::bots::{BotKind, Budget};
 use crate::engine::game::Phase;
 
-const QUICK: Effort = Effort {
+/// Few samples: the checks here do not need many.
+const LIGHT: Effort = Effort {
     samples: 6,
     exact_nodes: 2_000,
+    judge: Judge::Quick,
 };
 
 /// A whole game between greedy bots, recorded (as `keltis review` plays them).
@@ -51,7 +53,7 @@ fn an_unfinished_game_is_not_reviewed() {
     let mut record = greedy_game(Variant::KeltisCard, 2, 1);
     record.decisions.truncate(record.decisions.len() / 2);
     record.result = None;
-    assert_eq!(review(&record, QUICK, 1), Err(ReviewError::NotOver));
+    assert_eq!(review(&record, LIGHT, 1), Err(ReviewError::NotOver));
 }
 
 /// The last decision of a game, in every variant: each choice that ends the game has a margin
@@ -76,7 +78,7 @@ fn the_last_decision_is_judged_exactly_as_enumerated() {
             let judged = choice_margins(
                 &game.view(Some(seat)),
                 &legal,
-                QUICK,
+                LIGHT,
                 &mut SeedRng::new(seed),
             )
             .unwrap();
@@ -118,8 +120,8 @@ fn the_final_plays_agree_with_the_enumeration_on_every_sample() {
         let view = game.view(Some(seat));
         let legal = game.legal_decisions();
         // The judge draws its samples first: the same stream gives the same samples here.
-        let sampled = samples(&view, QUICK.samples, &mut SeedRng::new(seed)).unwrap();
-        let judged = choice_margins(&view, &legal, QUICK, &mut SeedRng::new(seed)).unwrap();
+        let sampled = samples(&view, LIGHT.samples, &mut SeedRng::new(seed)).unwrap();
+        let judged = choice_margins(&view, &legal, LIGHT, &mut SeedRng::new(seed)).unwrap();
         for (k, sample) in sampled.iter().enumerate() {
             for (c, &d) in legal.iter().enumerate() {
                 let mut g = sample.clone();
@@ -199,7 +201,7 @@ fn a_planted_blunder_is_marked_and_the_review_repeats_itself() {
         record.decisions.pop();
         record.push(&planted, seat, blunder);
 
-        let reviewed = review(&record, QUICK, 11).unwrap();
+        let reviewed = review(&record, LIGHT, 11).unwrap();
         let judged = reviewed.decisions.iter().find(|d| d.index == last).unwrap();
         assert_eq!(judged.mark, Some(Mark::Blunder), "{judged:?}");
         assert_eq!(judged.points_lost, best - worst);
@@ -209,20 +211,22 @@ fn a_planted_blunder_is_marked_and_the_review_repeats_itself() {
             player.blunders >= 1 && player.accuracy < 100.0,
             "{player:?}"
         );
-        assert_eq!(review(&record, QUICK, 11).unwrap(), reviewed);
+        assert_eq!(review(&record, LIGHT, 11).unwrap(), reviewed);
         return;
     }
     panic!("no close game with a costly last decision among 40 seeds");
 }
 
-/// A whole game of each variant: every decision with a choice judged once, every draw from the
-/// deck weighed, figures in range.
+/// A whole game of each variant, by either judge: every decision with a choice judged once,
+/// every draw from the deck weighed, figures in range.
 #[test]
 fn a_whole_game_is_reviewed_in_every_variant() {
-    for (variant, players) in [
-        (Variant::Keltis, 2),
-        (Variant::NeueWege, 4),
-        (Variant::KeltisCard, 2),
+    for (variant, players, judge) in [
+        (Variant::Keltis, 2, Judge::Quick),
+        (Variant::NeueWege, 4, Judge::Quick),
+        (Variant::KeltisCard, 2, Judge::Quick),
+        (Variant::Keltis, 3, Judge::Strong),
+        (Variant::KeltisCard, 2, Judge::Strong),
     ] {
         let record = greedy_game(variant, players, 2);
         let reviewed = review(
@@ -230,6 +234,7 @@ fn a_whole_game_is_reviewed_in_every_variant() {
             Effort {
                 samples: 2,
                 exact_nodes: 200,
+                judge,
             },
             3,
         )
@@ -246,8 +251,8 @@ fn a_whole_game_is_reviewed_in_every_variant() {
             deck_draws += usize::from(d == DecisionOf::DrawDeck);
             r.apply_to(&mut g).unwrap();
         }
-        assert_eq!(reviewed.decisions.len(), with_choice, "{variant}");
-        assert_eq!(reviewed.draws.len(), deck_draws, "{variant}");
+        assert_eq!(reviewed.decisions.len(), with_choice, "{variant} {judge:?}");
+        assert_eq!(reviewed.draws.len(), deck_draws, "{variant} {judge:?}");
         for d in &reviewed.decisions {
             assert!(
                 (0.0..=1.0).contains(&d.win_chance) && d.chance_lost >= 0.0 && d.points_lost >= 0.0

@@ -32,10 +32,18 @@ pub struct RolloutStats {
     pub samples: u32,
 }
 
+/// How many decisions a play-out of `variant` runs before its position is valued instead.
+pub fn horizon(variant: Variant) -> usize {
+    match variant {
+        Variant::KeltisCard => CARD_HORIZON,
+        Variant::Keltis | Variant::NeueWege => BOARD_HORIZON,
+    }
+}
+
 /// The seat's lead over the best other seat, in points: the final totals once the game is over,
 /// the planning value before (Keltis Card's play-outs stop early: its plan judged them better
 /// than greedy's heuristic, 89% against 84%).
-fn lead(game: &Game, seat: u8) -> f64 {
+pub fn lead(game: &Game, seat: u8) -> f64 {
     let value = super::planning_value(game.variant);
     let worth: Vec<f64> = (0..game.players).map(|s| value(game, s)).collect();
     let best_other = worth
@@ -48,7 +56,7 @@ fn lead(game: &Game, seat: u8) -> f64 {
 }
 
 /// Play `game` on as the greedy bot would, for every seat, to the end or `horizon` decisions.
-fn play_out(game: &mut Game, horizon: usize, legal: &mut Vec<Decision>) {
+pub fn play_out(game: &mut Game, horizon: usize, legal: &mut Vec<Decision>) {
     for _ in 0..horizon {
         let Some(actor) = game.to_act() else { return };
         game.legal_decisions_into(legal);
@@ -77,10 +85,7 @@ pub fn search(
         let only = candidates.first().copied().unwrap_or(legal[0]);
         return (only, RolloutStats { samples: 0 });
     }
-    let horizon = match view.variant {
-        Variant::KeltisCard => CARD_HORIZON,
-        Variant::Keltis | Variant::NeueWege => BOARD_HORIZON,
-    };
+    let horizon = horizon(view.variant);
     let mut leads = vec![0.0; candidates.len()];
     let mut samples = 0u32;
     let mut scratch = Vec::with_capacity(64);

@@ -41,7 +41,7 @@ pub enum Judge {
     /// As the strong bot (`rollout`) plays its own: greedy for every seat, Keltis Card's
     /// stopped after 40 decisions and valued by its plan.
     Strong,
-    /// The search bot's quick policy, to the end: 4-10 times cheaper, and weaker.
+    /// The search bot's quick policy, to the end: 3.4-10 times cheaper, and weaker.
     Quick,
 }
 

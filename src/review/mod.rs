@@ -31,7 +31,7 @@ pub use marks::Mark;
 pub const DEFAULT_EFFORT: Effort = Effort {
     samples: 100,
     exact_nodes: 1_000,
-    // The strong judge costs 4-10 times as much and, its play-outs having no chance in them,
+    // The strong judge costs 3.4-10 times as much and, its play-outs having no chance in them,
     // marks many more decisions (docs/performance.md): not the default until its marks are
     // calibrated.
     judge: Judge::Quick,

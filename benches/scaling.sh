@@ -9,7 +9,10 @@
 #                      [--sqlite-sync "full full-outside-lock"]
 #
 # Cores are given out from 0 with taskset: the load tool (and pgbench, which it starts) gets the
-# first --load-cores; the server the next N; PostgreSQL the N after (PostgreSQL rows only). A
+# first --load-cores, with as many threads; the server the next N; PostgreSQL the N after
+# (PostgreSQL rows only). Each row says what a move cost the load tool, the server and
+# PostgreSQL (its statements counted by pg_stat_statements), and PostgreSQL's cost per pgbench
+# transaction beside it: a load tool as busy as its cores, not the server, limited that row. A
 # split that does not fit the machine is skipped and said so. --load-cores 0 leaves the load tool
 # unpinned, sharing the others' cores (a functional run on a small machine, not a measurement). PostgreSQL is a private cluster in
 # a temporary folder (initdb, trust on loopback), run as the invoking user, or as `postgres` under
@@ -41,7 +44,7 @@ while [ $# -gt 0 ]; do
     --keltis) keltis="$2"; shift 2 ;;
     --pg-bin) pg_bin="$2"; shift 2 ;;
     --sqlite-sync) sqlite_syncs="$2"; shift 2 ;;
-    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
     *) echo "unknown option $1 (--help)" >&2; exit 2 ;;
   esac
 done
@@ -92,11 +95,12 @@ start_postgres() {
   if [ "$(id -u)" = 0 ]; then as=(runuser -u postgres --); fi
   # pg_ctl starts postgres, which keeps taskset's cores.
   taskset -c "$1" "${as[@]}" pg_ctl -D "$data" -w -l "$data/postgres.log" \
-    -o "-p $pg_port -k $data -c listen_addresses=127.0.0.1 -c max_connections=$((games + 64)) -c shared_buffers=512MB" \
+    -o "-p $pg_port -k $data -c listen_addresses=127.0.0.1 -c max_connections=$((games + 64)) -c shared_buffers=512MB -c shared_preload_libraries=pg_stat_statements" \
     start >/dev/null
   pg_running=1
   psql -h 127.0.0.1 -p "$pg_port" -U postgres -qc 'CREATE DATABASE keltis' >/dev/null
   pg_url="postgres://postgres@127.0.0.1:$pg_port/keltis"
+  pg_pid=$(head -n1 "$data/postmaster.pid")
 }
 
 # The server on cores $1 with database URL $2 (empty: SQLite in the work folder, synced as $3);
@@ -140,7 +144,8 @@ for n in $splits; do
       continue
     fi
     load=(taskset -c "$(span 0 "$load_cores")")
-    if [ "$load_cores" = 0 ]; then load=(); fi
+    threads=$load_cores
+    if [ "$load_cores" = 0 ]; then load=(); threads=1; fi
     server=$(span "$load_cores" "$n")
     for run in $(seq "$runs"); do
       url=""
@@ -148,12 +153,12 @@ for n in $splits; do
       if [ "$db" = postgres ]; then
         start_postgres "$(span $((load_cores + n)) "$n")"
         url=$pg_url
-        extra=(--pgbench "$url")
+        extra=(--pgbench "$url" --database-pid "$pg_pid")
       fi
       start_server "$server" "$url" "$sync"
       out="$work/load-${target//\//-}-$n-$run.json"
       "${load[@]}" "$keltis" load --url "$base" --games "$games" --seconds "$seconds" \
-        --warm-up-seconds "$warm_up" --server-pid "$server_pid" "${extra[@]}" \
+        --warm-up-seconds "$warm_up" --server-pid "$server_pid" --threads "$threads" "${extra[@]}" \
         >"$out" 2>>"$work/load.log" || true
       stop
       rows+=("$(python3 - "$out" "$target" "$n" "$run" <<'EOF'
@@ -162,20 +167,27 @@ path, db, n, run = sys.argv[1:]
 try:
     r = json.load(open(path))
 except Exception as e:
-    print(f"| {n} | {db} | {run} | failed: {e} | | | | | |")
+    print(f"| {n} | {db} | {run} | failed: {e} | | | | | | | | |")
     sys.exit()
 pg = r.get("pgbench") or {}
 tps = pg.get("transactions_per_second")
 share = r.get("share_of_pgbench")
 serial = r.get("serial") or {}
-turn = serial.get("write_turn_share")
-cpu = serial.get("server_cpu_ms_per_move")
-print("| {} | {} | {} | {:,.0f} | {:.1f} | {} | {} | {} | {} |".format(
+per_move = r.get("database_per_move") or {}
+per_tx = pg.get("database_per_transaction") or {}
+def fmt(value, spec):
+    return format(value, spec) if value is not None else "—"
+load = serial.get("load_cpu_ms_per_move")
+busy = serial.get("load_cores_busy")
+print("| {} | {} | {} | {:,.0f} | {:.1f} | {} | {} | {} | {} | {} | {} | {} |".format(
     n, db, run, r["accepted_moves_per_second"], r["decision_latency_ms"]["p99"],
     f"{tps:,.0f}" if tps else (r.get("pgbench_error") or "—"),
-    f"{share:.2f}" if share else "—",
-    f"{turn:.2f}" if turn is not None else "—",
-    f"{cpu:.3f}" if cpu is not None else "—"))
+    fmt(share, ".2f"),
+    fmt(serial.get("write_turn_share"), ".2f"),
+    fmt(serial.get("server_cpu_ms_per_move"), ".3f"),
+    f"{load:.3f} ({busy:.1f})" if load is not None and busy is not None else "—",
+    f"{fmt(per_move.get('cpu_ms'), '.3f')} / {fmt(per_tx.get('cpu_ms'), '.3f')}" if pg else "—",
+    f"{fmt(r.get('database_bound_share'), '.2f')}; {fmt(per_move.get('statements'), '.1f')} / {fmt(per_tx.get('statements'), '.1f')}" if pg else "—"))
 EOF
 )")
       echo "${rows[-1]}" >&2
@@ -186,6 +198,6 @@ done
 echo
 echo "$games games, $seconds s after $warm_up s of warm-up; load tool and pgbench on $load_cores cores (0: unpinned); $cores cores in all; $(date -u +%F)"
 echo
-echo "| server cores | database | run | moves/s | decision p99 ms | pgbench tps (same PG cores) | API / pgbench | SQLite write turn held | server CPU ms / move |"
-echo "|---|---|---|---|---|---|---|---|---|"
+echo "| server cores | database | run | moves/s | decision p99 ms | pgbench tps (same PG cores) | API / pgbench | SQLite write turn held | server CPU ms / move | load tool CPU ms / move (cores busy) | PostgreSQL CPU ms: per move / per pgbench transaction | API / pgbench where PostgreSQL's CPU is the limit; statements per move / per transaction |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
 printf '%s\n' "${rows[@]}"

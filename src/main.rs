@@ -140,6 +140,14 @@ enum Command {
         /// the shape of one move with as many clients as games, and report both rates.
         #[arg(long)]
         pgbench: Option<String>,
+        /// PostgreSQL's postmaster process id: with --pgbench, report PostgreSQL's CPU per move
+        /// and per pgbench transaction (all its processes).
+        #[arg(long)]
+        database_pid: Option<u32>,
+        /// The load tool's threads, and pgbench's (1 leaves the other cores of a small machine
+        /// to the server; give it as many as the cores it has to itself).
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
         /// Offer this many moves per second in all, the tables taking turns, instead of each
         /// moving as soon as it is answered (latency at a given load).
         #[arg(long)]
@@ -323,10 +331,11 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             games,
             seconds,
             seed,
+            threads,
             ..
         } => {
             let runtime = tokio::runtime::Builder::new_multi_thread()
-                .worker_threads(1)
+                .worker_threads(threads.max(1))
                 .enable_all()
                 .build()?;
             let report = runtime.block_on(keltis::loadtest::reads::run(
@@ -351,13 +360,16 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             followers,
             server_pid,
             pgbench,
+            database_pid,
+            threads,
             rate,
             warm_up_seconds,
             reads: false,
         } => {
-            // One worker thread: on a 2-core machine the server keeps the other core.
+            // One worker thread by default: on a 2-core machine the server keeps the other core.
+            let threads = threads.max(1);
             let runtime = tokio::runtime::Builder::new_multi_thread()
-                .worker_threads(1)
+                .worker_threads(threads)
                 .enable_all()
                 .build()?;
             let report =
@@ -374,6 +386,8 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
                     pgbench,
                     rate,
                     warm_up_seconds,
+                    threads,
+                    database_pid,
                 }))?;
             println!("{}", serde_json::to_string_pretty(&report)?);
             Ok(())

@@ -308,6 +308,8 @@ fn metrics_show_requests_decisions_streams_and_the_outbox(db: Db) {
 /// PostgreSQL, `--pgbench` reports the database's own rate beside the API's.
 fn the_load_tool_measures_wake_ups(db: Db) {
     let s = support::spawn(db, |_| {}).expect("a database for this test");
+    let postgres = s.database_url.starts_with("postgres");
+    let database_pid = postgres.then(|| postmaster_pid(&s.database_url)).flatten();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(1)
         .enable_all()
@@ -325,12 +327,11 @@ fn the_load_tool_measures_wake_ups(db: Db) {
             followers: None,
             server_pid: Some(std::process::id()),
             // On PostgreSQL the database's own rate is measured after the load (pgbench).
-            pgbench: s
-                .database_url
-                .starts_with("postgres")
-                .then(|| s.database_url.clone()),
+            pgbench: postgres.then(|| s.database_url.clone()),
             rate: None,
             warm_up_seconds: 0,
+            threads: 1,
+            database_pid,
         }))
         .expect("the load runs");
     assert!(report.accepted_moves > 0);
@@ -351,14 +352,58 @@ fn the_load_tool_measures_wake_ups(db: Db) {
             .unwrap_or_else(|| panic!("pgbench ran: {:?}", report.pgbench_error));
         assert!(pgbench.transactions_per_second > 0.0);
         assert!(report.share_of_pgbench.is_some_and(|r| r > 0.0));
+        // What a move and a pgbench transaction cost PostgreSQL: its CPU where its processes are
+        // on this machine, its statements where pg_stat_statements is loaded, or why not.
+        let per_move = report.database_per_move.as_ref().expect("measured");
+        let per_transaction = &pgbench.database_per_transaction;
+        for cost in [per_move, per_transaction] {
+            assert_eq!(cost.cpu_ms.is_some(), database_pid.is_some(), "{cost:?}");
+            assert_ne!(
+                cost.statements.is_some(),
+                cost.statements_unavailable.is_some(),
+                "{cost:?}"
+            );
+        }
+        if let Some(statements) = per_transaction.statements {
+            // BEGIN, the update, the insert, END.
+            assert!((3.5..=4.5).contains(&statements), "{statements}");
+            assert!(per_move.statements.is_some_and(|n| n >= 1.0));
+        }
+        assert_eq!(
+            report.database_bound_share.is_some(),
+            database_pid.is_some()
+        );
+        println!(
+            "PostgreSQL's postmaster {}, pg_stat_statements: {:?}",
+            database_pid.map_or("not found on this machine".into(), |p| p.to_string()),
+            per_move.statements_unavailable
+        );
     } else {
-        assert!(report.pgbench.is_none());
+        assert!(report.pgbench.is_none() && report.database_per_move.is_none());
     }
+    assert!(report.serial.load_cpu_ms_per_move.is_some(), "Linux /proc");
     assert_eq!(report.watcher_errors, 0);
     let streams = report.stream_wake_ms.expect("streams saw moves");
     let polls = report.poll_wake_ms.expect("long polls saw moves");
     assert!(streams.max >= streams.p50 && polls.max >= polls.p50);
     assert!(report.server_threads.is_some_and(|n| n > 0));
+}
+
+/// PostgreSQL's postmaster, where it runs on this machine: the parent of its checkpointer.
+fn postmaster_pid(url: &str) -> Option<u32> {
+    let out = std::process::Command::new("psql")
+        .args(["-At", "-d", url, "-c"])
+        .arg("SELECT pid FROM pg_stat_activity WHERE backend_type = 'checkpointer'")
+        .output()
+        .ok()?;
+    let checkpointer: u32 = String::from_utf8_lossy(&out.stdout).trim().parse().ok()?;
+    let stat = std::fs::read_to_string(format!("/proc/{checkpointer}/stat")).ok()?;
+    stat.rsplit_once(')')?
+        .1
+        .split_whitespace()
+        .nth(1)?
+        .parse()
+        .ok()
 }
 
 /// `--rate`: the tables share the offered rate (never more moves than it allows) and the report
@@ -385,6 +430,8 @@ fn the_load_tool_paces_moves_at_an_offered_rate(db: Db) {
             pgbench: None,
             rate: Some(rate),
             warm_up_seconds: 1,
+            threads: 1,
+            database_pid: None,
         }))
         .expect("the load runs");
     // Each table's first move is due within its first period, then one every period: at most

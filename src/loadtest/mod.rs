@@ -7,6 +7,8 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::watch;
 
+mod cpu;
+pub mod database;
 pub mod pgbench;
 pub mod reads;
 pub mod serial;
@@ -43,6 +45,11 @@ pub struct LoadOptions {
     pub rate: Option<f64>,
     /// Play this long before measuring: connections, threads and caches warm up first.
     pub warm_up_seconds: u64,
+    /// The load tool's threads (and pgbench's): where it has cores of its own, as many as they.
+    pub threads: usize,
+    /// PostgreSQL's postmaster process id (Linux): with `pgbench`, count the CPU of all of
+    /// PostgreSQL's processes per move and per pgbench transaction.
+    pub database_pid: Option<u32>,
 }
 
 #[derive(Debug, Serialize)]
@@ -95,6 +102,13 @@ pub struct LoadReport {
     /// Why pgbench gave no figure, when it was asked for and failed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pgbench_error: Option<String>,
+    /// What each accepted move cost PostgreSQL over the measured play (with `pgbench`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub database_per_move: Option<database::DatabaseCost>,
+    /// The share of pgbench's rate the API can reach where PostgreSQL's cores are the limit:
+    /// PostgreSQL's CPU per pgbench transaction over its CPU per move.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub database_bound_share: Option<f64>,
     /// The server's CPU per move and SQLite's serial write turn over the measured play.
     pub serial: serial::SerialReport,
 }
@@ -258,9 +272,17 @@ pub async fn run(options: LoadOptions) -> Result<LoadReport, LoadError> {
     let deadline = started + Duration::from_secs(options.seconds);
     let first_reading = {
         let (client, url, pid) = (client.clone(), url.clone(), options.server_pid);
+        let (database, database_pid) = (options.pgbench.clone(), options.database_pid);
         tokio::spawn(async move {
             tokio::time::sleep_until(tokio::time::Instant::from_std(started)).await;
-            serial::read(&client, &url, pid).await
+            let serial = serial::read(&client, &url, pid).await;
+            let database = match database {
+                Some(db) => tokio::task::spawn_blocking(move || database::mark(&db, database_pid))
+                    .await
+                    .ok(),
+                None => None,
+            };
+            (serial, database)
         })
     };
     let mut tasks = Vec::new();
@@ -302,14 +324,19 @@ pub async fn run(options: LoadOptions) -> Result<LoadReport, LoadError> {
     }
     let seconds = started.elapsed().as_secs_f64();
     let last_reading = serial::read(&client, &url, options.server_pid).await;
-    let serial = match first_reading.await {
-        Ok(first) => serial::between(&first, &last_reading, accepted),
-        Err(e) => {
-            return Err(LoadError::Answer {
-                status: 0,
-                body: e.to_string(),
-            })
+    let (first, database_mark) = first_reading.await.map_err(|e| LoadError::Answer {
+        status: 0,
+        body: e.to_string(),
+    })?;
+    let serial = serial::between(&first, &last_reading, accepted);
+    let database_per_move = match (database_mark, options.pgbench.clone()) {
+        (Some(mark), Some(db)) => {
+            let pid = options.database_pid;
+            tokio::task::spawn_blocking(move || database::cost_since(&mark, &db, pid, accepted))
+                .await
+                .ok()
         }
+        _ => None,
     };
     let server_threads = options.server_pid.and_then(threads_of);
     let waiting = ready.load(std::sync::atomic::Ordering::Relaxed);
@@ -334,10 +361,12 @@ pub async fn run(options: LoadOptions) -> Result<LoadReport, LoadError> {
     let (pgbench, pgbench_error) = match &options.pgbench {
         Some(db) => {
             let (db, games, secs) = (db.clone(), options.games, options.seconds);
-            let measured = tokio::task::spawn_blocking(move || pgbench::run(&db, games, secs))
-                .await
-                .map_err(|e| LoadError::Tool(e.to_string()))
-                .and_then(|r| r);
+            let (threads, pid) = (options.threads, options.database_pid);
+            let measured =
+                tokio::task::spawn_blocking(move || pgbench::run(&db, games, threads, secs, pid))
+                    .await
+                    .map_err(|e| LoadError::Tool(e.to_string()))
+                    .and_then(|r| r);
             match measured {
                 Ok(report) => (Some(report), None),
                 Err(e) => (None, Some(e.to_string())),
@@ -348,6 +377,11 @@ pub async fn run(options: LoadOptions) -> Result<LoadReport, LoadError> {
     let share_of_pgbench = pgbench
         .as_ref()
         .map(|p| accepted_moves_per_second / p.transactions_per_second.max(1e-9));
+    let database_bound_share = pgbench
+        .as_ref()
+        .and_then(|p| p.database_per_transaction.cpu_ms)
+        .zip(database_per_move.as_ref().and_then(|d| d.cpu_ms))
+        .map(|(per_transaction, per_move)| per_transaction / per_move.max(1e-9));
     Ok(LoadReport {
         url,
         variant: options.variant,
@@ -373,6 +407,8 @@ pub async fn run(options: LoadOptions) -> Result<LoadReport, LoadError> {
         pgbench,
         share_of_pgbench,
         pgbench_error,
+        database_per_move,
+        database_bound_share,
         serial,
     })
 }

@@ -2,11 +2,14 @@
 //! counts it, and the server's CPU time, read when the measured play starts and when it ends.
 //! With them a run on few cores says what more cores could give: the turn held all the time
 //! caps the rate at writes per second of holding, whatever the cores; below that cap, the rate
-//! grows with cores at the CPU each move costs.
+//! grows with cores at the CPU each move costs. The load tool's own CPU is read beside them: a
+//! run is the server's measure only while the load tool has cores to spare.
 
 use std::time::Instant;
 
 use serde::Serialize;
+
+use super::cpu;
 
 /// The counters at one moment.
 #[derive(Debug, Clone, Copy)]
@@ -14,6 +17,8 @@ pub(super) struct Reading {
     at: Instant,
     /// The server's CPU time, all threads (Linux, with its process id).
     cpu_seconds: Option<f64>,
+    /// The load tool's own (Linux).
+    load_cpu_seconds: Option<f64>,
     /// Turn held, committing, writes, commits, log syncs (SQLite only).
     turn: Option<[f64; 5]>,
 }
@@ -27,6 +32,12 @@ pub struct SerialReport {
     /// Server cores busy on average (CPU seconds per second).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub server_cores_busy: Option<f64>,
+    /// The load tool's own CPU per accepted move, ms, and its cores busy: a load tool as busy as
+    /// its threads is what limits the run, not the server.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub load_cpu_ms_per_move: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub load_cores_busy: Option<f64>,
     /// SQLite: the share of the measured time a writer held the write turn (0..1).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub write_turn_share: Option<f64>,
@@ -43,15 +54,6 @@ pub struct SerialReport {
     /// SQLite: writes per second with the turn held all the time, at this run's time per write.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub write_turn_ceiling_per_second: Option<f64>,
-}
-
-/// The server's CPU time, from `/proc/<pid>/stat` (user and system, in clock ticks).
-fn cpu_seconds(pid: u32) -> Option<f64> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    // The command name, in parentheses, may hold spaces: fields are counted after it.
-    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
-    let ticks: f64 = fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?;
-    Some(ticks / rustix::param::clock_ticks_per_second() as f64)
 }
 
 /// A counter's value in Prometheus text.
@@ -78,7 +80,8 @@ pub(super) async fn read(client: &reqwest::Client, url: &str, pid: Option<u32>) 
     .map(|name| counter(&text, name));
     Reading {
         at,
-        cpu_seconds: pid.and_then(cpu_seconds),
+        cpu_seconds: pid.and_then(cpu::of_process),
+        load_cpu_seconds: cpu::of_self(),
         turn: match turn {
             [Some(a), Some(b), Some(c), Some(d), e] => Some([a, b, c, d, e.unwrap_or(0.0)]),
             _ => None,
@@ -91,6 +94,10 @@ pub(super) fn between(start: &Reading, end: &Reading, moves: u64) -> SerialRepor
     let wall = end.at.duration_since(start.at).as_secs_f64().max(1e-9);
     let moves = moves.max(1) as f64;
     let cpu = start.cpu_seconds.zip(end.cpu_seconds).map(|(a, b)| b - a);
+    let load_cpu = start
+        .load_cpu_seconds
+        .zip(end.load_cpu_seconds)
+        .map(|(a, b)| b - a);
     let turn = start
         .turn
         .zip(end.turn)
@@ -99,6 +106,8 @@ pub(super) fn between(start: &Reading, end: &Reading, moves: u64) -> SerialRepor
     SerialReport {
         server_cpu_ms_per_move: cpu.map(|c| c * 1000.0 / moves),
         server_cores_busy: cpu.map(|c| c / wall),
+        load_cpu_ms_per_move: load_cpu.map(|c| c * 1000.0 / moves),
+        load_cores_busy: load_cpu.map(|c| c / wall),
         write_turn_share: turn.map(|[held, ..]| held / wall),
         write_turn_us_per_write: turn.map(|[held, _, writes, ..]| held * 1e6 / writes),
         commit_us_per_write: turn.map(|[_, commit, writes, ..]| commit * 1e6 / writes),
@@ -129,17 +138,21 @@ mod tests {
         let start = Reading {
             at,
             cpu_seconds: Some(10.0),
+            load_cpu_seconds: Some(1.0),
             turn: Some([1.0, 0.5, 100.0, 10.0, 10.0]),
         };
         let end = Reading {
             at: at + std::time::Duration::from_secs(2),
             cpu_seconds: Some(13.0),
+            load_cpu_seconds: Some(2.0),
             turn: Some([2.0, 0.9, 1100.0, 60.0, 35.0]),
         };
         let r = between(&start, &end, 1000);
         assert_eq!(r.write_turn_share, Some(0.5));
         assert_eq!(r.server_cores_busy, Some(1.5));
         assert_eq!(r.server_cpu_ms_per_move, Some(3.0));
+        assert_eq!(r.load_cpu_ms_per_move, Some(1.0));
+        assert_eq!(r.load_cores_busy, Some(0.5));
         assert_eq!(r.write_turn_us_per_write, Some(1000.0));
         assert_eq!(r.writes_per_commit, Some(20.0));
         assert_eq!(r.commits_per_log_sync, Some(2.0));

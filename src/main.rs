@@ -366,6 +366,16 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             warm_up_seconds,
             reads: false,
         } => {
+            // Every stream and long poll holds a connection: the load tool needs as many files.
+            let files = keltis::limits::raise_open_files();
+            let needed = (streams + waiters + 2 * games) as u64 + 256;
+            if files.now.is_some_and(|n| n < needed) {
+                eprintln!(
+                    "warning: {streams} streams and {waiters} long polls need some {needed} open \
+                     files, the limit is {:?}: some will fail here, not in the server",
+                    files.now
+                );
+            }
             // One worker thread by default: on a 2-core machine the server keeps the other core.
             let threads = threads.max(1);
             let runtime = tokio::runtime::Builder::new_multi_thread()

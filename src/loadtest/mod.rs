@@ -86,6 +86,9 @@ pub struct LoadReport {
     pub poll_wake_ms: Option<Percentiles>,
     /// Streams and long polls that failed (a connection refused or cut).
     pub watcher_errors: u64,
+    /// What one of those failures said.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub watcher_error: Option<String>,
     /// Streams and long polls that were waiting when the play began.
     pub watchers_waiting: usize,
     /// How long they took to open, before the timed play.
@@ -226,11 +229,15 @@ pub async fn run(options: LoadOptions) -> Result<LoadReport, LoadError> {
         .as_i64()
         .unwrap_or_default();
     let mut watchers = Vec::new();
+    // An idle connection is let go before the server's keep-alive (5 s) closes it: reused as it
+    // closes, it fails the request sent on it, which is the client's doing, not the server's.
     let watch_client = reqwest::Client::builder()
         .pool_max_idle_per_host(options.streams + options.waiters)
+        .pool_idle_timeout(Duration::from_secs(2))
         .build()?;
     let (stop, stopped) = watch::channel(false);
     let ready = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let opening = std::sync::Arc::new(tokio::sync::Semaphore::new(watchers::OPENING_AT_ONCE));
     let tables: Vec<(watch::Sender<i64>, watch::Receiver<i64>)> =
         (0..options.games).map(|_| watch::channel(idle)).collect();
     // Kept until the end: the idle watchers' game never changes.
@@ -254,6 +261,7 @@ pub async fn run(options: LoadOptions) -> Result<LoadReport, LoadError> {
                 a.token.clone(),
                 game,
                 ready.clone(),
+                opening.clone(),
                 stopped.clone(),
             )));
         }
@@ -342,10 +350,12 @@ pub async fn run(options: LoadOptions) -> Result<LoadReport, LoadError> {
     let waiting = ready.load(std::sync::atomic::Ordering::Relaxed);
     stop.send_replace(true);
     let (mut stream_wake, mut poll_wake, mut watcher_errors) = (Vec::new(), Vec::new(), 0);
+    let mut watcher_error = None;
     for w in watchers {
         match w.await {
             Ok(seen) => {
                 watcher_errors += seen.errors;
+                watcher_error = watcher_error.or(seen.first_error);
                 match seen.kind {
                     Watch::Stream => stream_wake.extend(seen.wake_ms),
                     Watch::Poll => poll_wake.extend(seen.wake_ms),
@@ -401,6 +411,7 @@ pub async fn run(options: LoadOptions) -> Result<LoadReport, LoadError> {
         stream_wake_ms: if_any(stream_wake),
         poll_wake_ms: if_any(poll_wake),
         watcher_errors,
+        watcher_error,
         watchers_waiting: waiting,
         ramp_up_seconds,
         server_threads,

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::Value;
-use tokio::sync::watch;
+use tokio::sync::{watch, Semaphore};
 
 use super::{call, LoadError};
 
@@ -23,6 +23,8 @@ pub(super) struct Seen {
     /// Commit-to-receipt times of the moves it received.
     pub wake_ms: Vec<f64>,
     pub errors: u64,
+    /// What the first error said.
+    pub first_error: Option<String>,
 }
 
 /// The time from a move's commit (its event's time, by the server's clock on this machine) to
@@ -34,8 +36,14 @@ fn wake_of(event: &Value) -> Option<f64> {
         .map(|at| (crate::storage::now_millis() - at) as f64)
 }
 
+/// Watchers opening at once, at most: each opening reads the game, then asks for its stream, and
+/// thousands at once would hold two connections each (the read's back in the pool while the
+/// stream opens another), past the load tool's own open-file limit.
+pub(super) const OPENING_AT_ONCE: usize = 64;
+
 /// Follow the game `game` names (it changes when the table starts another) until the deadline,
-/// by a stream or by long polls; note when each move arrives.
+/// by a stream or by long polls; note when each move arrives. `opening` bounds the openings.
+#[allow(clippy::too_many_arguments)]
 pub(super) async fn watch_games(
     kind: Watch,
     client: reqwest::Client,
@@ -43,12 +51,14 @@ pub(super) async fn watch_games(
     token: String,
     mut game: watch::Receiver<i64>,
     ready: Arc<AtomicUsize>,
+    opening: Arc<Semaphore>,
     mut stop: watch::Receiver<bool>,
 ) -> Seen {
     let mut seen = Seen {
         kind,
         wake_ms: Vec::new(),
         errors: 0,
+        first_error: None,
     };
     // Counted once, when the watcher first waits.
     let mut ready = Some(ready);
@@ -56,9 +66,14 @@ pub(super) async fn watch_games(
         let id = *game.borrow_and_update();
         let followed = async {
             let (wake_ms, ready) = (&mut seen.wake_ms, &mut ready);
+            let opening = &opening;
             match kind {
-                Watch::Stream => follow_stream(&client, &url, &token, id, wake_ms, ready).await,
-                Watch::Poll => follow_polls(&client, &url, &token, id, wake_ms, ready).await,
+                Watch::Stream => {
+                    follow_stream(&client, &url, &token, id, wake_ms, ready, opening).await
+                }
+                Watch::Poll => {
+                    follow_polls(&client, &url, &token, id, wake_ms, ready, opening).await
+                }
             }
         };
         let ended = tokio::select! {
@@ -66,8 +81,9 @@ pub(super) async fn watch_games(
             Ok(()) = game.changed() => Ok(()),
             _ = stop.changed() => Ok(()),
         };
-        if ended.is_err() {
+        if let Err(e) = ended {
             seen.errors += 1;
+            seen.first_error.get_or_insert_with(|| e.to_string());
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
     }
@@ -81,7 +97,9 @@ async fn follow_stream(
     id: i64,
     wake_ms: &mut Vec<f64>,
     ready: &mut Option<Arc<AtomicUsize>>,
+    opening: &Semaphore,
 ) -> Result<(), LoadError> {
+    let permit = opening.acquire().await.ok();
     // From the game's version on: what came before is its past, not a wake-up.
     let version = call(
         client
@@ -97,6 +115,7 @@ async fn follow_stream(
         .bearer_auth(token)
         .send()
         .await?;
+    drop(permit);
     announce(ready);
     let mut buffer = String::new();
     while let Some(chunk) = r.chunk().await? {
@@ -121,10 +140,12 @@ async fn follow_polls(
     id: i64,
     wake_ms: &mut Vec<f64>,
     ready: &mut Option<Arc<AtomicUsize>>,
+    opening: &Semaphore,
 ) -> Result<(), LoadError> {
     let mut after = 0;
     // The first answer (without waiting) is the game's past, not a wake-up.
     let mut past = true;
+    let mut permit = opening.acquire().await.ok();
     loop {
         let events = call(
             client
@@ -143,6 +164,7 @@ async fn follow_polls(
             }
         }
         past = false;
+        permit.take();
         announce(ready);
     }
 }

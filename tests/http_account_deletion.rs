@@ -95,7 +95,7 @@ fn archives(s: &TestServer) -> Vec<String> {
         let mut c = diesel::PgConnection::establish(&s.database_url).expect("connect");
         diesel::sql_query(sql).load(&mut c).expect("sql")
     } else {
-        let mut c = diesel::SqliteConnection::establish(&s.database_url).expect("connect");
+        let mut c = support::database::sqlite_at(&s.database_url);
         diesel::sql_query(sql).load(&mut c).expect("sql")
     };
     rows.into_iter()

@@ -1,6 +1,7 @@
 //! The test's own reads and writes on a server's database, behind the server's back: counting
 //! rows, reading a text column, ageing a row.
 
+use diesel::connection::SimpleConnection;
 use diesel::{Connection, RunQueryDsl};
 
 use super::TestServer;
@@ -17,13 +18,22 @@ struct Text {
     t: String,
 }
 
+/// A connection of the test's own to the SQLite database at `url`, waiting (as the server's
+/// connections do) while the server writes, instead of failing at once with "database is locked".
+pub fn sqlite_at(url: &str) -> diesel::SqliteConnection {
+    let mut c = diesel::SqliteConnection::establish(url).expect("connect");
+    c.batch_execute("PRAGMA busy_timeout = 10000;")
+        .expect("busy timeout");
+    c
+}
+
 /// `SELECT COUNT(*) AS n ...` on the database at `url`.
 pub fn count_at(url: &str, sql: &str) -> usize {
     let rows: Vec<Count> = if url.starts_with("postgres") {
         let mut c = diesel::PgConnection::establish(url).expect("connect");
         diesel::sql_query(sql).load(&mut c).expect("sql")
     } else {
-        let mut c = diesel::SqliteConnection::establish(url).expect("connect");
+        let mut c = sqlite_at(url);
         diesel::sql_query(sql).load(&mut c).expect("sql")
     };
     rows.first().map_or(0, |r| r.n as usize)
@@ -35,7 +45,7 @@ pub fn texts_at(url: &str, sql: &str) -> Vec<String> {
         let mut c = diesel::PgConnection::establish(url).expect("connect");
         diesel::sql_query(sql).load(&mut c).expect("sql")
     } else {
-        let mut c = diesel::SqliteConnection::establish(url).expect("connect");
+        let mut c = sqlite_at(url);
         diesel::sql_query(sql).load(&mut c).expect("sql")
     };
     rows.into_iter().map(|r| r.t).collect()
@@ -53,7 +63,7 @@ impl TestServer {
             let mut c = diesel::PgConnection::establish(&self.database_url).expect("connect");
             diesel::sql_query(sql).execute(&mut c).expect("sql")
         } else {
-            let mut c = diesel::SqliteConnection::establish(&self.database_url).expect("connect");
+            let mut c = sqlite_at(&self.database_url);
             diesel::sql_query(sql).execute(&mut c).expect("sql")
         }
     }

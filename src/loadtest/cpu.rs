@@ -2,43 +2,46 @@
 //! waited for (pgbench), and a database server's whole process tree (PostgreSQL's postmaster and
 //! the backends it forks). Elsewhere every figure is `None`.
 
-/// Seconds of CPU (user and system) in `/proc/<pid>/stat`: the process's own and, with
-/// `children`, also that of its children it has waited for.
-fn stat_seconds(pid: &str, children: bool) -> Option<(f64, u32)> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+/// One process's CPU seconds (user and system) from `/proc/<pid>/stat`, read at one moment.
+struct Stat {
+    own: f64,
+    /// Its children's that it has waited for.
+    waited_children: f64,
+    parent: u32,
+}
+
+fn stat(pid: &str) -> Option<Stat> {
+    let text = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
     // The command name, in parentheses, may hold spaces: fields are counted after it.
-    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let fields: Vec<&str> = text.rsplit_once(')')?.1.split_whitespace().collect();
     let field = |i: usize| fields.get(i)?.parse::<f64>().ok();
-    let mut ticks = field(11)? + field(12)?;
-    if children {
-        ticks += field(13)? + field(14)?;
-    }
-    let parent = fields.get(1)?.parse().ok()?;
-    Some((
-        ticks / rustix::param::clock_ticks_per_second() as f64,
-        parent,
-    ))
+    let tick = rustix::param::clock_ticks_per_second() as f64;
+    Some(Stat {
+        own: (field(11)? + field(12)?) / tick,
+        waited_children: (field(13)? + field(14)?) / tick,
+        parent: fields.get(1)?.parse().ok()?,
+    })
 }
 
 /// A process's own CPU seconds, all threads.
 pub(super) fn of_process(pid: u32) -> Option<f64> {
-    stat_seconds(&pid.to_string(), false).map(|(s, _)| s)
+    stat(&pid.to_string()).map(|s| s.own)
 }
 
 /// This process's own CPU seconds, all threads.
 pub(super) fn of_self() -> Option<f64> {
-    stat_seconds("self", false).map(|(s, _)| s)
+    stat("self").map(|s| s.own)
 }
 
 /// CPU seconds of this process's children that it has waited for (a finished pgbench, psql).
 pub(super) fn of_waited_children() -> Option<f64> {
-    Some(stat_seconds("self", true)?.0 - stat_seconds("self", false)?.0)
+    stat("self").map(|s| s.waited_children)
 }
 
 /// CPU seconds of `root` and every process it forked, alive or reaped: PostgreSQL's postmaster
 /// and its backends (which it forks directly and reaps, adding their time to its own count).
 pub(super) fn of_tree(root: u32) -> Option<f64> {
-    let mut total = stat_seconds(&root.to_string(), true)?.0;
+    let mut total = stat(&root.to_string()).map(|s| s.own + s.waited_children)?;
     for entry in std::fs::read_dir("/proc").ok()?.flatten() {
         let name = entry.file_name();
         let Some(pid) = name
@@ -48,10 +51,8 @@ pub(super) fn of_tree(root: u32) -> Option<f64> {
             continue;
         };
         // A backend that ends between the listing and the read is already in the root's count.
-        if let Some((seconds, parent)) = stat_seconds(pid, false) {
-            if parent == root {
-                total += seconds;
-            }
+        if let Some(s) = stat(pid).filter(|s| s.parent == root) {
+            total += s.own;
         }
     }
     Some(total)

@@ -183,7 +183,9 @@ print("| {} | {} | {} | {:,.0f} | {:.1f} | {} | {} | {} | {} | {} | {} | {} |".f
     n, db, run, r["accepted_moves_per_second"], r["decision_latency_ms"]["p99"],
     f"{tps:,.0f}" if tps else (r.get("pgbench_error") or "—"),
     fmt(share, ".2f"),
-    fmt(serial.get("write_turn_share"), ".2f"),
+    fmt(serial.get("write_turn_share"), ".2f") + (
+        f"; {serial['write_turn_cpu_us_per_write']:.0f} µs on a core ({serial['write_turn_cpu_ceiling_per_second']:,.0f}/s)"
+        if serial.get("write_turn_cpu_ceiling_per_second") else ""),
     fmt(serial.get("server_cpu_ms_per_move"), ".3f"),
     f"{load:.3f} ({busy:.1f})" if load is not None and busy is not None else "—",
     f"{fmt(per_move.get('cpu_ms'), '.3f')} / {fmt(per_tx.get('cpu_ms'), '.3f')}" if pg else "—",
@@ -198,6 +200,6 @@ done
 echo
 echo "$games games, $seconds s after $warm_up s of warm-up; load tool and pgbench on $load_cores cores (0: unpinned); $cores cores in all; $(date -u +%F)"
 echo
-echo "| server cores | database | run | moves/s | decision p99 ms | pgbench tps (same PG cores) | API / pgbench | SQLite write turn held | server CPU ms / move | load tool CPU ms / move (cores busy) | PostgreSQL CPU ms: per move / per pgbench transaction | API / pgbench where PostgreSQL's CPU is the limit; statements per move / per transaction |"
+echo "| server cores | database | run | moves/s | decision p99 ms | pgbench tps (same PG cores) | API / pgbench | SQLite write turn held; its time per write on a core (writes/s it allows) | server CPU ms / move | load tool CPU ms / move (cores busy) | PostgreSQL CPU ms: per move / per pgbench transaction | API / pgbench where PostgreSQL's CPU is the limit; statements per move / per transaction |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
 printf '%s\n' "${rows[@]}"

@@ -296,6 +296,11 @@ fn metrics_show_requests_decisions_streams_and_the_outbox(db: Db) {
         assert!(writes >= 2.0, "the game's creation and its moves: {writes}");
         assert!(commits >= 1.0 && commits <= writes, "{commits} of {writes}");
         assert!(held > 0.0 && committing > 0.0 && committing <= held);
+        // One write in 16, the first among them, is sampled for its holder's time on a core.
+        let sampled = value("keltis_sqlite_write_turn_sampled_held_seconds_total");
+        let on_cpu = value("keltis_sqlite_write_turn_sampled_cpu_seconds_total");
+        assert!(sampled > 0.0 && sampled <= held, "{sampled} of {held}");
+        assert!(on_cpu > 0.0 && on_cpu <= sampled, "{on_cpu} of {sampled}");
         // At the default `full` SQLite syncs inside its commits: none apart.
         assert_eq!(value("keltis_sqlite_log_syncs_total"), 0.0);
     } else {
@@ -382,6 +387,22 @@ fn the_load_tool_measures_wake_ups(db: Db) {
         assert!(report.pgbench.is_none() && report.database_per_move.is_none());
     }
     assert!(report.serial.load_cpu_ms_per_move.is_some(), "Linux /proc");
+    // SQLite's write turn: the share of it on a core, and the ceiling that makes, above the
+    // ceiling of its whole time; PostgreSQL has no turn.
+    let serial = &report.serial;
+    if postgres {
+        assert!(serial.write_turn_on_cpu_share.is_none());
+    } else {
+        let share = serial.write_turn_on_cpu_share.expect("sampled writes");
+        assert!(share > 0.0 && share <= 1.0, "{share}");
+        let (all, on_cpu) = (
+            serial.write_turn_ceiling_per_second.expect("a ceiling"),
+            serial
+                .write_turn_cpu_ceiling_per_second
+                .expect("a ceiling on a core"),
+        );
+        assert!(on_cpu >= all, "{on_cpu} < {all}");
+    }
     assert_eq!(report.watcher_errors, 0);
     let streams = report.stream_wake_ms.expect("streams saw moves");
     let polls = report.poll_wake_ms.expect("long polls saw moves");

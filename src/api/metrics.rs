@@ -92,6 +92,18 @@ impl Collector for WriteTurn {
         )?;
         counter(
             e,
+            "sqlite_write_turn_sampled_held_seconds",
+            "Time one write in 16 held the write turn (sampled for the next counter)",
+            stats.sampled_held_seconds,
+        )?;
+        counter(
+            e,
+            "sqlite_write_turn_sampled_cpu_seconds",
+            "Of that, time the holding thread was on a core (the rest: waiting for the disk or for a core)",
+            stats.sampled_cpu_seconds,
+        )?;
+        counter(
+            e,
             "sqlite_log_sync_seconds",
             "Time spent syncing the log to disk outside the write turn",
             stats.sync_seconds,

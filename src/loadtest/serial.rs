@@ -21,6 +21,8 @@ pub(super) struct Reading {
     load_cpu_seconds: Option<f64>,
     /// Turn held, committing, writes, commits, log syncs (SQLite only).
     turn: Option<[f64; 5]>,
+    /// The sampled writes' turn held, and of it on a core (SQLite only).
+    sampled: Option<[f64; 2]>,
 }
 
 /// What the run's measured play cost, and where the serial part stands.
@@ -54,6 +56,18 @@ pub struct SerialReport {
     /// SQLite: writes per second with the turn held all the time, at this run's time per write.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub write_turn_ceiling_per_second: Option<f64>,
+    /// SQLite: of the turn's time, the share its holder was on a core (one write in 16 sampled);
+    /// the rest it waited, for the disk (a commit at `full`) or for a core (more busy threads
+    /// than cores).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub write_turn_on_cpu_share: Option<f64>,
+    /// SQLite: the turn's time per write on a core, µs, and the writes per second the turn
+    /// allows at that: the ceiling where no holder waits for a core. At `full-outside-lock`
+    /// nothing in the turn waits for the disk, so it is the ceiling with cores to spare.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub write_turn_cpu_us_per_write: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub write_turn_cpu_ceiling_per_second: Option<f64>,
 }
 
 /// A counter's value in Prometheus text.
@@ -78,12 +92,21 @@ pub(super) async fn read(client: &reqwest::Client, url: &str, pid: Option<u32>) 
         "keltis_sqlite_log_syncs_total",
     ]
     .map(|name| counter(&text, name));
+    let sampled = [
+        "keltis_sqlite_write_turn_sampled_held_seconds_total",
+        "keltis_sqlite_write_turn_sampled_cpu_seconds_total",
+    ]
+    .map(|name| counter(&text, name));
     Reading {
         at,
         cpu_seconds: pid.and_then(cpu::of_process),
         load_cpu_seconds: cpu::of_self(),
         turn: match turn {
             [Some(a), Some(b), Some(c), Some(d), e] => Some([a, b, c, d, e.unwrap_or(0.0)]),
+            _ => None,
+        },
+        sampled: match sampled {
+            [Some(held), Some(cpu)] => Some([held, cpu]),
             _ => None,
         },
     }
@@ -103,6 +126,15 @@ pub(super) fn between(start: &Reading, end: &Reading, moves: u64) -> SerialRepor
         .zip(end.turn)
         .map(|(a, b)| [0, 1, 2, 3, 4].map(|i| b[i] - a[i]))
         .filter(|[_, _, writes, commits, _]| *writes > 0.0 && *commits > 0.0);
+    let on_cpu = start
+        .sampled
+        .zip(end.sampled)
+        .map(|(a, b)| [b[0] - a[0], b[1] - a[1]])
+        .filter(|[held, _]| *held > 0.0)
+        .map(|[held, cpu]| (cpu / held).min(1.0));
+    let cpu_us_per_write = turn
+        .zip(on_cpu)
+        .map(|([held, _, writes, ..], share)| held * share * 1e6 / writes);
     SerialReport {
         server_cpu_ms_per_move: cpu.map(|c| c * 1000.0 / moves),
         server_cores_busy: cpu.map(|c| c / wall),
@@ -118,6 +150,11 @@ pub(super) fn between(start: &Reading, end: &Reading, moves: u64) -> SerialRepor
         write_turn_ceiling_per_second: turn
             .filter(|[held, ..]| *held > 0.0)
             .map(|[held, _, writes, ..]| writes / held),
+        write_turn_on_cpu_share: on_cpu,
+        write_turn_cpu_us_per_write: cpu_us_per_write,
+        write_turn_cpu_ceiling_per_second: cpu_us_per_write
+            .filter(|us| *us > 0.0)
+            .map(|us| 1e6 / us),
     }
 }
 
@@ -140,12 +177,14 @@ mod tests {
             cpu_seconds: Some(10.0),
             load_cpu_seconds: Some(1.0),
             turn: Some([1.0, 0.5, 100.0, 10.0, 10.0]),
+            sampled: Some([0.1, 0.05]),
         };
         let end = Reading {
             at: at + std::time::Duration::from_secs(2),
             cpu_seconds: Some(13.0),
             load_cpu_seconds: Some(2.0),
             turn: Some([2.0, 0.9, 1100.0, 60.0, 35.0]),
+            sampled: Some([0.2, 0.1]),
         };
         let r = between(&start, &end, 1000);
         assert_eq!(r.write_turn_share, Some(0.5));
@@ -157,5 +196,25 @@ mod tests {
         assert_eq!(r.writes_per_commit, Some(20.0));
         assert_eq!(r.commits_per_log_sync, Some(2.0));
         assert_eq!(r.write_turn_ceiling_per_second, Some(1000.0));
+        // Half the sampled holding on a core: 500 µs a write on a core, 2,000 writes/s.
+        assert_eq!(r.write_turn_on_cpu_share, Some(0.5));
+        assert_eq!(r.write_turn_cpu_us_per_write, Some(500.0));
+        assert_eq!(r.write_turn_cpu_ceiling_per_second, Some(2000.0));
+    }
+
+    #[test]
+    fn a_server_without_the_sampled_counters_gives_no_cpu_figures() {
+        let at = Instant::now();
+        let reading = |secs, held| Reading {
+            at: at + std::time::Duration::from_secs(secs),
+            cpu_seconds: None,
+            load_cpu_seconds: None,
+            turn: Some([held, 0.1, 100.0 * held, 10.0 * held, 0.0]),
+            sampled: None,
+        };
+        let r = between(&reading(0, 1.0), &reading(1, 2.0), 100);
+        assert!(r.write_turn_share.is_some());
+        assert_eq!(r.write_turn_on_cpu_share, None);
+        assert_eq!(r.write_turn_cpu_ceiling_per_second, None);
     }
 }

@@ -17,7 +17,7 @@ use crate::service::play::games::{
 };
 use crate::service::play::loading::{keep, load_game_at, reloaded_detail, Loaded};
 use crate::service::{ServiceError, ServiceResult};
-use crate::storage::appends::{self as store_appends, Append, GameUpdate};
+use crate::storage::appends::{self as store_appends, Append, AppendedNotice, GameUpdate};
 use crate::storage::games::{self as store, GameRow, SeatRow, StoredAnswer};
 use crate::storage::memo::Memo;
 use crate::storage::{Database, DbConnection};
@@ -213,12 +213,15 @@ struct Prepared {
     /// The game's row as loaded (the version the decision was made on).
     row: GameRow,
     seats: Arc<Vec<SeatRow>>,
-    /// The seat that decided, and the seat that was to act before.
+    /// The seat that decided.
     seat: u8,
-    before: Option<u8>,
     /// The game after the decision.
     game: Game,
     events: Vec<GameEvent>,
+    /// The events and the next seat's turn notice as stored: encoded before the write, whose
+    /// turn on SQLite is held one writer at a time.
+    event_rows: Vec<(&'static str, String)>,
+    turn_notices: Vec<AppendedNotice>,
     /// The state to store with the append, when it is time for a snapshot.
     snapshot: Option<String>,
     to_act: Option<i64>,
@@ -380,13 +383,16 @@ fn prepare(
     let mut clock = ClockState::from_json(row.clock.as_deref());
     clock.after(game.to_act().filter(|&s| game.retired(s).is_none()), now);
     let clock_json = clock.to_json()?;
+    let event_rows = event_rows(&events)?;
+    let turn_notices = turn_notices(&row, &seats, &game, seat, before, version, now)?;
     Ok(Prepared {
         row,
         seats,
         seat,
-        before,
         game,
         events,
+        event_rows,
+        turn_notices,
         snapshot,
         to_act,
         clock,
@@ -406,34 +412,14 @@ fn commit(
     let Prepared {
         row, seats, game, ..
     } = prepared;
-    let (seat, before) = (prepared.seat, prepared.before);
     let game_id = row.id;
     let version = prepared.version();
-    // The next seat's turn is told by the append itself; the end, below.
-    let next = (!game.is_over())
-        .then(|| game.to_act())
-        .flatten()
-        .filter(|&s| Some(s) != before || s != seat);
-    let notices = match next {
-        Some(next) => notices_for_people(
-            seats,
-            |s| s == next && game.retired(s).is_none(),
-            |seat| Notice::YourTurn {
-                game_id,
-                seat,
-                version,
-            },
-            now,
-        )?,
-        None => Vec::new(),
-    };
-    let events = event_rows(&prepared.events)?;
     store_appends::append(
         conn,
         &Append {
             game_id,
             expected_version: row.version,
-            events: &events,
+            events: &prepared.event_rows,
             update: GameUpdate {
                 status: game.is_over().then_some(GameStatus::Over.name()),
                 to_act: Some(prepared.to_act),
@@ -443,7 +429,7 @@ fn commit(
                     .map(|state| (state, ENGINE_VERSION)),
                 clock: Some(prepared.clock.columns(&prepared.clock_json, now)),
             },
-            notices: &notices,
+            notices: &prepared.turn_notices,
             now,
         },
     )
@@ -457,6 +443,36 @@ fn commit(
         queue_game_over(conn, game_id, seats, now)?;
     }
     Ok(version)
+}
+
+/// The notice of the next seat's turn, when the decision passes the turn to another seat (or
+/// back to the same one after another's); the end is told apart, with the result.
+fn turn_notices(
+    row: &GameRow,
+    seats: &[SeatRow],
+    game: &Game,
+    seat: u8,
+    before: Option<u8>,
+    version: i64,
+    now: i64,
+) -> ServiceResult<Vec<AppendedNotice>> {
+    let next = (!game.is_over())
+        .then(|| game.to_act())
+        .flatten()
+        .filter(|&s| Some(s) != before || s != seat);
+    match next {
+        Some(next) => notices_for_people(
+            seats,
+            |s| s == next && game.retired(s).is_none(),
+            |seat| Notice::YourTurn {
+                game_id: row.id,
+                seat,
+                version,
+            },
+            now,
+        ),
+        None => Ok(Vec::new()),
+    }
 }
 
 /// Resign on whatever the current version is.

@@ -44,6 +44,15 @@ fn queued_writers(sync: SqliteSync) {
         "{stats:?}"
     );
     assert!(stats.commit_seconds > 0.0 && stats.commit_seconds <= stats.held_seconds);
+    // One write in 16 sampled (20 of 320): its holder's CPU is part of its time holding.
+    assert!(
+        stats.sampled_held_seconds > 0.0 && stats.sampled_held_seconds <= stats.held_seconds,
+        "{stats:?}"
+    );
+    assert!(
+        stats.sampled_cpu_seconds > 0.0 && stats.sampled_cpu_seconds <= stats.sampled_held_seconds,
+        "{stats:?}"
+    );
     // Outside the lock, a sync covers one commit or more.
     match sync {
         SqliteSync::FullOutsideLock => assert!(stats.syncs >= 1 && stats.syncs <= stats.batches),

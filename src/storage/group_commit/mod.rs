@@ -346,6 +346,11 @@ impl Committer {
         let committed = self.settle(&mut turn, batch, true);
         drop(holding);
         drop(turn);
+        if committed.is_ok() && self.log.is_none() {
+            // The batch's writers wait for this: woken once the turn has passed on, so that
+            // waking them is not part of the serial section.
+            self.settled.notify_all();
+        }
         match syncing {
             None => committed,
             Some(free) => committed.and_then(|()| self.sync_log(free, batch)),
@@ -353,7 +358,8 @@ impl Committer {
     }
 
     /// Commit (or, when `commit` is false, roll back) the open batch; tell its writers if it
-    /// failed, or if it is durable with its commit (the log not synced apart).
+    /// failed, and record it settled if it is durable with its commit (the log not synced apart;
+    /// the caller wakes them).
     fn settle(&self, turn: &mut Turn, batch: u64, commit: bool) -> Result<(), StorageError> {
         turn.deferred = false;
         let result = match turn.open.take() {
@@ -394,9 +400,13 @@ impl Committer {
                 outcomes.failed.push_back((batch, e.to_string()));
             }
             Ok(()) if self.log.is_none() => outcomes.settled = outcomes.settled.max(batch),
+            // Durable only once synced: nobody is to be woken yet.
             Ok(()) => self.committed.store(batch, Ordering::SeqCst),
         }
-        self.settled.notify_all();
+        // A success is told by the caller, after the turn (see `commit_batch`).
+        if result.is_err() {
+            self.settled.notify_all();
+        }
         result
     }
 

@@ -6,7 +6,7 @@
 #   benches/scaling.sh [--splits "2 4 6"] [--load-cores 4] [--games 96] [--seconds 15]
 #                      [--warm-up 3] [--runs 2] [--databases "sqlite postgres"]
 #                      [--keltis target/release/keltis] [--pg-bin /usr/lib/postgresql/15/bin]
-#                      [--sqlite-sync "full full-outside-lock"]
+#                      [--sqlite-sync "full full-outside-lock"]  (the default: both)
 #
 # Cores are given out from 0 with taskset: the load tool (and pgbench, which it starts) gets the
 # first --load-cores, with as many threads; the server the next N; PostgreSQL the N after
@@ -30,7 +30,7 @@ runs=2
 databases="sqlite postgres"
 keltis="target/release/keltis"
 pg_bin=""
-sqlite_syncs="full"
+sqlite_syncs="full full-outside-lock"  # both: which should be the default is what a many-core run decides
 
 while [ $# -gt 0 ]; do
   case "$1" in

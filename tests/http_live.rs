@@ -314,7 +314,9 @@ fn metrics_show_requests_decisions_streams_and_the_outbox(db: Db) {
 fn the_load_tool_measures_wake_ups(db: Db) {
     let s = support::spawn(db, |_| {}).expect("a database for this test");
     let postgres = s.database_url.starts_with("postgres");
-    let database_pid = postgres.then(|| postmaster_pid(&s.database_url)).flatten();
+    let database_pid = postgres
+        .then(|| support::database::postmaster_pid(&s.database_url))
+        .flatten();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(1)
         .enable_all()
@@ -408,23 +410,6 @@ fn the_load_tool_measures_wake_ups(db: Db) {
     let polls = report.poll_wake_ms.expect("long polls saw moves");
     assert!(streams.max >= streams.p50 && polls.max >= polls.p50);
     assert!(report.server_threads.is_some_and(|n| n > 0));
-}
-
-/// PostgreSQL's postmaster, where it runs on this machine: the parent of its checkpointer.
-fn postmaster_pid(url: &str) -> Option<u32> {
-    let out = std::process::Command::new("psql")
-        .args(["-At", "-d", url, "-c"])
-        .arg("SELECT pid FROM pg_stat_activity WHERE backend_type = 'checkpointer'")
-        .output()
-        .ok()?;
-    let checkpointer: u32 = String::from_utf8_lossy(&out.stdout).trim().parse().ok()?;
-    let stat = std::fs::read_to_string(format!("/proc/{checkpointer}/stat")).ok()?;
-    stat.rsplit_once(')')?
-        .1
-        .split_whitespace()
-        .nth(1)?
-        .parse()
-        .ok()
 }
 
 /// `--rate`: the tables share the offered rate (never more moves than it allows) and the report

@@ -1,5 +1,5 @@
 //! The test's own reads and writes on a server's database, behind the server's back: counting
-//! rows, reading a text column, ageing a row.
+//! rows, reading a text column, ageing a row; and finding PostgreSQL's postmaster process.
 
 use diesel::connection::SimpleConnection;
 use diesel::{Connection, RunQueryDsl};
@@ -67,4 +67,21 @@ impl TestServer {
             diesel::sql_query(sql).execute(&mut c).expect("sql")
         }
     }
+}
+
+/// PostgreSQL's postmaster, where it runs on this machine: the parent of its checkpointer.
+pub fn postmaster_pid(url: &str) -> Option<u32> {
+    let out = std::process::Command::new("psql")
+        .args(["-At", "-d", url, "-c"])
+        .arg("SELECT pid FROM pg_stat_activity WHERE backend_type = 'checkpointer'")
+        .output()
+        .ok()?;
+    let checkpointer: u32 = String::from_utf8_lossy(&out.stdout).trim().parse().ok()?;
+    let stat = std::fs::read_to_string(format!("/proc/{checkpointer}/stat")).ok()?;
+    stat.rsplit_once(')')?
+        .1
+        .split_whitespace()
+        .nth(1)?
+        .parse()
+        .ok()
 }

@@ -64,10 +64,10 @@ pub fn build_with_clock(
         config.sqlite_synchronous,
     )?
     .with_clock(clock);
-    if db.sqlite_plans_stable()? == Some(false) {
+    for option in db.sqlite_build_options_missing()? {
         tracing::warn!(
-            "SQLite was built without SQLITE_ENABLE_QPSG (see .cargo/config.toml): statements \
-             with a bound LIMIT are compiled again at every run, which makes the server slower"
+            "SQLite was built without SQLITE_{option} (see .cargo/config.toml), which makes the \
+             server slower"
         );
     }
     let listener = TcpListener::bind(&config.bind).map_err(|error| StartupError::Bind {

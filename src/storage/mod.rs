@@ -76,6 +76,9 @@ use diesel_migrations::{embed_migrations, EmbeddedMigrations, MigrationHarness};
 const MIGRATION_LOCK: i64 = 0x6b65_6c74_6973;
 const POSTGRES_MIGRATIONS: EmbeddedMigrations = embed_migrations!("migrations/postgres");
 const SQLITE_MIGRATIONS: EmbeddedMigrations = embed_migrations!("migrations/sqlite");
+/// What `.cargo/config.toml` builds the bundled SQLite with (see
+/// [`Database::sqlite_build_options_missing`]).
+const SQLITE_BUILD_OPTIONS: [&str; 2] = ["ENABLE_QPSG", "DEFAULT_MEMSTATUS=0"];
 
 /// Put a SQLite file in WAL mode. Two processes opening a new file together can find it busy:
 /// the switch does not wait on `busy_timeout`, so it is tried again for up to ten seconds.
@@ -412,12 +415,14 @@ impl Database {
             .then(|| checkpoints::Checkpointer::connect(path))
     }
 
-    /// Whether SQLite's query planner stability guarantee is on (`None` on PostgreSQL). Without
-    /// it SQLite compiles a statement again at every run when a bound value may change its plan
-    /// (`LIMIT ?`, `LIKE ?`): most of ours. `.cargo/config.toml` turns it on in the bundled build.
-    pub fn sqlite_plans_stable(&self) -> Result<Option<bool>, StorageError> {
+    /// The build options of the bundled SQLite that `.cargo/config.toml` turns on and this build
+    /// lacks (none on PostgreSQL): the query planner stability guarantee (`ENABLE_QPSG`: without
+    /// it a statement whose plan may depend on a bound value, `LIMIT ?`, `LIKE ?`, most of ours,
+    /// is compiled again at every run), and no memory statistics (`DEFAULT_MEMSTATUS=0`: with
+    /// them every allocation of SQLite's, in every connection, takes one process-wide mutex).
+    pub fn sqlite_build_options_missing(&self) -> Result<Vec<&'static str>, StorageError> {
         if self.backend != Backend::Sqlite {
-            return Ok(None);
+            return Ok(Vec::new());
         }
         use diesel::RunQueryDsl;
         #[derive(diesel::QueryableByName)]
@@ -425,12 +430,19 @@ impl Database {
             #[diesel(sql_type = diesel::sql_types::Integer)]
             used: i32,
         }
-        let used = self.read(|c| {
-            diesel::sql_query("SELECT sqlite_compileoption_used('ENABLE_QPSG') AS used")
-                .get_result::<Used>(c)
-                .map_err(StorageError::from)
-        })?;
-        Ok(Some(used.used == 1))
+        let mut missing = Vec::new();
+        for option in SQLITE_BUILD_OPTIONS {
+            let used = self.read(|c| {
+                diesel::sql_query("SELECT sqlite_compileoption_used(?) AS used")
+                    .bind::<diesel::sql_types::Text, _>(option)
+                    .get_result::<Used>(c)
+                    .map_err(StorageError::from)
+            })?;
+            if used.used != 1 {
+                missing.push(option);
+            }
+        }
+        Ok(missing)
     }
 
     /// `/readyz`: the database answers.

@@ -26,7 +26,7 @@ pub(super) struct TurnClock {
 
 /// Reading a thread's CPU clock is a system call (about 1.3 µs in a virtual machine, twice per
 /// write): one write in this many is sampled, which costs the others nothing.
-pub(super) const CPU_SAMPLED_EVERY: u64 = 16;
+const CPU_SAMPLED_EVERY: u64 = 16;
 
 /// The calling thread's CPU time.
 fn thread_cpu() -> rustix::time::Timespec {
@@ -38,7 +38,7 @@ fn nanos_between(a: rustix::time::Timespec, b: rustix::time::Timespec) -> u64 {
     nanos.max(0) as u64
 }
 
-/// A snapshot of [`TurnClock`].
+/// A snapshot of the turn's clock (`TurnClock`).
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct WriteTurnStats {
     /// Time writers held the turn (their statements, savepoints and commits), in seconds.
@@ -59,7 +59,8 @@ pub struct WriteTurnStats {
 }
 
 /// Adds the time from its making to its drop to the turn's held time: made just after the turn is
-/// taken, it drops just before the turn's guard on every way out of [`Committer::write`].
+/// taken, it drops just before the turn's guard on every way out of
+/// [`Committer::write`](super::Committer::write).
 pub(super) struct Holding<'a> {
     clock: &'a TurnClock,
     since: Instant,
@@ -68,6 +69,13 @@ pub(super) struct Holding<'a> {
 }
 
 impl<'a> Holding<'a> {
+    /// A write has taken the turn: count it, and start holding (one write in
+    /// [`CPU_SAMPLED_EVERY`] also with its thread's CPU time).
+    pub(super) fn write(clock: &'a TurnClock) -> Holding<'a> {
+        let write = clock.writes.fetch_add(1, Ordering::Relaxed);
+        Holding::start(clock, write.is_multiple_of(CPU_SAMPLED_EVERY))
+    }
+
     /// Start holding; `sampled`: also count the thread's CPU time.
     pub(super) fn start(clock: &'a TurnClock, sampled: bool) -> Holding<'a> {
         Holding {

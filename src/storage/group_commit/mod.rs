@@ -42,7 +42,7 @@ use diesel::sqlite::SqliteConnection;
 use super::pool::Pooled;
 use super::{DbConnection, Manager, StorageError};
 pub use clock::WriteTurnStats;
-use clock::{Holding, TurnClock, CPU_SAMPLED_EVERY};
+use clock::{Holding, TurnClock};
 
 /// Writers after which a batch commits even with others queued: the first of a batch waits for
 /// the others' work. (A batch left open for a sync in progress takes whoever comes until it ends.)
@@ -154,8 +154,7 @@ impl Committer {
     ) -> Result<T, E> {
         self.queued.fetch_add(1, Ordering::SeqCst);
         let mut turn = self.lock_turn();
-        let write = self.clock.writes.fetch_add(1, Ordering::Relaxed);
-        let holding = Holding::start(&self.clock, write.is_multiple_of(CPU_SAMPLED_EVERY));
+        let holding = Holding::write(&self.clock);
         self.queued.fetch_sub(1, Ordering::SeqCst);
         if let Some(why) = self.lock_outcomes().sync_failed.clone() {
             return Err(StorageError::Unavailable(format!(

@@ -384,7 +384,7 @@ fn prepare(
     clock.after(game.to_act().filter(|&s| game.retired(s).is_none()), now);
     let clock_json = clock.to_json()?;
     let event_rows = event_rows(&events)?;
-    let turn_notices = turn_notices(&row, &seats, &game, seat, before, version, now)?;
+    let turn_notices = turn_notices(row.id, &seats, &game, seat, before, version, now)?;
     Ok(Prepared {
         row,
         seats,
@@ -448,7 +448,7 @@ fn commit(
 /// The notice of the next seat's turn, when the decision passes the turn to another seat (or
 /// back to the same one after another's); the end is told apart, with the result.
 fn turn_notices(
-    row: &GameRow,
+    game_id: i64,
     seats: &[SeatRow],
     game: &Game,
     seat: u8,
@@ -465,7 +465,7 @@ fn turn_notices(
             seats,
             |s| s == next && game.retired(s).is_none(),
             |seat| Notice::YourTurn {
-                game_id: row.id,
+                game_id,
                 seat,
                 version,
             },

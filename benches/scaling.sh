@@ -110,7 +110,11 @@ start_server() {
   server_port=$(port)
   rm -rf "$work/data"
   mkdir -p "$work/data"
+  # No bots, and no review of every rated game that ends: the review worker takes up to half a
+  # core whatever the rate of moves, a fixed cost that would weigh most on the smallest splits.
+  # The load tool's two accounts sit at every table: no cap on their running games.
   local env=(KELTIS_DATA_DIR="$work/data" KELTIS_BIND="127.0.0.1:$server_port" KELTIS_BOTS=false
+    KELTIS_REVIEW_RATED=false KELTIS_MAX_RUNNING_GAMES=1000000
     KELTIS_JWT_SECRET="scaling-$(date +%s)-a-secret-long-enough-for-the-server")
   if [ -n "$2" ]; then env+=(DATABASE_URL="$2"); else env+=(KELTIS_SQLITE_SYNCHRONOUS="$3"); fi
   env -u DATABASE_URL "${env[@]}" taskset -c "$1" "$keltis" serve >"$work/server.log" 2>&1 &

@@ -30,7 +30,7 @@ runs=2
 databases="sqlite postgres"
 keltis="target/release/keltis"
 pg_bin=""
-sqlite_syncs="full full-outside-lock"  # both: which should be the default is what a many-core run decides
+sqlite_syncs="full full-outside-lock"  # both: a many-core run checks `auto`'s choice (the second from 4 cores)
 
 while [ $# -gt 0 ]; do
   case "$1" in

@@ -64,13 +64,15 @@ pub struct Config {
     /// Thinking time of `bot-strong` per decision, in milliseconds.
     #[arg(long, env = "KELTIS_BOT_STRONG_MS", default_value_t = 100)]
     pub bot_strong_ms: u64,
-    /// SQLite only: `full` (default) makes every acknowledged move survive a power loss;
+    /// SQLite only: `full` makes every acknowledged move survive a power loss, and
+    /// `full-outside-lock` as well, syncing after SQLite's write lock is released (faster on
+    /// many cores); `auto` (default) takes the second with 4 cores or more, the first below;
     /// `normal` commits faster but a power loss can drop the last acknowledged moves.
     #[arg(
         long,
         env = "KELTIS_SQLITE_SYNCHRONOUS",
         value_enum,
-        default_value = "full"
+        default_value = "auto"
     )]
     pub sqlite_synchronous: crate::storage::SqliteSync,
     /// Seconds a client has to send a request's body before it is answered 408 `body_timeout`.
@@ -247,7 +249,7 @@ impl Config {
             review_rated: false,
             bot_mcts_ms: 100,
             bot_strong_ms: 100,
-            sqlite_synchronous: crate::storage::SqliteSync::Full,
+            sqlite_synchronous: crate::storage::SqliteSync::Auto,
             body_timeout_seconds: 10,
             long_poll_max_seconds: 60,
             max_running_games: 60,

@@ -64,6 +64,14 @@ pub fn build_with_clock(
         config.sqlite_synchronous,
     )?
     .with_clock(clock);
+    if db.backend() == crate::storage::Backend::Sqlite {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        tracing::info!(
+            "SQLite durability: {} ({cores} cores; --sqlite-synchronous {})",
+            config.sqlite_synchronous.for_cores(cores).name(),
+            config.sqlite_synchronous.name()
+        );
+    }
     for option in db.sqlite_build_options_missing()? {
         tracing::warn!(
             "SQLite was built without SQLITE_{option} (see .cargo/config.toml), which makes the \

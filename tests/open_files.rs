@@ -1,6 +1,7 @@
 //! Issue 50: the server raises its soft open-file limit to the hard one at start. Started by a
 //! shell that left it low (256), it holds 600 idle event streams at once, every one answered 200,
-//! and its log says the limit and what it allows.
+//! and its log says the limit and what it allows (and, being the test that reads the start's
+//! log, that it says how SQLite's commits are synced).
 
 mod support;
 
@@ -81,4 +82,10 @@ fn idle_streams_beyond_a_low_soft_limit_all_open() {
     );
     assert_eq!(ready.ok(), Some(200));
     assert!(said.contains("open-file limit"), "{said}");
+    // And how it syncs SQLite's commits, as `auto` chose for this machine's cores.
+    let chosen = keltis::storage::SqliteSync::Auto.on_this_machine().name();
+    assert!(
+        said.contains(&format!("SQLite durability: {chosen} (")),
+        "{said}"
+    );
 }

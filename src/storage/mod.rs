@@ -136,13 +136,15 @@ impl Database {
         Database::open_with(url, pool_size, SqliteSync::Full)
     }
 
-    /// Connect and apply pending migrations.
+    /// Connect and apply pending migrations; SQLite synced as `sqlite_synchronous` on this
+    /// machine (see [`SqliteSync::on_this_machine`]).
     pub fn open_with(
         url: &str,
         pool_size: u32,
         sqlite_synchronous: SqliteSync,
     ) -> Result<Database, StorageError> {
         let backend = Backend::of_url(url);
+        let sqlite_synchronous = sqlite_synchronous.on_this_machine();
         let mut in_use = None;
         let mut log = None;
         if backend == Backend::Sqlite {

@@ -27,14 +27,18 @@ pub(super) struct Manager {
 /// How SQLite makes a commit durable (`PRAGMA synchronous`).
 #[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum SqliteSync {
-    /// Every commit reaches the disk before it is acknowledged: an acknowledged move survives a
-    /// power loss. The default.
+    /// `full-outside-lock` where the server has [`SqliteSync::CORES_FOR_SYNC_OUTSIDE`] cores or
+    /// more, `full` below: both equally durable, each the faster where it is chosen. The
+    /// default.
     #[default]
+    Auto,
+    /// Every commit reaches the disk before it is acknowledged: an acknowledged move survives a
+    /// power loss.
     Full,
     /// As durable as `full`, the log synced by the server after each commit instead of by
     /// SQLite inside it, outside the write lock: the next writers need not wait for the disk.
-    /// Meant for many cores (the write turn held half as long); on 2 cores it measured no faster
-    /// (docs/performance.md).
+    /// For many cores (the write turn held half as long); on 2 cores it measured no faster,
+    /// slower where other work wanted the cores (docs/performance.md).
     FullOutsideLock,
     /// Faster commits; a power loss (not a crash of the server) can drop the last
     /// acknowledged moves.
@@ -42,10 +46,37 @@ pub enum SqliteSync {
 }
 
 impl SqliteSync {
+    /// From this many cores `auto` syncs outside the write lock. Below, the cores are the limit
+    /// and the sync of its own costs a little CPU per move; from here the write turn is, and
+    /// `full` holds it twice as long (docs/performance.md, "The serial section on SQLite").
+    pub const CORES_FOR_SYNC_OUTSIDE: usize = 4;
+
+    /// What `self` is on a machine of `cores` cores: `auto` chosen, the others as they are.
+    pub fn for_cores(self, cores: usize) -> SqliteSync {
+        match self {
+            SqliteSync::Auto if cores >= Self::CORES_FOR_SYNC_OUTSIDE => {
+                SqliteSync::FullOutsideLock
+            }
+            SqliteSync::Auto => SqliteSync::Full,
+            chosen => chosen,
+        }
+    }
+
+    /// What `self` is on this machine, with the cores this process may run on.
+    pub fn on_this_machine(self) -> SqliteSync {
+        self.for_cores(std::thread::available_parallelism().map_or(1, |n| n.get()))
+    }
+
+    /// Its name on the command line (`full-outside-lock`).
+    pub fn name(self) -> String {
+        clap::ValueEnum::to_possible_value(&self)
+            .map_or_else(|| format!("{self:?}"), |v| v.get_name().to_string())
+    }
+
     fn pragma(self) -> &'static str {
         match self {
             // Every connection but the writers' (which the committer relaxes) syncs fully.
-            SqliteSync::Full | SqliteSync::FullOutsideLock => "FULL",
+            SqliteSync::Auto | SqliteSync::Full | SqliteSync::FullOutsideLock => "FULL",
             SqliteSync::Normal => "NORMAL",
         }
     }
@@ -172,5 +203,35 @@ impl Manager {
                 Ok(DbConnection::Sqlite(conn))
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SqliteSync;
+
+    /// `auto` syncs outside the write lock from 4 cores, inside below; a mode named stays.
+    #[test]
+    fn auto_syncs_outside_the_lock_on_many_cores_only() {
+        assert_eq!(SqliteSync::default(), SqliteSync::Auto);
+        for cores in [1, 2, 3] {
+            assert_eq!(SqliteSync::Auto.for_cores(cores), SqliteSync::Full);
+        }
+        for cores in [4, 8, 16, 128] {
+            assert_eq!(
+                SqliteSync::Auto.for_cores(cores),
+                SqliteSync::FullOutsideLock
+            );
+        }
+        for named in [
+            SqliteSync::Full,
+            SqliteSync::FullOutsideLock,
+            SqliteSync::Normal,
+        ] {
+            assert_eq!(named.for_cores(2), named);
+            assert_eq!(named.for_cores(16), named);
+        }
+        assert_eq!(SqliteSync::FullOutsideLock.name(), "full-outside-lock");
+        assert_eq!(SqliteSync::Auto.name(), "auto");
     }
 }

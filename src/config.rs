@@ -33,6 +33,11 @@ pub struct Config {
     /// HTTP worker threads (default: one per core).
     #[arg(long, env = "KELTIS_WORKERS")]
     pub workers: Option<usize>,
+    /// Also serve HTTP/2 without TLS to clients that start with its preface (h2c, "prior
+    /// knowledge"): a reverse proxy can then carry many clients' event streams on one
+    /// connection instead of a descriptor each. HTTP/1.1 is served either way.
+    #[arg(long, env = "KELTIS_H2C", default_value_t = true, action = clap::ArgAction::Set)]
+    pub h2c: bool,
     /// Login and registration attempts allowed per client address and minute.
     #[arg(long, env = "KELTIS_AUTH_RATE_LIMIT", default_value_t = 10)]
     pub auth_rate_limit: u32,
@@ -241,6 +246,7 @@ impl Config {
             log_format: LogFormat::Text,
             pool_size: 8,
             workers: Some(2),
+            h2c: true,
             auth_rate_limit: 10,
             token_rate_limit: 1200,
             trusted_proxies: Vec::new(),

@@ -33,6 +33,12 @@ impl OpenFiles {
     }
 }
 
+/// The cores this process may run on (`taskset` and a container's CPU quota count; 1 where the
+/// system does not say).
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
 /// Raise the soft open-file limit to the hard one (or as near as the system allows).
 pub fn raise_open_files() -> OpenFiles {
     let Rlimit { current, maximum } = getrlimit(Resource::Nofile);

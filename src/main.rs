@@ -133,6 +133,10 @@ enum Command {
         /// (default: every game).
         #[arg(long)]
         followers: Option<usize>,
+        /// Carry the streams and long polls over HTTP/2 without TLS on one connection (h2c), as
+        /// a reverse proxy may, instead of a connection each.
+        #[arg(long)]
+        watch_h2c: bool,
         /// The server's process id: report its thread count.
         #[arg(long)]
         server_pid: Option<u32>,
@@ -358,6 +362,7 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             streams,
             waiters,
             followers,
+            watch_h2c,
             server_pid,
             pgbench,
             database_pid,
@@ -366,9 +371,11 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             warm_up_seconds,
             reads: false,
         } => {
-            // Every stream and long poll holds a connection: the load tool needs as many files.
+            // Every stream and long poll holds a connection (unless they share one, h2c): the
+            // load tool needs as many files.
             let files = keltis::limits::raise_open_files();
-            let needed = (streams + waiters + 2 * games) as u64 + 256;
+            let watching = if watch_h2c { 1 } else { streams + waiters };
+            let needed = (watching + 2 * games) as u64 + 256;
             if files.now.is_some_and(|n| n < needed) {
                 eprintln!(
                     "warning: {streams} streams and {waiters} long polls need some {needed} open \
@@ -392,6 +399,7 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
                     streams,
                     waiters,
                     followers,
+                    watch_h2c,
                     server_pid,
                     pgbench,
                     rate,
@@ -410,8 +418,7 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             seed,
             threads,
         } => {
-            let threads = threads
-                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+            let threads = threads.unwrap_or_else(keltis::limits::cores);
             let report = keltis::arena::run(variant, players, games, &bots, seed, threads)?;
             println!("{}", serde_json::to_string_pretty(&report)?);
             Ok(())

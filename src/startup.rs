@@ -65,7 +65,7 @@ pub fn build_with_clock(
     )?
     .with_clock(clock);
     if db.backend() == crate::storage::Backend::Sqlite {
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let cores = crate::limits::cores();
         tracing::info!(
             "SQLite durability: {} ({cores} cores; --sqlite-synchronous {})",
             config.sqlite_synchronous.for_cores(cores).name(),
@@ -416,6 +416,7 @@ pub fn build_with_clock(
     let settings = api::connection::ServerSettings {
         workers: config.workers,
         max_blocking_threads: (config.pool_size as usize * 2).max(8),
+        h2c: config.h2c,
     };
     let server =
         api::connection::serve(listener, app, settings).map_err(|error| StartupError::Bind {

@@ -309,7 +309,8 @@ fn metrics_show_requests_decisions_streams_and_the_outbox(db: Db) {
 }
 
 /// The load tool's watchers: streams and long polls that follow the games being played receive
-/// the moves (their wake-up times are reported), idle ones stay open without errors; on
+/// the moves (their wake-up times are reported), idle ones stay open without errors, over
+/// HTTP/1.1 or all on one HTTP/2 connection (h2c); on
 /// PostgreSQL, `--pgbench` reports the database's own rate beside the API's.
 fn the_load_tool_measures_wake_ups(db: Db) {
     let s = support::spawn(db, |_| {}).expect("a database for this test");
@@ -332,6 +333,8 @@ fn the_load_tool_measures_wake_ups(db: Db) {
             streams: 4,
             waiters: 4,
             followers: None,
+            // One way on each database: a connection each, or all on one (HTTP/2, h2c).
+            watch_h2c: !postgres,
             server_pid: Some(std::process::id()),
             // On PostgreSQL the database's own rate is measured after the load (pgbench).
             pgbench: postgres.then(|| s.database_url.clone()),
@@ -406,6 +409,8 @@ fn the_load_tool_measures_wake_ups(db: Db) {
         assert!(on_cpu >= all, "{on_cpu} < {all}");
     }
     assert_eq!(report.watcher_errors, 0);
+    let carried = if postgres { "http/1.1" } else { "h2c" };
+    assert_eq!(report.watch_protocol, carried);
     let streams = report.stream_wake_ms.expect("streams saw moves");
     let polls = report.poll_wake_ms.expect("long polls saw moves");
     assert!(streams.max >= streams.p50 && polls.max >= polls.p50);
@@ -432,6 +437,7 @@ fn the_load_tool_paces_moves_at_an_offered_rate(db: Db) {
             streams: 0,
             waiters: 0,
             followers: None,
+            watch_h2c: false,
             server_pid: None,
             pgbench: None,
             rate: Some(rate),

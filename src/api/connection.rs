@@ -1,4 +1,4 @@
-//! Serving connections: actix's HTTP/1 service over each TCP connection, as `HttpServer` would
+//! Serving connections: actix's HTTP service over each TCP connection, as `HttpServer` would
 //! run it, with one difference. actix-http answers a request it cannot parse by itself, before any
 //! route or middleware runs, with an empty body: a request line that is not HTTP or holds raw
 //! bytes that are not ASCII (400), a URL past 64 KiB (400), a head past 128 KiB or with more than
@@ -6,6 +6,10 @@
 //! error status and `content-length: 0` the server writes (every other error answer carries a
 //! problem body: `error::with_problem_body`), so each connection is wrapped in [`ProblemIo`],
 //! which writes them with the problem body of their status instead.
+//!
+//! With `h2c` a connection that opens with HTTP/2's preface is served HTTP/2 without TLS
+//! ("prior knowledge", RFC 9113 3.3), as a reverse proxy may send it: many clients' event streams
+//! then share one connection, where HTTP/1.1 holds a descriptor for each (issue 50).
 
 use std::io;
 use std::net::TcpListener;
@@ -28,6 +32,28 @@ pub struct ServerSettings {
     pub workers: Option<usize>,
     /// Threads per worker for blocking work (database calls).
     pub max_blocking_threads: usize,
+    /// Serve HTTP/2 to connections that open with its preface (h2c).
+    pub h2c: bool,
+}
+
+/// How long a request's head may take to arrive (actix's `client_request_timeout`).
+const REQUEST_HEAD_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// The start of HTTP/2's connection preface (RFC 9113 3.4), enough to tell it from any HTTP/1.1
+/// request line; clients send the whole preface in one write.
+const H2_PREFACE: &[u8] = b"PRI * HTTP/2";
+
+/// Which protocol a new connection speaks: HTTP/2 if `h2c` and its first bytes are the preface.
+async fn protocol_of(io: &actix_web::rt::net::TcpStream, h2c: bool) -> Protocol {
+    if !h2c {
+        return Protocol::Http1;
+    }
+    let mut first = [0u8; H2_PREFACE.len()];
+    // A client that sends nothing is left to HTTP/1.1, whose own timer answers it 408.
+    match tokio::time::timeout(REQUEST_HEAD_TIMEOUT, io.peek(&mut first)).await {
+        Ok(Ok(n)) if first[..n] == *H2_PREFACE => Protocol::Http2,
+        _ => Protocol::Http1,
+    }
 }
 
 /// Serve `app` on `listener`, each connection wrapped in [`ProblemIo`]. Signals are the
@@ -49,6 +75,7 @@ where
     B: MessageBody + 'static,
 {
     let addr = listener.local_addr()?;
+    let h2c = settings.h2c;
     let mut builder = Server::build();
     let shutdown = builder.graceful_shutdown_signal();
     if let Some(workers) = settings.workers {
@@ -65,7 +92,7 @@ where
                     async move { signal.notified().await }
                 })
                 .keep_alive(actix_http::KeepAlive::default())
-                .client_request_timeout(Duration::from_secs(5))
+                .client_request_timeout(REQUEST_HEAD_TIMEOUT)
                 .client_disconnect_timeout(Duration::from_secs(1))
                 .local_addr(addr)
                 .finish(map_config(
@@ -74,14 +101,12 @@ where
                         .map_err(|err| err.into().error_response()),
                     |_| AppConfig::default(),
                 ));
-            fn_service(|io: actix_web::rt::net::TcpStream| async move {
+            fn_service(move |io: actix_web::rt::net::TcpStream| async move {
                 let _ = io.set_nodelay(true);
                 let peer = io.peer_addr().ok();
-                Ok::<_, actix_http::error::DispatchError>((
-                    ProblemIo::new(io),
-                    Protocol::Http1,
-                    peer,
-                ))
+                let protocol = protocol_of(&io, h2c).await;
+                // HTTP/2's frames never begin like the HTTP/1.1 answers `ProblemIo` rewrites.
+                Ok::<_, actix_http::error::DispatchError>((ProblemIo::new(io), protocol, peer))
             })
             .and_then(http)
         })?;

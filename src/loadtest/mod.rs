@@ -35,6 +35,9 @@ pub struct LoadOptions {
     pub waiters: usize,
     /// How many tables get a following stream and long poll (default: all).
     pub followers: Option<usize>,
+    /// Open the streams and long polls over HTTP/2 without TLS (h2c), sharing one connection,
+    /// as a reverse proxy may: the server then holds no descriptor per stream.
+    pub watch_h2c: bool,
     /// The server's process id, to report its thread count (Linux).
     pub server_pid: Option<u32>,
     /// A PostgreSQL URL: after the load, measure with `pgbench` what that database commits per
@@ -78,6 +81,8 @@ pub struct LoadReport {
     pub read_latency_ms: Percentiles,
     pub streams: usize,
     pub waiters: usize,
+    /// How the streams and long polls were carried: `http/1.1` (a connection each) or `h2c`.
+    pub watch_protocol: &'static str,
     /// From a move's commit (its event's time) to a following stream receiving it, ms.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stream_wake_ms: Option<Percentiles>,
@@ -231,10 +236,13 @@ pub async fn run(options: LoadOptions) -> Result<LoadReport, LoadError> {
     let mut watchers = Vec::new();
     // An idle connection is let go before the server's keep-alive (5 s) closes it: reused as it
     // closes, it fails the request sent on it, which is the client's doing, not the server's.
-    let watch_client = reqwest::Client::builder()
+    let mut watch_client = reqwest::Client::builder()
         .pool_max_idle_per_host(options.streams + options.waiters)
-        .pool_idle_timeout(Duration::from_secs(2))
-        .build()?;
+        .pool_idle_timeout(Duration::from_secs(2));
+    if options.watch_h2c {
+        watch_client = watch_client.http2_prior_knowledge();
+    }
+    let watch_client = watch_client.build()?;
     let (stop, stopped) = watch::channel(false);
     let ready = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
     let opening = std::sync::Arc::new(tokio::sync::Semaphore::new(watchers::OPENING_AT_ONCE));
@@ -408,6 +416,7 @@ pub async fn run(options: LoadOptions) -> Result<LoadReport, LoadError> {
         read_latency_ms: Percentiles::of(read_ms),
         streams: options.streams,
         waiters: options.waiters,
+        watch_protocol: if options.watch_h2c { "h2c" } else { "http/1.1" },
         stream_wake_ms: if_any(stream_wake),
         poll_wake_ms: if_any(poll_wake),
         watcher_errors,

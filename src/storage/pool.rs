@@ -28,8 +28,8 @@ pub(super) struct Manager {
 #[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum SqliteSync {
     /// `full-outside-lock` where the server has [`SqliteSync::CORES_FOR_SYNC_OUTSIDE`] cores or
-    /// more, `full` below: both equally durable, each the faster where it is chosen. The
-    /// default.
+    /// more, `full` below: both equally durable; `full` measured as fast or faster on 2 cores,
+    /// `full-outside-lock` predicted the faster on many (docs/performance.md). The default.
     #[default]
     Auto,
     /// Every commit reaches the disk before it is acknowledged: an acknowledged move survives a
@@ -64,7 +64,7 @@ impl SqliteSync {
 
     /// What `self` is on this machine, with the cores this process may run on.
     pub fn on_this_machine(self) -> SqliteSync {
-        self.for_cores(std::thread::available_parallelism().map_or(1, |n| n.get()))
+        self.for_cores(crate::limits::cores())
     }
 
     /// Its name on the command line (`full-outside-lock`).

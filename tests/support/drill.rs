@@ -28,17 +28,20 @@ pub fn serve_with_env(
 }
 
 /// [`serve`], started by a shell that first lowers the soft open-file limit to `soft` (as a
-/// login shell's `ulimit -Sn` or a service manager may leave it); its log goes to `log`.
+/// login shell's `ulimit -Sn` or a service manager may leave it) and, given `hard`, the hard
+/// one too (which the server then cannot raise); its log goes to `log`.
 pub fn serve_with_open_files(
     database_url: &str,
     data_dir: &std::path::Path,
     soft: u64,
+    hard: Option<u64>,
     log: &std::path::Path,
 ) -> (Child, String) {
+    let hard = hard.map_or(String::new(), |hard| format!(" && ulimit -Hn {hard}"));
     let mut shell = Command::new("sh");
     shell
         .arg("-c")
-        .arg(format!("ulimit -Sn {soft} && exec \"$0\" \"$@\""))
+        .arg(format!("ulimit -Sn {soft}{hard} && exec \"$0\" \"$@\""))
         .arg(env!("CARGO_BIN_EXE_keltis"));
     let log = std::fs::File::create(log).expect("a log file");
     start(shell, database_url, data_dir, Stdio::from(log))

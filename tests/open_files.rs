@@ -112,14 +112,29 @@ fn first_event(stream: &mut impl Read) -> Result<String, String> {
     }
 }
 
-#[test]
-fn streams_over_one_h2c_connection_hold_no_descriptor_each() {
+/// What a server whose open-file limits are both 256 did with [`STREAMS`] event streams opened
+/// through `via` (its base URL → the URL clients use, and what must stay alive meanwhile) by
+/// `client`, each read up to its first event.
+struct HeldStreams {
+    failures: Vec<String>,
+    events: Vec<Result<String, String>>,
+    /// The server's open descriptors with every stream open.
+    descriptors: usize,
+    versions: std::collections::BTreeSet<String>,
+    log: String,
+}
+
+fn hold_streams_under_a_hard_limit<T>(
+    name: &str,
+    client: reqwest::blocking::Client,
+    via: impl FnOnce(&str) -> (String, T),
+) -> HeldStreams {
     let setup = support::spawn(Db::Sqlite, |_| {}).expect("SQLite server");
     let watcher = setup.register("watcher");
     let other = setup.register("player");
     let id = setup.started_game("keltis-card", &[watcher.clone(), other]);
     setup.stop();
-    let data_dir = std::env::temp_dir().join(format!("keltis-h2c-{}", std::process::id()));
+    let data_dir = std::env::temp_dir().join(format!("keltis-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&data_dir).expect("a data folder");
     let log = data_dir.join("server.log");
     // Soft and hard at 256: over HTTP/1.1 it could not hold 600 streams.
@@ -127,22 +142,20 @@ fn streams_over_one_h2c_connection_hold_no_descriptor_each() {
         serve_with_open_files(&setup.database_url, &data_dir, LOW, Some(LOW), &log);
     let (soft, hard) = open_files_of(child.id()).expect("/proc/<pid>/limits");
     assert_eq!((soft.as_str(), hard.as_str()), ("256", "256"));
+    let (url, alive) = via(&base);
 
-    let h2c = reqwest::blocking::Client::builder()
-        .http2_prior_knowledge()
-        .timeout(None)
-        .build()
-        .expect("an HTTP/2 client");
     let mut streams = Vec::with_capacity(STREAMS);
     let mut failures = Vec::new();
+    let mut versions = std::collections::BTreeSet::new();
     for _ in 0..STREAMS {
-        let answer = h2c
-            .get(format!("{base}/api/v1/games/{id}/stream"))
+        let answer = client
+            .get(format!("{url}/api/v1/games/{id}/stream"))
             .bearer_auth(&watcher.token)
             .header("Accept", "text/event-stream")
             .send();
         match answer {
-            Ok(r) if r.status() == 200 && r.version() == reqwest::Version::HTTP_2 => {
+            Ok(r) if r.status() == 200 => {
+                versions.insert(format!("{:?}", r.version()));
                 streams.push(r)
             }
             Ok(r) => failures.push(format!("{} over {:?}", r.status(), r.version())),
@@ -150,36 +163,108 @@ fn streams_over_one_h2c_connection_hold_no_descriptor_each() {
         }
     }
     // Every stream open at once, each then sends the game's first event.
-    let events: Vec<Result<String, String>> = streams.iter_mut().map(first_event).collect();
+    let events = streams.iter_mut().map(first_event).collect();
     let descriptors = std::fs::read_dir(format!("/proc/{}/fd", child.id()))
         .map(|d| d.count())
         .unwrap_or(0);
-    // HTTP/1.1 on the same port, beside them.
-    let ready = reqwest::blocking::get(format!("{base}/readyz")).map(|r| r.status().as_u16());
     drop(streams);
+    drop(alive);
     let _ = child.kill();
     let _ = child.wait();
     let said = std::fs::read_to_string(&log).unwrap_or_default();
     let _ = std::fs::remove_dir_all(&data_dir);
-    assert!(
-        failures.is_empty(),
-        "{} failed: {:?}\n{said}",
-        failures.len(),
-        failures.first()
-    );
-    let sent: Vec<&String> = events.iter().filter_map(|e| e.as_ref().ok()).collect();
-    assert_eq!(
-        sent.len(),
-        STREAMS,
-        "{:?}",
-        events.iter().find(|e| e.is_err())
-    );
-    assert!(sent.iter().all(|e| e.starts_with("id: ")), "{:?}", sent[0]);
-    assert!(
-        descriptors > 0 && descriptors < LOW as usize,
-        "{descriptors}"
-    );
-    assert_eq!(ready.ok(), Some(200));
+    HeldStreams {
+        failures,
+        events,
+        descriptors,
+        versions,
+        log: said,
+    }
+}
+
+impl HeldStreams {
+    /// Every stream answered 200 and sent its game's first event; the server stayed under its
+    /// limit.
+    fn assert_all_held(&self) {
+        println!("the server held {} descriptors", self.descriptors);
+        assert!(
+            self.failures.is_empty(),
+            "{} failed: {:?}\n{}",
+            self.failures.len(),
+            self.failures.first(),
+            self.log
+        );
+        let sent: Vec<&String> = self.events.iter().filter_map(|e| e.as_ref().ok()).collect();
+        assert_eq!(
+            sent.len(),
+            STREAMS,
+            "{:?}",
+            self.events.iter().find(|e| e.is_err())
+        );
+        assert!(sent.iter().all(|e| e.starts_with("id: ")), "{:?}", sent[0]);
+        assert!(
+            self.descriptors > 0 && self.descriptors < LOW as usize,
+            "{}",
+            self.descriptors
+        );
+    }
+}
+
+#[test]
+fn streams_over_one_h2c_connection_hold_no_descriptor_each() {
+    let h2c = reqwest::blocking::Client::builder()
+        .http2_prior_knowledge()
+        .timeout(None)
+        .build()
+        .expect("an HTTP/2 client");
+    let mut ready = None;
+    let held = hold_streams_under_a_hard_limit("h2c", h2c, |base| {
+        // HTTP/1.1 on the same port, beside them.
+        ready = reqwest::blocking::get(format!("{base}/readyz"))
+            .map(|r| r.status().as_u16())
+            .ok();
+        (base.to_string(), ())
+    });
+    held.assert_all_held();
+    assert_eq!(held.versions.iter().collect::<Vec<_>>(), ["HTTP/2.0"]);
+    assert_eq!(ready, Some(200));
+}
+
+/// The operating guide's HAProxy example: it takes each client's stream over HTTP/1.1, a
+/// connection each, and forwards them all to the server over HTTP/2 (`proto h2`).
+#[test]
+fn streams_through_an_h2c_proxy_hold_no_descriptor_each() {
+    if std::process::Command::new("haproxy")
+        .arg("-v")
+        .output()
+        .is_err()
+    {
+        eprintln!("SKIPPED: haproxy is not installed (.ci/run installs Debian's)");
+        return;
+    }
+    // HAProxy holds a descriptor for each client: it takes this process's limit.
+    keltis::limits::raise_open_files();
+    let clients = reqwest::blocking::Client::builder()
+        .http1_only()
+        .pool_max_idle_per_host(0)
+        .timeout(None)
+        .build()
+        .expect("an HTTP/1.1 client");
+    let mut answers = Vec::new();
+    let held = hold_streams_under_a_hard_limit("haproxy", clients, |base| {
+        let proxy = Haproxy::h2c_to(base.trim_start_matches("http://"));
+        // The API answers through it; `/metrics` stays inside.
+        for path in ["/readyz", "/metrics"] {
+            let status = reqwest::blocking::get(format!("{}{path}", proxy.base))
+                .map(|r| r.status().as_u16())
+                .ok();
+            answers.push((path, status));
+        }
+        (proxy.base.clone(), proxy)
+    });
+    held.assert_all_held();
+    assert_eq!(answers, [("/readyz", Some(200)), ("/metrics", Some(404))]);
+    assert_eq!(held.versions.iter().collect::<Vec<_>>(), ["HTTP/1.1"]);
 }
 
 /// `--h2c false`: HTTP/1.1 only; an HTTP/2 client with prior knowledge gets no answer.
@@ -202,5 +287,75 @@ fn h2c_can_be_turned_off() {
     for server in [&on, &off] {
         let plain = reqwest::blocking::get(format!("{}/readyz", server.base));
         assert_eq!(plain.map(|r| r.status().as_u16()).ok(), Some(200));
+    }
+}
+
+/// HAProxy in the foreground on a free loopback port; stopped when dropped.
+struct Haproxy {
+    child: std::process::Child,
+    base: String,
+    dir: std::path::PathBuf,
+}
+
+impl Haproxy {
+    /// The operating guide's HAProxy example in front of `server` (`host:port`): clients over
+    /// HTTP/1.1 on loopback (the example's `bind` line without TLS), the server behind over h2c.
+    fn h2c_to(server: &str) -> Haproxy {
+        let guide =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/operating.md"))
+                .expect("the operating guide");
+        let start = guide
+            .find("```haproxy\n")
+            .expect("a HAProxy example in the guide")
+            + "```haproxy\n".len();
+        let example = &guide[start..start + guide[start..].find("```").expect("its end")];
+        assert!(example.contains("proto h2"), "{example}");
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .map(|a| a.port())
+            .expect("a free port");
+        let config: String = example
+            .lines()
+            .map(|line| match line.trim_start() {
+                bind if bind.starts_with("bind ") => format!("    bind 127.0.0.1:{port}"),
+                _ => line.replace("127.0.0.1:8080", server),
+            })
+            .collect::<Vec<_>>()
+            .join("\n");
+        let dir = std::env::temp_dir().join(format!("keltis-haproxy-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a folder");
+        let file = dir.join("haproxy.cfg");
+        std::fs::write(&file, config + "\n").expect("HAProxy's configuration");
+        let log = std::fs::File::create(dir.join("haproxy.log")).expect("a log file");
+        let child = std::process::Command::new("haproxy")
+            .arg("-db")
+            .arg("-f")
+            .arg(&file)
+            .stdout(std::process::Stdio::null())
+            .stderr(log)
+            .spawn()
+            .expect("haproxy starts");
+        let until = std::time::Instant::now() + Duration::from_secs(20);
+        while TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(
+                std::time::Instant::now() < until,
+                "HAProxy did not listen: {}",
+                std::fs::read_to_string(dir.join("haproxy.log")).unwrap_or_default()
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        Haproxy {
+            child,
+            base: format!("http://127.0.0.1:{port}"),
+            dir,
+        }
+    }
+}
+
+impl Drop for Haproxy {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_dir_all(&self.dir);
     }
 }

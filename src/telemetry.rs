@@ -7,9 +7,28 @@ use tracing_subscriber::{fmt, EnvFilter};
 
 use crate::config::LogFormat;
 
+/// actix-http warns once for each stream of an HTTP/2 connection that went away while the server
+/// was sending on it ("Send data error: InactiveStreamId"): when a proxy's h2c connection closes,
+/// one line for every stream it carried, 20,000 at once in the load tool's runs. A client gone is
+/// no warning; its errors stay. `RUST_LOG` naming actix_http sets it instead.
+const QUIET_TARGETS: &str = "actix_http::h2::dispatcher=error";
+
+/// What the log lets through: `asked` (`RUST_LOG`) or `info`, [`QUIET_TARGETS`] less.
+fn filter(asked: Option<&str>) -> EnvFilter {
+    let mut filter = asked
+        .and_then(|asked| EnvFilter::try_new(asked).ok())
+        .unwrap_or_else(|| EnvFilter::new("info"));
+    if !asked.unwrap_or_default().contains("actix_http") {
+        if let Ok(quiet) = QUIET_TARGETS.parse() {
+            filter = filter.add_directive(quiet);
+        }
+    }
+    filter
+}
+
 /// Install the global subscriber (`RUST_LOG` filters; default `info`). Safe to call twice.
 pub fn init(format: LogFormat) {
-    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
+    let filter = filter(std::env::var("RUST_LOG").ok().as_deref());
     // Colours only for a terminal: a file or a journal gets plain text.
     let builder = fmt()
         .with_env_filter(filter)
@@ -82,7 +101,52 @@ macro_rules! warn_throttled {
 
 #[cfg(test)]
 mod tests {
-    use super::Throttle;
+    use super::{filter, Throttle};
+    use std::sync::{Arc, Mutex};
+
+    /// What a subscriber with `filter(asked)` writes of a stream's send error and of a warning
+    /// of the server's own.
+    fn written(asked: Option<&str>) -> String {
+        let out = Arc::new(Mutex::new(Vec::new()));
+        let sink = out.clone();
+        let subscriber = tracing_subscriber::fmt()
+            .with_env_filter(filter(asked))
+            .with_writer(move || Sink(sink.clone()))
+            .finish();
+        tracing::subscriber::with_default(subscriber, || {
+            tracing::warn!(target: "actix_http::h2::dispatcher", "Send data error");
+            tracing::error!(target: "actix_http::h2::dispatcher", "a connection failed");
+            tracing::warn!(target: "keltis::workers", "the worker's own warning");
+        });
+        let bytes = out.lock().map(|b| b.clone()).unwrap_or_default();
+        String::from_utf8_lossy(&bytes).into_owned()
+    }
+
+    struct Sink(Arc<Mutex<Vec<u8>>>);
+
+    impl std::io::Write for Sink {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            if let Ok(mut b) = self.0.lock() {
+                b.extend_from_slice(buf);
+            }
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_closed_http2_streams_warning_is_left_out_unless_asked_for() {
+        for asked in [None, Some("warn"), Some("info,keltis=debug")] {
+            let log = written(asked);
+            assert!(!log.contains("Send data error"), "{asked:?}: {log}");
+            assert!(log.contains("a connection failed"), "{asked:?}: {log}");
+            assert!(log.contains("the worker's own warning"), "{asked:?}: {log}");
+        }
+        let log = written(Some("warn,actix_http=warn"));
+        assert!(log.contains("Send data error"), "{log}");
+    }
 
     #[test]
     fn repeats_are_written_once_per_interval_with_their_count() {

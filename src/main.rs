@@ -239,7 +239,12 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             actix_web::rt::System::new().block_on(async {
                 let running = keltis::startup::build(&config)?;
                 let backend = keltis::storage::Backend::of_url(&config.database_url());
-                tracing::info!(port = running.port, ?backend, "listening");
+                let protocols = if config.h2c {
+                    "HTTP/1.1, h2c"
+                } else {
+                    "HTTP/1.1"
+                };
+                tracing::info!(port = running.port, ?backend, protocols, "listening");
                 actix_web::rt::spawn(running.stopper.clone().stop_on_signal());
                 running.server.await?;
                 // The server has stopped (a signal): let the workers finish their pass.

@@ -98,6 +98,10 @@ pub struct Config {
     /// `Last-Event-ID` and misses nothing (spreads long-lived connections over instances).
     #[arg(long, env = "KELTIS_STREAM_MAX", default_value_t = 3600)]
     pub stream_max_seconds: u64,
+    /// Event streams one player may hold open at once on each instance (a tab, a device, a
+    /// client each); one more is refused with 429 `too_many_streams` until one closes.
+    #[arg(long, env = "KELTIS_MAX_STREAMS_PER_PLAYER", default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_streams_per_player: u32,
     /// Allow webhook endpoints on private, loopback and link-local addresses (closed networks,
     /// tests). Off by default: a webhook must not reach into the server's own network.
     #[arg(long, env = "KELTIS_WEBHOOKS_ALLOW_PRIVATE")]
@@ -260,6 +264,7 @@ impl Config {
             long_poll_max_seconds: 60,
             max_running_games: 60,
             stream_heartbeat_seconds: 15,
+            max_streams_per_player: 256,
             stream_max_seconds: 3600,
             webhooks_allow_private: false,
             webhook_interval_ms: 1000,

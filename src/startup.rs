@@ -298,6 +298,7 @@ pub fn build_with_clock(
         metrics: Default::default(),
         draining: draining.clone(),
         open_streams: Default::default(),
+        stream_slots: api::rate_limit::StreamSlots::new(config.max_streams_per_player),
         stream_heartbeat: std::time::Duration::from_secs(config.stream_heartbeat_seconds.max(1)),
         stream_lifetime: std::time::Duration::from_secs(config.stream_max_seconds.max(1)),
     });

@@ -359,3 +359,56 @@ impl Drop for Haproxy {
         let _ = std::fs::remove_dir_all(&self.dir);
     }
 }
+
+/// One player holds at most `--max-streams-per-player` event streams at once on an instance (any
+/// stream: a game's or their notices'); one more is refused with 429 `too_many_streams` and a
+/// `Retry-After` of a heartbeat's interval, and a stream whose client went away frees its place
+/// when its next heartbeat finds it gone. Another player is not affected.
+#[test]
+fn a_player_holds_at_most_the_cap_of_streams() {
+    let s = support::spawn(Db::Sqlite, |config| {
+        config.max_streams_per_player = 2;
+        config.stream_heartbeat_seconds = 1;
+    })
+    .expect("SQLite server");
+    let watcher = s.register("watcher");
+    let other = s.register("player");
+    let id = s.started_game("keltis-card", &[watcher.clone(), other.clone()]);
+    let open = |path: &str, user: &support::User| {
+        s.client
+            .get(s.url(path))
+            .bearer_auth(&user.token)
+            .header("Accept", "text/event-stream")
+            .send()
+            .expect("an answer")
+    };
+    let game = format!("/api/v1/games/{id}/stream");
+    let first = open(&game, &watcher);
+    let second = open("/api/v1/me/stream", &watcher);
+    assert_eq!(
+        (first.status().as_u16(), second.status().as_u16()),
+        (200, 200)
+    );
+    let refused = open(&game, &watcher);
+    assert_eq!(refused.status(), 429);
+    assert_eq!(refused.headers()["retry-after"], "1");
+    let problem: serde_json::Value = refused.json().expect("a problem body");
+    assert_eq!(problem["code"], "too_many_streams", "{problem}");
+    assert_eq!(open(&game, &other).status(), 200);
+    // The first stream's client goes away: its next heartbeat finds it gone and frees its place
+    // (waited for in real time, a few seconds at most: the server's own heartbeat).
+    drop(first);
+    let reopened = (0..200).find_map(|_| {
+        let answer = open(&game, &watcher);
+        if answer.status() == 200 {
+            return Some(answer);
+        }
+        std::thread::sleep(Duration::from_millis(25));
+        None
+    });
+    assert!(
+        reopened.is_some(),
+        "the closed stream's place was not freed"
+    );
+    drop(second);
+}

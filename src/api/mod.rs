@@ -80,6 +80,8 @@ pub struct AppState {
     pub draining: Draining,
     /// How many event streams are open (metrics).
     pub open_streams: std::sync::Arc<std::sync::atomic::AtomicI64>,
+    /// The event streams each player holds open here, capped.
+    pub stream_slots: std::sync::Arc<rate_limit::StreamSlots>,
     /// How long a stream stays silent before it sends a heartbeat comment.
     pub stream_heartbeat: std::time::Duration,
     /// How long a stream lasts before the server ends it (the client resumes).

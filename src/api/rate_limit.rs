@@ -1,10 +1,11 @@
 //! Rate limits in fixed one-minute windows: login and registration attempts per client address,
-//! and requests per API or app token. Kept in memory: each server instance counts on its own.
+//! and requests per API or app token; and the event streams a player holds open at once. Kept in
+//! memory: each server instance counts on its own.
 
 use std::collections::HashMap;
 use std::hash::Hash;
 use std::net::IpAddr;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 const WINDOW: Duration = Duration::from_secs(60);
@@ -78,5 +79,73 @@ impl TokenLimiter {
     /// Count one request of `token`; `Err(seconds)` to wait when over the limit.
     pub fn check(&self, token: &str) -> Result<(), u64> {
         self.windows.count(token.to_string())
+    }
+}
+
+/// The event streams each player holds open on this instance. Each stream holds memory and, over
+/// HTTP/1.1, a descriptor: without a cap one account could hold them all.
+pub struct StreamSlots {
+    per_player: u32,
+    held: Mutex<HashMap<i64, u32>>,
+}
+
+/// One open stream of a player's, given back when dropped (when the stream ends).
+pub struct StreamSlot {
+    slots: Arc<StreamSlots>,
+    user_id: i64,
+}
+
+impl StreamSlots {
+    pub fn new(per_player: u32) -> Arc<StreamSlots> {
+        Arc::new(StreamSlots {
+            per_player,
+            held: Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// One more stream for `user_id`; `Err(the cap)` when they hold as many as it allows.
+    pub fn take(self: &Arc<Self>, user_id: i64) -> Result<StreamSlot, u32> {
+        let mut held = self.held.lock().unwrap_or_else(|p| p.into_inner());
+        let count = held.entry(user_id).or_insert(0);
+        if *count >= self.per_player {
+            return Err(self.per_player);
+        }
+        *count += 1;
+        Ok(StreamSlot {
+            slots: self.clone(),
+            user_id,
+        })
+    }
+}
+
+impl Drop for StreamSlot {
+    fn drop(&mut self) {
+        let mut held = self.slots.held.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(count) = held.get_mut(&self.user_id) {
+            *count = count.saturating_sub(1);
+            if *count == 0 {
+                held.remove(&self.user_id);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::StreamSlots;
+
+    #[test]
+    fn a_player_holds_streams_up_to_the_cap_and_a_closed_one_frees_its_place() {
+        let slots = StreamSlots::new(2);
+        let first = slots.take(7).expect("one");
+        let second = slots.take(7).expect("two");
+        assert_eq!(slots.take(7).err(), Some(2));
+        // Another player's streams are their own.
+        let theirs = slots.take(8).expect("another player's");
+        drop(first);
+        let third = slots.take(7).expect("a place freed");
+        assert_eq!(slots.take(7).err(), Some(2));
+        drop((second, third, theirs));
+        assert!(slots.held.lock().map(|h| h.is_empty()).unwrap_or(false));
     }
 }

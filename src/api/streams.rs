@@ -7,7 +7,7 @@ use std::collections::VecDeque;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use actix_web::http::header;
+use actix_web::http::{header, StatusCode};
 use actix_web::web::Bytes;
 use actix_web::{get, post, web, HttpRequest, HttpResponse};
 use serde::Deserialize;
@@ -17,6 +17,7 @@ use utoipa::{IntoParams, ToSchema};
 use super::auth::{bearer_caller, Authenticated};
 use super::error::{ApiError, Problem};
 use super::games::out_of_range;
+use super::rate_limit::StreamSlot;
 use super::AppState;
 use crate::service::accounts::Caller;
 use crate::service::notify::live::{self, LiveNotice, StreamTicket, TicketRequest, Waiter};
@@ -164,6 +165,26 @@ struct Stream<T: Item> {
     ends_at: tokio::time::Instant,
     /// Counts the stream as open for as long as it lives.
     _open: OpenStream,
+    /// The player's place among their open streams, given back when it ends.
+    _slot: StreamSlot,
+}
+
+/// A place for one more of the caller's streams, or 429 `too_many_streams`, to try again after a
+/// heartbeat's interval: a stream the server ends frees its place at once, one whose client went
+/// away when its next heartbeat finds it gone.
+fn stream_slot(state: &AppState, caller: &Caller) -> Result<StreamSlot, ApiError> {
+    state.stream_slots.take(caller.user_id).map_err(|cap| {
+        let mut err = ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "too_many_streams",
+            format!(
+                "{cap} event streams are open for this player on this server, the most allowed: \
+                 close one first"
+            ),
+        );
+        err.retry_after = Some(state.stream_heartbeat.as_secs().max(1));
+        err
+    })
 }
 
 /// One open stream in the metrics.
@@ -276,6 +297,7 @@ fn interleave(
 /// answer, so that an unknown game or a bad token is an error, not an empty stream.
 async fn respond<T, F>(
     state: &AppState,
+    slot: StreamSlot,
     after: T::Cursor,
     waiter: Waiter,
     read: F,
@@ -299,6 +321,7 @@ where
         heartbeat: state.stream_heartbeat,
         ends_at: tokio::time::Instant::now() + state.stream_lifetime,
         _open: OpenStream::new(state),
+        _slot: slot,
     };
     // A comment first: proxies and clients see the stream open at once.
     let opening = futures_util::stream::once(async {
@@ -366,6 +389,7 @@ where
     (status = 401, description = "No valid token or ticket", body = Problem),
     (status = 403, description = "`not_seated`: `chat` for someone who has no seat in the game", body = Problem),
     (status = 404, description = "No such game", body = Problem),
+    (status = 429, description = "`too_many_streams`: the player holds as many open event streams on this server as it allows (`--max-streams-per-player`, 256 by default); `Retry-After` says when to try again (a stream whose client went away frees its place at its next heartbeat)", body = Problem),
 ))]
 #[get("/games/{id}/stream")]
 pub async fn game_stream(
@@ -376,6 +400,7 @@ pub async fn game_stream(
 ) -> Result<HttpResponse, ApiError> {
     let id = id.into_inner();
     let caller = stream_caller(&req, &state, query.ticket.as_deref(), Some(id)).await?;
+    let slot = stream_slot(&state, &caller)?;
     let waiter = Waiter::for_game(&state.db, id);
     let db = state.db.clone();
     if query.chat {
@@ -385,13 +410,13 @@ pub async fn game_stream(
             let messages = chat::after(&db, &caller, id, msg, READ_BATCH)?;
             Ok(interleave(events, messages, (seq, msg)))
         };
-        return respond(&state, after, waiter, read).await;
+        return respond(&state, slot, after, waiter, read).await;
     }
     let after = resume_after(&req, query.after)?.unwrap_or(0);
     let read = move |after: i64| {
         game_events::events(&db, &caller, id, after, READ_BATCH).map_err(ApiError::from)
     };
-    respond(&state, after, waiter, read).await
+    respond(&state, slot, after, waiter, read).await
 }
 
 /// The caller's notices as they happen (`text/event-stream`): `your_turn`, `deadline_reminder`,
@@ -401,6 +426,7 @@ pub async fn game_stream(
     ("Last-Event-ID" = Option<i64>, Header, minimum = 0, description = "Resume after this notice")), responses(
     (status = 200, description = "Server-sent events; each `data` is a `LiveNotice`", content_type = "text/event-stream", body = ServerSentEvent),
     (status = 401, description = "No valid token or ticket", body = Problem),
+    (status = 429, description = "`too_many_streams`: the player holds as many open event streams on this server as it allows (`--max-streams-per-player`, 256 by default); `Retry-After` says when to try again (a stream whose client went away frees its place at its next heartbeat)", body = Problem),
 ))]
 #[get("/me/stream")]
 pub async fn my_stream(
@@ -409,6 +435,7 @@ pub async fn my_stream(
     query: web::Query<StreamQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let caller = stream_caller(&req, &state, query.ticket.as_deref(), None).await?;
+    let slot = stream_slot(&state, &caller)?;
     let after = resume_after(&req, query.after)?;
     let waiter = Waiter::for_user(&state.db, caller.user_id);
     let db = state.db.clone();
@@ -422,5 +449,5 @@ pub async fn my_stream(
     let read = move |after: i64| {
         live::notices_after(&db, &caller, after, READ_BATCH).map_err(ApiError::from)
     };
-    respond(&state, after, waiter, read).await
+    respond(&state, slot, after, waiter, read).await
 }

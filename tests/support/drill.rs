@@ -42,7 +42,9 @@ pub fn serve_with_open_files(
     shell
         .arg("-c")
         .arg(format!("ulimit -Sn {soft}{hard} && exec \"$0\" \"$@\""))
-        .arg(env!("CARGO_BIN_EXE_keltis"));
+        .arg(env!("CARGO_BIN_EXE_keltis"))
+        // Its tests hold hundreds of streams as one player.
+        .env("KELTIS_MAX_STREAMS_PER_PLAYER", "100000");
     let log = std::fs::File::create(log).expect("a log file");
     start(shell, database_url, data_dir, Stdio::from(log))
 }

@@ -7459,7 +7459,7 @@ export interface operations {
                 };
             };
             408: components["responses"]["RequestTimeout"];
-            /** @description `too_many_streams`: the player holds as many open event streams on this server as it allows (`--max-streams-per-player`, 256 by default); `Retry-After` says when to try again (a stream whose client went away frees its place at its next heartbeat); `rate_limited`: too many attempts from this address (logins, registrations), or too many requests with this API or app token */
+            /** @description `too_many_streams`: the player holds as many open event streams on this server as it allows (`--max-streams-per-player`, 256 by default); `Retry-After` says when to try again; `rate_limited`: too many attempts from this address (logins, registrations), or too many requests with this API or app token */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -8822,7 +8822,7 @@ export interface operations {
             };
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
-            /** @description `too_many_streams`: the player holds as many open event streams on this server as it allows (`--max-streams-per-player`, 256 by default); `Retry-After` says when to try again (a stream whose client went away frees its place at its next heartbeat); `rate_limited`: too many attempts from this address (logins, registrations), or too many requests with this API or app token */
+            /** @description `too_many_streams`: the player holds as many open event streams on this server as it allows (`--max-streams-per-player`, 256 by default); `Retry-After` says when to try again; `rate_limited`: too many attempts from this address (logins, registrations), or too many requests with this API or app token */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */

@@ -25,6 +25,28 @@ fn open_files_of(pid: u32) -> Option<(String, String)> {
     Some((numbers.next()?.to_string(), numbers.next()?.to_string()))
 }
 
+/// A started game and its watcher on a SQLite database whose server has stopped (for a server
+/// of the test's own to serve it), and a data folder `keltis-<name>-<pid>` with its log's path.
+fn a_game_to_watch(
+    name: &str,
+) -> (
+    support::TestServer,
+    support::User,
+    i64,
+    std::path::PathBuf,
+    std::path::PathBuf,
+) {
+    let setup = support::spawn(Db::Sqlite, |_| {}).expect("SQLite server");
+    let watcher = setup.register("watcher");
+    let other = setup.register("player");
+    let id = setup.started_game("keltis-card", &[watcher.clone(), other]);
+    setup.stop();
+    let data_dir = std::env::temp_dir().join(format!("keltis-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&data_dir).expect("a data folder");
+    let log = data_dir.join("server.log");
+    (setup, watcher, id, data_dir, log)
+}
+
 #[test]
 fn idle_streams_beyond_a_low_soft_limit_all_open() {
     // This process holds one end of every stream too.
@@ -35,14 +57,7 @@ fn idle_streams_beyond_a_low_soft_limit_all_open() {
         );
         return;
     }
-    let setup = support::spawn(Db::Sqlite, |_| {}).expect("SQLite server");
-    let watcher = setup.register("watcher");
-    let other = setup.register("player");
-    let id = setup.started_game("keltis-card", &[watcher.clone(), other]);
-    setup.stop();
-    let data_dir = std::env::temp_dir().join(format!("keltis-files-{}", std::process::id()));
-    std::fs::create_dir_all(&data_dir).expect("a data folder");
-    let log = data_dir.join("server.log");
+    let (setup, watcher, id, data_dir, log) = a_game_to_watch("files");
     let (mut child, base) = serve_with_open_files(&setup.database_url, &data_dir, LOW, None, &log);
 
     let (soft, hard) = open_files_of(child.id()).expect("/proc/<pid>/limits");
@@ -129,14 +144,7 @@ fn hold_streams_under_a_hard_limit<T>(
     client: reqwest::blocking::Client,
     via: impl FnOnce(&str) -> (String, T),
 ) -> HeldStreams {
-    let setup = support::spawn(Db::Sqlite, |_| {}).expect("SQLite server");
-    let watcher = setup.register("watcher");
-    let other = setup.register("player");
-    let id = setup.started_game("keltis-card", &[watcher.clone(), other]);
-    setup.stop();
-    let data_dir = std::env::temp_dir().join(format!("keltis-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&data_dir).expect("a data folder");
-    let log = data_dir.join("server.log");
+    let (setup, watcher, id, data_dir, log) = a_game_to_watch(name);
     // Soft and hard at 256: over HTTP/1.1 it could not hold 600 streams.
     let (mut child, base) =
         serve_with_open_files(&setup.database_url, &data_dir, LOW, Some(LOW), &log);

@@ -98,8 +98,9 @@ pub struct Config {
     /// `Last-Event-ID` and misses nothing (spreads long-lived connections over instances).
     #[arg(long, env = "KELTIS_STREAM_MAX", default_value_t = 3600)]
     pub stream_max_seconds: u64,
-    /// Event streams one player may hold open at once on each instance (a tab, a device, a
-    /// client each); one more is refused with 429 `too_many_streams` until one closes.
+    /// Event streams and waiting long polls one player may hold open at once on each instance (a
+    /// tab, a device, a client each); one more is refused with 429 `too_many_streams` until one
+    /// closes.
     #[arg(long, env = "KELTIS_MAX_STREAMS_PER_PLAYER", default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..))]
     pub max_streams_per_player: u32,
     /// Allow webhook endpoints on private, loopback and link-local addresses (closed networks,

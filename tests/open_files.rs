@@ -3,7 +3,8 @@
 //! and its log says the limit and what it allows (and, being the test that reads the start's
 //! log, that it says how SQLite's commits are synced). Over HTTP/2 without TLS (h2c), as a
 //! reverse proxy may send them, 600 streams share one connection: a server whose hard limit is
-//! 256 holds them all.
+//! 256 holds them all. What holds a connection open is capped per player: streams and waiting
+//! long polls.
 
 mod support;
 
@@ -419,4 +420,68 @@ fn a_player_holds_at_most_the_cap_of_streams() {
         "the closed stream's place was not freed"
     );
     drop(second);
+}
+
+/// A long poll that waits (`GET /games/{id}/events?wait=`) holds its connection as a stream does,
+/// so it takes one of the player's places until it answers; one that finds events at once is
+/// answered whatever the player holds.
+#[test]
+fn a_waiting_long_poll_counts_among_the_streams() {
+    let s = support::spawn(Db::Sqlite, |config| config.max_streams_per_player = 1)
+        .expect("SQLite server");
+    let players = [s.register("watcher"), s.register("player")];
+    let id = s.started_game("keltis-card", &players);
+    let watcher = &players[0];
+    let version = s.game(id, watcher)["version"].as_i64().expect("version");
+    let events_after = |after: i64| format!("/api/v1/games/{id}/events?after={after}&wait=60");
+    let waiting = {
+        let (client, url, token) = (
+            s.client.clone(),
+            s.url(&events_after(version)),
+            watcher.token.clone(),
+        );
+        std::thread::spawn(move || {
+            client
+                .get(url)
+                .bearer_auth(token)
+                .send()
+                .expect("an answer")
+        })
+    };
+    // The server counts its waiter once it has taken its place (real time, briefly).
+    let waits = (0..400).any(|_| {
+        let metrics = s.get("/metrics", None).text;
+        if metrics.lines().any(|l| l == "keltis_waiters 1") {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(25));
+        false
+    });
+    assert!(waits, "the long poll never waited");
+    let stream = s.get(&format!("/api/v1/games/{id}/stream"), Some(&watcher.token));
+    assert_eq!(stream.status, 429, "{}", stream.text);
+    assert_eq!(stream.code(), "too_many_streams");
+    let another_poll = s.get(&events_after(version), Some(&watcher.token));
+    assert_eq!(another_poll.status, 429, "{}", another_poll.text);
+    let answered_at_once = s.get(&events_after(0), Some(&watcher.token));
+    assert_eq!(answered_at_once.status, 200, "{}", answered_at_once.text);
+    assert!(!answered_at_once
+        .json()
+        .as_array()
+        .expect("events")
+        .is_empty());
+
+    // A move wakes it; its answer gives the place back.
+    s.finish_turn(id, &players);
+    let woken = waiting.join().expect("the long poll's thread");
+    assert_eq!(woken.status(), 200);
+    let events: serde_json::Value = woken.json().expect("events");
+    assert!(events[0]["seq"].as_i64() > Some(version), "{events}");
+    let open = s
+        .client
+        .get(s.url(&format!("/api/v1/games/{id}/stream")))
+        .bearer_auth(&watcher.token)
+        .send()
+        .expect("an answer");
+    assert_eq!(open.status(), 200);
 }

@@ -14,6 +14,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use super::auth::Authenticated;
 use super::error::{ApiError, Problem};
+use super::streams::stream_slot;
 use super::AppState;
 use crate::service::notify::live;
 use crate::service::play::decisions::{self, DecisionAnswer, DecisionRequest};
@@ -310,6 +311,7 @@ pub async fn resign(
 /// without its card, the deal shows only the caller's own hand, until the game is over.
 #[utoipa::path(operation_id = "listGameEvents", tag = "play", security(("bearer" = [])), params(("id" = i64, Path), EventsQuery), responses(
     (status = 200, body = [EventView]),
+    (status = 429, description = "`too_many_streams`: with `wait`, the player holds as many open event streams and waiting long polls on this server as it allows (`--max-streams-per-player`, 256 by default); `Retry-After` says when to try again", body = Problem),
 ))]
 #[get("/games/{id}/events")]
 pub async fn events(
@@ -333,18 +335,26 @@ pub async fn events(
     }
     // The operator may cap the hold (behind a proxy with a shorter timeout, say): a long poll
     // may always answer early with no events.
-    let until = Instant::now() + Duration::from_secs(wait.min(state.long_poll_max_seconds));
+    let hold = wait.min(state.long_poll_max_seconds);
+    let until = Instant::now() + Duration::from_secs(hold);
+    // A request that waits holds its connection as a stream does, so it takes one of the
+    // player's places among their streams; one that finds events answers at once, place or not.
+    let place = (hold > 0).then(|| stream_slot(&state, &caller));
     // Subscribed before the first read: an event committed in between still wakes this request,
-    // which holds no connection and no thread while it waits.
+    // which holds no thread while it waits.
     let mut waiter = live::Waiter::for_game(&state.db, id);
-    loop {
-        let (state2, caller2) = (state.clone(), caller.clone());
-        let found = web::block(move || game_events::events(&state2.db, &caller2, id, after, limit))
-            .await??;
-        if !found.is_empty() || !waiter.woken_before(until.into()).await {
-            return Ok(web::Json(found));
+    let read = || {
+        let (state, caller) = (state.clone(), caller.clone());
+        web::block(move || game_events::events(&state.db, &caller, id, after, limit))
+    };
+    let mut found = read().await??;
+    if found.is_empty() && hold > 0 {
+        let _place = place.transpose()?;
+        while found.is_empty() && waiter.woken_before(until.into()).await {
+            found = read().await??;
         }
     }
+    Ok(web::Json(found))
 }
 
 /// The full record (deck order, hands, tiles, start player, every decision, final scores),

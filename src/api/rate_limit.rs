@@ -1,6 +1,6 @@
 //! Rate limits in fixed one-minute windows: login and registration attempts per client address,
-//! and requests per API or app token; and the event streams a player holds open at once. Kept in
-//! memory: each server instance counts on its own.
+//! and requests per API or app token; and the event streams and long polls a player holds open
+//! at once. Kept in memory: each server instance counts on its own.
 
 use std::collections::HashMap;
 use std::hash::Hash;
@@ -82,8 +82,8 @@ impl TokenLimiter {
     }
 }
 
-/// The event streams each player holds open on this instance. Each stream holds memory and, over
-/// HTTP/1.1, a descriptor: without a cap one account could hold them all.
+/// The event streams and waiting long polls each player holds open on this instance. Each holds
+/// memory and, over HTTP/1.1, a descriptor: without a cap one account could hold them all.
 pub struct StreamSlots {
     per_player: u32,
     held: Mutex<HashMap<i64, u32>>,

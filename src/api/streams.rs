@@ -169,18 +169,18 @@ struct Stream<T: Item> {
     _slot: StreamSlot,
 }
 
-/// A place for one more of the caller's streams, or 429 `too_many_streams`, to try again after a
-/// heartbeat's interval: a stream the server ends frees its place at once, one whose client closed
-/// it when its next heartbeat finds the connection closed (a client whose network vanished
-/// without closing it, when TCP gives up on it).
-fn stream_slot(state: &AppState, caller: &Caller) -> Result<StreamSlot, ApiError> {
+/// A place for one more of the caller's streams or waiting long polls, or 429 `too_many_streams`,
+/// to try again after a heartbeat's interval: a stream the server ends frees its place at once,
+/// one whose client closed it when its next heartbeat finds the connection closed (a client whose
+/// network vanished without closing it, when TCP gives up on it); a long poll, when it answers.
+pub(super) fn stream_slot(state: &AppState, caller: &Caller) -> Result<StreamSlot, ApiError> {
     state.stream_slots.take(caller.user_id).map_err(|cap| {
         let mut err = ApiError::new(
             StatusCode::TOO_MANY_REQUESTS,
             "too_many_streams",
             format!(
-                "{cap} event streams are open for this player on this server, the most allowed: \
-                 close one first"
+                "{cap} event streams and waiting long polls are open for this player on this \
+                 server, the most allowed: close one first"
             ),
         );
         err.retry_after = Some(state.stream_heartbeat.as_secs().max(1));
@@ -390,7 +390,7 @@ where
     (status = 401, description = "No valid token or ticket", body = Problem),
     (status = 403, description = "`not_seated`: `chat` for someone who has no seat in the game", body = Problem),
     (status = 404, description = "No such game", body = Problem),
-    (status = 429, description = "`too_many_streams`: the player holds as many open event streams on this server as it allows (`--max-streams-per-player`, 256 by default); `Retry-After` says when to try again", body = Problem),
+    (status = 429, description = "`too_many_streams`: the player holds as many open event streams and waiting long polls on this server as it allows (`--max-streams-per-player`, 256 by default); `Retry-After` says when to try again", body = Problem),
 ))]
 #[get("/games/{id}/stream")]
 pub async fn game_stream(
@@ -427,7 +427,7 @@ pub async fn game_stream(
     ("Last-Event-ID" = Option<i64>, Header, minimum = 0, description = "Resume after this notice")), responses(
     (status = 200, description = "Server-sent events; each `data` is a `LiveNotice`", content_type = "text/event-stream", body = ServerSentEvent),
     (status = 401, description = "No valid token or ticket", body = Problem),
-    (status = 429, description = "`too_many_streams`: the player holds as many open event streams on this server as it allows (`--max-streams-per-player`, 256 by default); `Retry-After` says when to try again", body = Problem),
+    (status = 429, description = "`too_many_streams`: the player holds as many open event streams and waiting long polls on this server as it allows (`--max-streams-per-player`, 256 by default); `Retry-After` says when to try again", body = Problem),
 ))]
 #[get("/me/stream")]
 pub async fn my_stream(

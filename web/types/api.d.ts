@@ -6667,7 +6667,17 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
-            429: components["responses"]["TooManyRequests"];
+            /** @description `too_many_streams`: with `wait`, the player holds as many open event streams and waiting long polls on this server as it allows (`--max-streams-per-player`, 256 by default); `Retry-After` says when to try again; `rate_limited`: too many attempts from this address (logins, registrations), or too many requests with this API or app token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -7459,7 +7469,7 @@ export interface operations {
                 };
             };
             408: components["responses"]["RequestTimeout"];
-            /** @description `too_many_streams`: the player holds as many open event streams on this server as it allows (`--max-streams-per-player`, 256 by default); `Retry-After` says when to try again; `rate_limited`: too many attempts from this address (logins, registrations), or too many requests with this API or app token */
+            /** @description `too_many_streams`: the player holds as many open event streams and waiting long polls on this server as it allows (`--max-streams-per-player`, 256 by default); `Retry-After` says when to try again; `rate_limited`: too many attempts from this address (logins, registrations), or too many requests with this API or app token */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -8822,7 +8832,7 @@ export interface operations {
             };
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
-            /** @description `too_many_streams`: the player holds as many open event streams on this server as it allows (`--max-streams-per-player`, 256 by default); `Retry-After` says when to try again; `rate_limited`: too many attempts from this address (logins, registrations), or too many requests with this API or app token */
+            /** @description `too_many_streams`: the player holds as many open event streams and waiting long polls on this server as it allows (`--max-streams-per-player`, 256 by default); `Retry-After` says when to try again; `rate_limited`: too many attempts from this address (logins, registrations), or too many requests with this API or app token */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */

@@ -2,10 +2,11 @@
 # Carry the scaling measurement to a machine that reaches no package registry (issue 50: a lent
 # many-core machine). Two verbs:
 #
-#   benches/offline-kit.sh pack [DIR]    (here, after cargo build --release; DIR: .kit)
-#       writes DIR/keltis-kit.tar.xz: the release binary stripped, PostgreSQL's initdb, postgres,
-#       pg_ctl, psql and pgbench with the modules and files a cluster needs, and every library
-#       they link but the C library's own (the machine's C library must be as new as this one's).
+#   benches/offline-kit.sh pack [DIR [BINARY]]  (here, after cargo build --release; DIR: .kit)
+#       writes DIR/keltis-kit.tar.xz: the release binary (or BINARY) stripped, PostgreSQL's
+#       initdb, postgres, pg_ctl, psql and pgbench with the modules and files a cluster needs,
+#       and every library they link but the C library's own (the machine's C library must be
+#       as new as this one's).
 #   benches/offline-kit.sh unpack [DIR]  (there; needs only bash and python3)
 #       unpacks it into DIR/kit, checks that every binary finds its libraries, creates the
 #       `postgres` user that scaling.sh runs PostgreSQL as under root if it is missing (and the
@@ -17,10 +18,11 @@ set -euo pipefail
 
 verb=${1:-}
 dir=${2:-.kit}
+binary=${3:-target/release/keltis}
 libs_of_c="ld-linux-x86-64.so.2 libc.so.6 libm.so.6 libpthread.so.0 libdl.so.2 librt.so.1 libresolv.so.2 linux-vdso.so.1"
 
 pack() {
-  local keltis=target/release/keltis pg_bin pg_root version stage
+  local keltis=$binary pg_bin pg_root version stage
   [ -x "$keltis" ] || { echo "no $keltis: cargo build --release first" >&2; exit 2; }
   pg_bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1 || true)
   [ -x "$pg_bin/postgres" ] || { echo "no PostgreSQL under /usr/lib/postgresql" >&2; exit 2; }
@@ -49,7 +51,8 @@ pack() {
   done
   echo "$version" >"$stage/pg-version"
   mkdir -p "$dir"
-  XZ_OPT=-T0 tar -C "$stage" -cJf "$dir/keltis-kit.tar.xz" .
+  # All cores; XZ_OPT may ask for less compression (the test that packs a kit does).
+  XZ_OPT=${XZ_OPT:--T0} tar -C "$stage" -cJf "$dir/keltis-kit.tar.xz" .
   echo "$dir/keltis-kit.tar.xz: $(du -h "$dir/keltis-kit.tar.xz" | cut -f1)" \
     "(keltis $(git rev-parse --short HEAD 2>/dev/null || echo '?'), PostgreSQL $version," \
     "$(ls "$stage/libs" | wc -l) libraries)"
@@ -86,5 +89,5 @@ unpack() {
 case "$verb" in
   pack) pack ;;
   unpack) unpack ;;
-  *) sed -n '2,15p' "$0"; exit 2 ;;
+  *) sed -n '2,16p' "$0"; exit 2 ;;
 esac

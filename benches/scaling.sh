@@ -13,10 +13,14 @@
 # (PostgreSQL rows only). Each row says what a move cost the load tool, the server and
 # PostgreSQL (its statements counted by pg_stat_statements), and PostgreSQL's cost per pgbench
 # transaction beside it: a load tool as busy as its cores, not the server, limited that row. A
-# split that does not fit the machine is skipped and said so. --load-cores 0 leaves the load tool
-# unpinned, sharing the others' cores (a functional run on a small machine, not a measurement). PostgreSQL is a private cluster in
-# a temporary folder (initdb, trust on loopback), run as the invoking user, or as `postgres` under
-# root; every run starts on an empty database. Needs: taskset (util-linux), curl, python3, and
+# split that does not fit the machine is skipped and said so. It first checks that taskset
+# confines a process here (a sandbox such as gVisor takes the mask without enforcing it): where it
+# does not, it says so, each split is then a count of threads (the server's workers, the load
+# tool's threads), and the cores busy in the table say what each process used. --load-cores 0
+# leaves the load tool unpinned, sharing the others' cores (a functional run on a small machine,
+# not a measurement). PostgreSQL is a private cluster in a temporary folder (initdb, trust on
+# loopback), run as the invoking user, or as `postgres` under root; every run starts on an empty
+# database. Needs: taskset (util-linux), curl, python3, and
 # for PostgreSQL initdb, postgres, psql and pgbench (--pg-bin or the newest under
 # /usr/lib/postgresql). Figures go to stdout; the servers' logs stay in the work folder it names.
 set -euo pipefail
@@ -44,7 +48,7 @@ while [ $# -gt 0 ]; do
     --keltis) keltis="$2"; shift 2 ;;
     --pg-bin) pg_bin="$2"; shift 2 ;;
     --sqlite-sync) sqlite_syncs="$2"; shift 2 ;;
-    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
     *) echo "unknown option $1 (--help)" >&2; exit 2 ;;
   esac
 done
@@ -65,7 +69,36 @@ fi
 cores=$(nproc --all)
 work=$(mktemp -d /tmp/keltis-scaling.XXXXXX)
 chmod 755 "$work"
-echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $cores cores; work folder $work" >&2
+
+# Whether taskset confines a process here: two busy processes pinned to one core get one core's
+# time between them, not two. A sandbox may take the CPU mask, report it back and not enforce it
+# (gVisor: its kernel keeps the mask for sched_getaffinity and lets the Go runtime schedule on
+# every core), and then a split is a count of threads, not of cores.
+confined=$(python3 - <<'EOF'
+import os, time
+core = min(os.sched_getaffinity(0))
+start = time.monotonic()
+kids = []
+for _ in range(2):
+    pid = os.fork()
+    if pid == 0:
+        os.sched_setaffinity(0, {core})
+        end = time.monotonic() + 0.5
+        while time.monotonic() < end:
+            pass
+        os._exit(0)
+    kids.append(pid)
+for pid in kids:
+    os.waitpid(pid, 0)
+wall = time.monotonic() - start
+used = sum(os.times()[2:4])
+print("yes" if used < 1.5 * wall else f"no (two processes pinned to one core used {used / wall:.1f} cores)")
+EOF
+)
+echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $cores cores, kernel $(uname -r); taskset confines: $confined; work folder $work" >&2
+if [ "$confined" != yes ] && [ "$load_cores" != 0 ]; then
+  echo "warning: taskset does not confine processes here: each split sets the server's workers and the load tool's threads, and every process may run on every core; the table's cores busy say what each used" >&2
+fi
 server_pid=""
 pg_running=""
 stop() {
@@ -117,6 +150,9 @@ start_server() {
     KELTIS_REVIEW_RATED=false KELTIS_MAX_RUNNING_GAMES=1000000
     KELTIS_JWT_SECRET="scaling-$(date +%s)-a-secret-long-enough-for-the-server")
   if [ -n "$2" ]; then env+=(DATABASE_URL="$2"); else env+=(KELTIS_SQLITE_SYNCHRONOUS="$3"); fi
+  # As many workers as cores: what the server takes from its CPU mask, said outright for where
+  # the mask is not enforced.
+  env+=(KELTIS_WORKERS="$4")
   env -u DATABASE_URL "${env[@]}" taskset -c "$1" "$keltis" serve >"$work/server.log" 2>&1 &
   server_pid=$!
   for _ in $(seq 300); do
@@ -159,7 +195,7 @@ for n in $splits; do
         url=$pg_url
         extra=(--pgbench "$url" --database-pid "$pg_pid")
       fi
-      start_server "$server" "$url" "$sync"
+      start_server "$server" "$url" "$sync" "$n"
       out="$work/load-${target//\//-}-$n-$run.json"
       "${load[@]}" "$keltis" load --url "$base" --games "$games" --seconds "$seconds" \
         --warm-up-seconds "$warm_up" --server-pid "$server_pid" --threads "$threads" "${extra[@]}" \
@@ -181,18 +217,22 @@ per_move = r.get("database_per_move") or {}
 per_tx = pg.get("database_per_transaction") or {}
 def fmt(value, spec):
     return format(value, spec) if value is not None else "—"
+moves = r["accepted_moves_per_second"]
 load = serial.get("load_cpu_ms_per_move")
 busy = serial.get("load_cores_busy")
+def with_busy(ms):
+    # CPU per move and the cores that keeps busy at the run's rate.
+    return f"{ms:.3f} ({ms * moves / 1000:.1f})" if ms is not None else "—"
 print("| {} | {} | {} | {:,.0f} | {:.1f} | {} | {} | {} | {} | {} | {} | {} |".format(
-    n, db, run, r["accepted_moves_per_second"], r["decision_latency_ms"]["p99"],
+    n, db, run, moves, r["decision_latency_ms"]["p99"],
     f"{tps:,.0f}" if tps else (r.get("pgbench_error") or "—"),
     fmt(share, ".2f"),
     fmt(serial.get("write_turn_share"), ".2f") + (
         f"; {serial['write_turn_cpu_us_per_write']:.0f} µs on a core ({serial['write_turn_cpu_ceiling_per_second']:,.0f}/s)"
         if serial.get("write_turn_cpu_ceiling_per_second") else ""),
-    fmt(serial.get("server_cpu_ms_per_move"), ".3f"),
+    with_busy(serial.get("server_cpu_ms_per_move")),
     f"{load:.3f} ({busy:.1f})" if load is not None and busy is not None else "—",
-    f"{fmt(per_move.get('cpu_ms'), '.3f')} / {fmt(per_tx.get('cpu_ms'), '.3f')}" if pg else "—",
+    f"{with_busy(per_move.get('cpu_ms'))} / {fmt(per_tx.get('cpu_ms'), '.3f')}" if pg else "—",
     f"{fmt(r.get('database_bound_share'), '.2f')}; {fmt(per_move.get('statements'), '.1f')} / {fmt(per_tx.get('statements'), '.1f')}" if pg else "—"))
 EOF
 )")
@@ -202,8 +242,8 @@ EOF
 done
 
 echo
-echo "$games games, $seconds s after $warm_up s of warm-up; load tool and pgbench on $load_cores cores (0: unpinned); $cores cores in all; $(date -u +%F)"
+echo "$games games, $seconds s after $warm_up s of warm-up; load tool and pgbench on $load_cores cores (0: unpinned); $cores cores in all; taskset confines: $confined; $(date -u +%F)"
 echo
-echo "| server cores | database | run | moves/s | decision p99 ms | pgbench tps (same PG cores) | API / pgbench | SQLite write turn held; its time per write on a core (writes/s it allows) | server CPU ms / move | load tool CPU ms / move (cores busy) | PostgreSQL CPU ms: per move / per pgbench transaction | API / pgbench where PostgreSQL's CPU is the limit; statements per move / per transaction |"
+echo "| server cores | database | run | moves/s | decision p99 ms | pgbench tps (same PG cores) | API / pgbench | SQLite write turn held; its time per write on a core (writes/s it allows) | server CPU ms / move (cores busy) | load tool CPU ms / move (cores busy) | PostgreSQL CPU ms: per move (cores busy) / per pgbench transaction | API / pgbench where PostgreSQL's CPU is the limit; statements per move / per transaction |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
 printf '%s\n' "${rows[@]}"

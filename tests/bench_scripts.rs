@@ -62,6 +62,11 @@ fn check_a_run(mut script: Command, games: u32, databases: &[&str], sqlite_sync:
         out.status.success(),
         "the script failed:\n{stdout}\n{stderr}"
     );
+    // Whether its splits are cores or thread counts (a sandbox may not enforce taskset).
+    assert!(
+        stdout.contains("taskset confines: "),
+        "the table does not say whether taskset confines:\n{stdout}"
+    );
     for db in databases {
         let target = match *db {
             "sqlite" => format!("sqlite/{sqlite_sync}"),

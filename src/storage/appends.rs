@@ -365,7 +365,7 @@ impl QueryFragment<Pg> for AppendStatement<'_> {
 
 /// Append events (`(kind, payload)`, at least one) after `expected_version`, numbered from
 /// `expected_version + 1`; returns the new version. Another writer that appended first makes this
-/// a [`StorageError::Conflict`], and the caller's transaction must roll back.
+/// a [`StorageError::Conflict`], before anything is written.
 pub fn append_events(
     conn: &mut DbConnection,
     game_id: i64,
@@ -374,25 +374,26 @@ pub fn append_events(
     now: i64,
     update: GameUpdate<'_>,
 ) -> Result<i64, StorageError> {
-    let mut version = expected_version;
+    // The guarded update comes first: a stale append fails having written nothing (SQLite's
+    // group commit then needs no savepoint for it, see `group_commit::Guard`).
+    let version = expected_version + events.len() as i64;
+    let row = RowUpdate::of(game_id, expected_version, version, now, &update);
+    let changed = on_backend!(conn, |c| row.execute(c))?;
+    if changed != 1 {
+        return Err(StorageError::Conflict);
+    }
     // One insert per event (a MultiConnection has no batch insert); rarely more than two.
-    for (kind, payload) in events {
-        version += 1;
+    for (seq, (kind, payload)) in (expected_version + 1..).zip(events) {
         on_backend!(conn, |c| diesel::insert_into(game_events::table)
             .values((
                 game_events::game_id.eq(game_id),
-                game_events::seq.eq(version),
+                game_events::seq.eq(seq),
                 game_events::kind.eq(*kind),
                 game_events::payload.eq(payload.as_str()),
                 game_events::created_at.eq(now),
             ))
             .execute(c))
         .map_err(StorageError::from_write)?;
-    }
-    let row = RowUpdate::of(game_id, expected_version, version, now, &update);
-    let changed = on_backend!(conn, |c| row.execute(c))?;
-    if changed != 1 {
-        return Err(StorageError::Conflict);
     }
     super::wakeups::touched(super::wakeups::Topic::Game(game_id));
     Ok(version)

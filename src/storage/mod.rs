@@ -283,9 +283,18 @@ impl Database {
         &self,
         f: impl FnOnce(&mut DbConnection) -> Result<T, E>,
     ) -> Result<T, E> {
+        self.write_guarded(group_commit::Guard::Savepoint, f)
+    }
+
+    /// [`Self::write`], with the guard that keeps a failing `f` out of its SQLite batch.
+    fn write_guarded<T, E: From<StorageError> + From<DieselError> + ConnectionLoss>(
+        &self,
+        guard: group_commit::Guard,
+        f: impl FnOnce(&mut DbConnection) -> Result<T, E>,
+    ) -> Result<T, E> {
         wakeups::take_touched();
         let outcome = match &self.sqlite_writes {
-            Some(committer) => committer.write(|| self.conn(), f),
+            Some(committer) => committer.write(|| self.conn(), guard, f),
             None => {
                 let mut pooled = self.conn()?;
                 let outcome = pooled.conn.transaction(f);
@@ -327,15 +336,17 @@ impl Database {
         self.outgoing.add(topics);
     }
 
-    /// Run `f`, whose changes are one statement that is atomic by itself (a storage function that
-    /// says so, such as [`appends::append`]): on PostgreSQL with no transaction around it, which
-    /// spares the BEGIN and COMMIT round trips; on SQLite as any write.
+    /// Run `f`, whose changes are atomic by themselves (a storage function that says so, such as
+    /// [`appends::append`]: on PostgreSQL one statement; on SQLite statements whose first is the
+    /// guard, so that a failing `f` wrote nothing): on PostgreSQL with no transaction around it,
+    /// which spares the BEGIN and COMMIT round trips; on SQLite with no savepoint of its own in
+    /// its batch (an `f` that fails after a change fails its batch instead).
     pub fn write_atomic<T, E: From<StorageError> + From<DieselError> + ConnectionLoss>(
         &self,
         f: impl FnOnce(&mut DbConnection) -> Result<T, E>,
     ) -> Result<T, E> {
         if self.backend == Backend::Sqlite {
-            return self.write(f);
+            return self.write_guarded(group_commit::Guard::FailsUnwritten, f);
         }
         wakeups::take_touched();
         let outcome = self.on_connection(f);

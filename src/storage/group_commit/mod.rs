@@ -1,13 +1,15 @@
-//! Group commit for SQLite: writers that queue up while one writes share its transaction, each in
-//! a savepoint of its own, and one commit (one sync to disk) makes all of them durable.
+//! Group commit for SQLite: writers that queue up while one writes share its transaction, each
+//! kept apart from the others' work by its guard (`guard.rs`), and one commit (one sync to disk)
+//! makes all of them durable.
 //!
 //! SQLite takes one writer at a time, and a durable commit waits for the disk, so committing each
 //! move on its own caps the rate at one move per sync. Here a writer that finds others waiting
 //! leaves the transaction open for the next; the writer that finds nobody waiting (or the batch
 //! full) commits it. Nobody is answered before the commit that holds their change: a writer whose
 //! work succeeded waits for its batch's commit, and if that commit fails, every writer of the batch
-//! gets the error, as if each had committed alone and failed. A writer whose work failed had its
-//! savepoint rolled back, and nothing of it is in the batch.
+//! gets the error, as if each had committed alone and failed. A writer whose work failed left
+//! nothing of itself in the batch: its savepoint was rolled back, or (a move's append, which needs
+//! none) it failed before writing; one that failed having written fails its batch.
 //!
 //! With `--sqlite-synchronous full-outside-lock` the sync to disk is made outside the turn (issue
 //! 50). At `synchronous = FULL` SQLite syncs the log inside the commit, while the write lock is
@@ -43,6 +45,8 @@ use super::pool::Pooled;
 use super::{DbConnection, Manager, StorageError};
 pub use clock::WriteTurnStats;
 use clock::{Holding, TurnClock};
+pub(super) use guard::Guard;
+use guard::Guarded;
 
 /// Writers after which a batch commits even with others queued: the first of a batch waits for
 /// the others' work. (A batch left open for a sync in progress takes whoever comes until it ends.)
@@ -145,11 +149,13 @@ impl Committer {
     }
 
     /// Run `f` in the current batch's transaction (opening one with a connection from `connect`
-    /// if none is open), and return its result once the batch holding it has committed (and its
-    /// log is synced, where the committer syncs it).
+    /// if none is open), kept apart from the other writers' work by `guard`, and return its
+    /// result once the batch holding it has committed (and its log is synced, where the committer
+    /// syncs it).
     pub(super) fn write<T, E: From<StorageError> + From<DieselError>>(
         &self,
         connect: impl FnOnce() -> Result<PooledConnection<Manager>, StorageError>,
+        guard: Guard,
         f: impl FnOnce(&mut DbConnection) -> Result<T, E>,
     ) -> Result<T, E> {
         self.queued.fetch_add(1, Ordering::SeqCst);
@@ -183,13 +189,22 @@ impl Committer {
         let Some(pooled) = turn.open.as_mut() else {
             return Err(StorageError::Unavailable("no open transaction".into()).into());
         };
-        // A nested transaction is a savepoint: a failure undoes this writer's work only.
-        let outcome = catch_unwind(AssertUnwindSafe(|| pooled.conn.transaction(f)));
+        let outcome = catch_unwind(AssertUnwindSafe(|| guard.run(&mut pooled.conn, f)));
         let outcome = match outcome {
-            Ok(outcome) => outcome,
+            Ok(Guarded::Kept(outcome)) => outcome,
+            Ok(Guarded::Spoiled(outcome)) => {
+                // A writer that failed having changed rows, unguarded: its changes cannot be
+                // taken out of the batch, so the batch fails; none of its writers has been answered.
+                let _ = self.settle(
+                    &mut turn,
+                    batch,
+                    Err("a writer of this batch failed midway"),
+                );
+                return outcome;
+            }
             Err(panic) => {
                 // Nothing is known of the transaction after a panic: the batch fails.
-                let _ = self.settle(&mut turn, batch, false);
+                let _ = self.settle(&mut turn, batch, Err("a writer of this batch panicked"));
                 resume_unwind(panic)
             }
         };
@@ -244,7 +259,7 @@ impl Committer {
                 Some(free)
             }
         };
-        let committed = self.settle(&mut turn, batch, true);
+        let committed = self.settle(&mut turn, batch, Ok(()));
         drop(holding);
         drop(turn);
         if committed.is_ok() && self.log.is_none() {
@@ -258,15 +273,22 @@ impl Committer {
         }
     }
 
-    /// Commit (or, when `commit` is false, roll back) the open batch; tell its writers if it
-    /// failed, and record it settled if it is durable with its commit (the log not synced apart;
-    /// the caller wakes them).
-    fn settle(&self, turn: &mut Turn, batch: u64, commit: bool) -> Result<(), StorageError> {
+    /// Commit the open batch (or, when `commit` says why not, roll it back); tell its writers if
+    /// it failed, and record it settled if it is durable with its commit (the log not synced
+    /// apart; the caller wakes them).
+    fn settle(
+        &self,
+        turn: &mut Turn,
+        batch: u64,
+        commit: Result<(), &str>,
+    ) -> Result<(), StorageError> {
         turn.deferred = false;
         let result = match turn.open.take() {
             None => Ok(()),
             Some(mut pooled) => {
-                let done = if commit {
+                let done = if let Err(why) = commit {
+                    Err(StorageError::Unavailable(why.into()))
+                } else {
                     let since = Instant::now();
                     let done =
                         Txn::commit_transaction(&mut pooled.conn).map_err(StorageError::from);
@@ -274,10 +296,6 @@ impl Committer {
                     self.clock.commit_nanos.fetch_add(nanos, Ordering::Relaxed);
                     self.clock.batches.fetch_add(1, Ordering::Relaxed);
                     done
-                } else {
-                    Err(StorageError::Unavailable(
-                        "a writer of this batch panicked".into(),
-                    ))
                 };
                 if done.is_err() {
                     // Leave no half transaction on a pooled connection.
@@ -411,5 +429,6 @@ impl super::Database {
 }
 
 mod clock;
+mod guard;
 #[cfg(test)]
 mod tests;

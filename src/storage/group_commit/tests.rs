@@ -237,3 +237,102 @@ fn the_bundled_sqlite_is_built_as_configured() {
         Vec::<&str>::new()
     );
 }
+
+/// What a writer without a savepoint (`write_atomic`, a move's append) leaves its batch when it
+/// fails: nothing when it failed before its first change, its batch when it changed rows or ended
+/// the transaction. `ahead` shares a batch with it (it waits, its work done, until the writer
+/// behind it has queued). `test` names its database's folder (tests run side by side).
+fn an_unguarded_writer_after_another(
+    test: &str,
+    behind: impl FnOnce(&mut crate::storage::DbConnection) -> Result<(), StorageError> + Send,
+) -> (
+    Result<(), StorageError>,
+    Result<(), StorageError>,
+    Database,
+    ScratchFile,
+) {
+    use std::sync::atomic::Ordering;
+    let file = ScratchFile::new(test, "unguarded.db");
+    let db = Database::open(file.path(), 4).expect("a database");
+    let committer = db.sqlite_writes.clone().expect("SQLite has a committer");
+    let (ahead, behind) = std::thread::scope(|scope| {
+        let (start, started) = std::sync::mpsc::channel();
+        let db = &db;
+        let ahead = scope.spawn(move || {
+            db.write(|c| {
+                insert_user(c, "ahead", "!", false, 0)?;
+                start.send(()).expect("the writer behind listens");
+                // Its work done, it waits for the writer behind to queue, so that it leaves the
+                // batch open to it (no time involved: the queue is counted).
+                while committer.queued.load(Ordering::SeqCst) == 0 {
+                    std::thread::yield_now();
+                }
+                Ok::<_, StorageError>(())
+            })
+        });
+        started.recv().expect("the writer ahead started");
+        let behind = db.write_atomic(behind);
+        (ahead.join().expect("the writer ahead"), behind)
+    });
+    (ahead, behind, db, file)
+}
+
+fn has_user(db: &Database, name: &str) -> bool {
+    db.read(|c| user_by_name(c, name))
+        .expect("a read")
+        .is_some()
+}
+
+#[test]
+fn an_unguarded_writer_that_fails_before_writing_leaves_its_batch_alone() {
+    let (ahead, behind, db, _file) =
+        an_unguarded_writer_after_another("unguarded-fails-before-writing", |c| {
+            // A guarded update that finds its row moved on, as a stale append's.
+            assert!(user_by_name(c, "nobody")?.is_none());
+            Err(StorageError::Conflict)
+        });
+    assert!(matches!(behind, Err(StorageError::Conflict)), "{behind:?}");
+    assert!(ahead.is_ok(), "the writer ahead commits: {ahead:?}");
+    assert!(has_user(&db, "ahead"));
+    assert_eq!(db.write_turn_stats().expect("a turn").batches, 1);
+}
+
+#[test]
+fn an_unguarded_writer_that_fails_after_writing_fails_its_batch() {
+    let (ahead, behind, db, _file) =
+        an_unguarded_writer_after_another("unguarded-fails-after-writing", |c| {
+            insert_user(c, "behind", "!", false, 0)?;
+            Err(StorageError::Conflict)
+        });
+    assert!(matches!(behind, Err(StorageError::Conflict)), "{behind:?}");
+    assert!(
+        matches!(ahead, Err(StorageError::Unavailable(_))),
+        "the batch fails, the writer ahead with it: {ahead:?}"
+    );
+    assert!(!has_user(&db, "ahead") && !has_user(&db, "behind"));
+    // The writers' connection is sound after it: the next write commits.
+    db.write(|c| insert_user(c, "later", "!", false, 0))
+        .expect("a write after the failed batch");
+    assert!(has_user(&db, "later"));
+}
+
+/// A failure after which SQLite has rolled the transaction back (a full disk, an I/O error) ends
+/// the batch too: what came after would be committed statement by statement, unasked.
+#[test]
+fn an_unguarded_writer_whose_failure_ended_the_transaction_fails_its_batch() {
+    use diesel::connection::SimpleConnection;
+    let (ahead, behind, db, _file) =
+        an_unguarded_writer_after_another("unguarded-ended-the-transaction", |c| {
+            c.batch_execute("ROLLBACK")?;
+            Err(StorageError::Unavailable("as if the disk were full".into()))
+        });
+    assert!(behind.is_err());
+    assert!(
+        matches!(ahead, Err(StorageError::Unavailable(_))),
+        "{ahead:?}"
+    );
+    assert!(!has_user(&db, "ahead"));
+    db.write(|c| insert_user(c, "later", "!", false, 0))
+        .expect("a write after the failed batch");
+    assert!(has_user(&db, "later"));
+}

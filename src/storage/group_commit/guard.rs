@@ -45,12 +45,11 @@ impl Guard {
     ) -> Guarded<Result<T, E>> {
         // A nested transaction is a savepoint: a failure undoes this writer's work only.
         let in_savepoint = |conn: &mut DbConnection, f| Guarded::Kept(conn.transaction(f));
-        let before = match (self, &mut *conn) {
-            (Guard::FailsUnwritten, DbConnection::Sqlite(c)) => match total_changes(c) {
-                Ok(before) => before,
-                Err(_) => return in_savepoint(conn, f),
-            },
-            _ => return in_savepoint(conn, f),
+        let (Guard::FailsUnwritten, DbConnection::Sqlite(c)) = (self, &mut *conn) else {
+            return in_savepoint(conn, f);
+        };
+        let Ok(before) = total_changes(c) else {
+            return in_savepoint(conn, f);
         };
         let outcome = f(conn);
         let kept = match conn {

@@ -7,7 +7,7 @@
 //! a binary that meets a database migrated by a newer version refuses to start and changes
 //! nothing.
 
-mod support;
+use crate::support;
 
 use std::path::Path;
 use std::process::Command;

@@ -4,8 +4,7 @@
 //! `--trusted-proxies`. Over HTTPS: the API answers, the login limit counts each forwarded
 //! client address apart, and an event stream passes each event on at once (not buffered).
 
-#[macro_use]
-mod support;
+use crate::support;
 
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command};

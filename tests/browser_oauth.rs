@@ -3,7 +3,7 @@
 //! answered, no console error, and the move is the game's. Swagger UI's "Authorize" runs the same
 //! flow.
 
-mod support;
+use crate::support;
 
 use serde_json::json;
 use support::browser::run as browser;

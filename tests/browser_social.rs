@@ -3,7 +3,7 @@
 //! from the moderation page; a player is followed and blocked from their name, and a followed
 //! player invited from the lobby.
 
-mod support;
+use crate::support;
 
 use serde_json::json;
 use support::browser::run as browser;

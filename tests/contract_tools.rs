@@ -4,7 +4,7 @@
 //! - `redocly lint` on the committed document: no errors;
 //! - the Python client openapi-python-client generates imports and plays through the server.
 
-mod support;
+use crate::support;
 
 use std::path::Path;
 use std::process::Command;

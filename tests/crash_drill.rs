@@ -2,7 +2,7 @@
 //! the same database, and every move it had acknowledged is in the games' logs, on both
 //! databases. A move answered 200 is one durable commit.
 
-mod support;
+use crate::support;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;

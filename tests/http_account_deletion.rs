@@ -9,8 +9,7 @@
 //! goodbye reached the address and then left the database; the name stays taken for 30 days.
 //! On SQLite, and on PostgreSQL when `TEST_DATABASE_URL` is set.
 
-#[macro_use]
-mod support;
+use crate::support;
 
 use diesel::{Connection, RunQueryDsl};
 use serde_json::{json, Value};

@@ -3,7 +3,7 @@
 //! signing out of every device, idempotency answers that expire and tables that are swept.
 //! On SQLite, and on PostgreSQL when `TEST_DATABASE_URL` is set.
 
-mod support;
+use crate::support;
 
 use diesel::{Connection, RunQueryDsl};
 use serde_json::json;

@@ -2,7 +2,7 @@
 //! creates games for players who gave it their tokens, at once or at a time; bad tokens, sizes
 //! and duplicates are refused with their place named; a scheduled pairing may be cancelled.
 
-mod support;
+use crate::support;
 
 use serde_json::{json, Value};
 use support::{Db, TestServer, User};

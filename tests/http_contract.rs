@@ -2,7 +2,7 @@
 //! text input, and the answers while the database is down. On SQLite, and on PostgreSQL when
 //! `TEST_DATABASE_URL` is set.
 
-mod support;
+use crate::support;
 
 use std::collections::HashSet;
 

@@ -2,7 +2,7 @@
 //! and players who leave a game of three or four. On SQLite, and on PostgreSQL when
 //! `TEST_DATABASE_URL` is set.
 
-mod support;
+use crate::support;
 
 use serde_json::{json, Value};
 use support::{kinds, Db, User};

@@ -2,7 +2,7 @@
 //! answers say any origin may read them and expose the headers clients need, and a preflight the
 //! API cannot allow is refused with a problem body. On SQLite (CORS does not touch the database).
 
-mod support;
+use crate::support;
 
 use serde_json::json;
 use support::Db;

@@ -2,8 +2,7 @@
 //! loopback: the entry confirmed, the round's game ready (with its link), the event over with the
 //! place, each in the player's language; nothing of any hand.
 
-#[macro_use]
-mod support;
+use crate::support;
 
 use serde_json::{json, Value};
 use support::events::{create_event, enter};

@@ -2,7 +2,7 @@
 //! registration window, recurring editions, cancellation, round robins, and event news on the
 //! user stream and to webhooks.
 
-mod support;
+use crate::support;
 
 use serde_json::{json, Value};
 use support::events::{create_event, enter, event, event_news, games_of, user, wait_event};

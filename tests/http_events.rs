@@ -2,7 +2,7 @@
 //! and bots, with byes, withdrawals and time-outs, at two seats and at three; two instances
 //! dealing each round once. Entry rules, round robins and editions: `http_event_rules.rs`.
 
-mod support;
+use crate::support;
 
 use std::collections::BTreeSet;
 

@@ -4,8 +4,7 @@
 //! events entered, ladders, bulk pairings organised), no secret, no card the player could not see. On SQLite, and on PostgreSQL when
 //! `TEST_DATABASE_URL` is set.
 
-#[macro_use]
-mod support;
+use crate::support;
 
 use serde_json::{json, Value};
 use support::players::play_out;

@@ -6,8 +6,7 @@
 //! type, tokens of no user or from the future). On SQLite, and on PostgreSQL when
 //! `TEST_DATABASE_URL` is set.
 
-#[macro_use]
-mod support;
+use crate::support;
 
 use std::io::{Read, Write};
 use std::time::Duration;

@@ -2,7 +2,7 @@
 //! above (the game starts at once), the challenger who wins climbs and the others step down, the
 //! limits on challenges hold, and a player who lets the clock run out leaves the ladder.
 
-mod support;
+use crate::support;
 
 use serde_json::{json, Value};
 use support::players::resign;

@@ -2,8 +2,7 @@
 //! woken by commits, heartbeats, graceful stops, and two server instances on one PostgreSQL
 //! waking each other's waiters. On SQLite, and on PostgreSQL when `TEST_DATABASE_URL` is set.
 
-#[macro_use]
-mod support;
+use crate::support;
 
 use serde_json::{json, Value};
 use support::sse::{Frame, Sse};

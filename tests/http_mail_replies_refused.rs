@@ -4,8 +4,7 @@
 //! own player ever gets an answer (none to a forger: no backscatter). On SQLite, and on
 //! PostgreSQL when `TEST_DATABASE_URL` is set.
 
-#[macro_use]
-mod support;
+use crate::support;
 
 use serde_json::{json, Value};
 use support::mail::{confirmed_address, register};

@@ -4,7 +4,7 @@
 //! sign in and their seat is played on; the cap on running games; time-outs on the profile;
 //! friends.
 
-mod support;
+use crate::support;
 
 use serde_json::{json, Value};
 use support::players::make_moderator;

@@ -4,8 +4,7 @@
 //! SMTP listener (Python's smtplib) or its signed inbound webhook, and play through the same
 //! decision path as the API. On SQLite, and on PostgreSQL when `TEST_DATABASE_URL` is set.
 
-#[macro_use]
-mod support;
+use crate::support;
 
 use std::collections::HashSet;
 

@@ -5,8 +5,7 @@
 //! is right; the user stream announces a game entering and leaving your turn. On SQLite, and on
 //! PostgreSQL when `TEST_DATABASE_URL` is set.
 
-#[macro_use]
-mod support;
+use crate::support;
 
 use std::collections::HashSet;
 

@@ -5,8 +5,7 @@
 //! (its token revoked), an expired code, a player who says no, a redirect to an http host; then
 //! revocation and the token check. On SQLite, and on PostgreSQL when `TEST_DATABASE_URL` is set.
 
-#[macro_use]
-mod support;
+use crate::support;
 
 use base64::Engine;
 use serde_json::{json, Value};

@@ -3,7 +3,7 @@
 //! the seats left after the wait only when the request allows it; requests lapse, are cancelled,
 //! and vanish with a suspension or a deletion; two instances seat each request once.
 
-mod support;
+use crate::support;
 
 use serde_json::{json, Value};
 use support::players::make_moderator;

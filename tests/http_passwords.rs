@@ -4,8 +4,7 @@
 //! per-account limit, nothing usable stored). On SQLite, and on PostgreSQL when
 //! `TEST_DATABASE_URL` is set.
 
-#[macro_use]
-mod support;
+use crate::support;
 
 use serde_json::{json, Value};
 use support::mail::{confirmed_address, link, register, server, PUBLIC};

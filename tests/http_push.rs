@@ -6,8 +6,7 @@
 //! agrees with RFC 8291's own example; an event's news is pushed. On SQLite, and on PostgreSQL when `TEST_DATABASE_URL` is
 //! set.
 
-#[macro_use]
-mod support;
+use crate::support;
 
 use serde_json::{json, Value};
 use support::events::{create_event, enter};

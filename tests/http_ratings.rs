@@ -1,7 +1,7 @@
 //! Ratings, profiles, history and leaderboards through HTTP, on both databases (the rating
 //! commands: `ratings_cli.rs`).
 
-mod support;
+use crate::support;
 
 use keltis::ratings::{rate_game, RatedSeat, Rating, RatingParameters, Standing};
 use serde_json::{json, Value};

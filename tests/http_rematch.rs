@@ -3,8 +3,7 @@
 //! where it is accepted; the new game has the same settings with the seats rotated; offers are
 //! declined, lapse, and are refused before the end or to players who did not play.
 
-#[macro_use]
-mod support;
+use crate::support;
 
 use serde_json::{json, Value};
 use support::mail::{confirmed_address, link, register, server, PUBLIC};

@@ -1,7 +1,7 @@
 //! The record viewer's steps (`GET /games/{id}/record/steps/{step}`) and the score as it stands in
 //! every view, on both databases.
 
-mod support;
+use crate::support;
 
 use serde_json::{json, Value};
 use support::players::{play_out, users};

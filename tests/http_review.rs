@@ -4,7 +4,7 @@
 //! profile; two instances' workers doing each review once, and a review whose instance stopped
 //! taken again once its lease ran out.
 
-mod support;
+use crate::support;
 
 use serde_json::{json, Value};
 use support::players::{play_out, users};

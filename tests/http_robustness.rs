@@ -1,7 +1,7 @@
 //! No input makes the server answer 500: every route and method of the OpenAPI document, with
 //! junk bodies, ids, queries and tokens. Every error carries the problem shape.
 
-mod support;
+use crate::support;
 
 use serde_json::{json, Value};
 use support::Db;

@@ -3,7 +3,7 @@
 //! refused for scope) and with one that has every other scope (403 `insufficient_scope`); the
 //! session-only ones refuse a token with every scope. On SQLite (scopes do not touch storage).
 
-mod support;
+use crate::support;
 
 use serde_json::{json, Value};
 use support::{Db, TestServer};

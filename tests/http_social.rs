@@ -2,7 +2,7 @@
 //! stream, once and in order; pages; unread counts; limits), private notes that no other route
 //! shows, and blocks.
 
-mod support;
+use crate::support;
 
 use serde_json::{json, Value};
 use support::sse::{Frame, Sse};

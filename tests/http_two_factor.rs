@@ -5,8 +5,7 @@
 //! here from the secret the server showed, as an authenticator app would. On SQLite, and on
 //! PostgreSQL when `TEST_DATABASE_URL` is set.
 
-#[macro_use]
-mod support;
+use crate::support;
 
 use serde_json::{json, Value};
 use support::mail::{confirmed_address, register, server};

@@ -3,7 +3,7 @@
 //! languages in turn; a number, several steps at once; words that fit several choices or none
 //! answered with the choices in words, and nothing played on any refusal.
 
-mod support;
+use crate::support;
 
 use serde_json::{json, Value};
 use support::{Db, TestServer, User};

@@ -1,7 +1,7 @@
 //! Vacation and deadline reminders (time moved by the test's own clock). On SQLite, and on
 //! PostgreSQL when `TEST_DATABASE_URL` is set.
 
-mod support;
+use crate::support;
 
 use serde_json::{json, Value};
 use support::{kinds, Db, TestServer, User};

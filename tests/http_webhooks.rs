@@ -3,8 +3,7 @@
 //! addresses. Time for the retries comes from the test's clock. On SQLite, and on PostgreSQL when
 //! `TEST_DATABASE_URL` is set.
 
-#[macro_use]
-mod support;
+use crate::support;
 
 use base64::engine::general_purpose::STANDARD as BASE64;
 use base64::Engine;

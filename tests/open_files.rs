@@ -6,7 +6,7 @@
 //! 256 holds them all. What holds a connection open is capped per player: streams and waiting
 //! long polls.
 
-mod support;
+use crate::support;
 
 use std::io::{Read, Write};
 use std::net::TcpStream;

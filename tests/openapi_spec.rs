@@ -1,8 +1,7 @@
 //! The OpenAPI document is generated from the code and committed: this fails when they differ.
 //! Regenerate with `cargo run -- openapi > openapi/keltis.json`.
 
-#[macro_use]
-mod support;
+use crate::support;
 
 #[test]
 fn committed_openapi_document_matches_the_code() {

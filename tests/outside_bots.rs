@@ -3,7 +3,7 @@
 //! by the server's bot worker; the example bot (`examples/greedy_bot.py`) signs in through OAuth
 //! with a loopback redirect and plays a rated game against a person to the end.
 
-mod support;
+use crate::support;
 
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};

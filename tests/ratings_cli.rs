@@ -1,7 +1,7 @@
 //! The rating commands run as an operator runs them, against the server's database:
 //! `keltis recompute-ratings`, `keltis seed` and `keltis load --reads`.
 
-mod support;
+use crate::support;
 
 use std::process::Command;
 

@@ -8,7 +8,7 @@ use std::net::TcpListener;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-mod support;
+use crate::support;
 
 /// The server's process, killed when the test ends, passed or not.
 struct Serving(std::process::Child);

@@ -5,8 +5,7 @@
 //! games in progress play on to their end. On SQLite, and on PostgreSQL when
 //! `TEST_DATABASE_URL` is set.
 
-#[macro_use]
-mod support;
+use crate::support;
 
 use diesel::{Connection, RunQueryDsl};
 use serde_json::{json, Value};

@@ -3,9 +3,7 @@
 //! unsubscribe, the relay down and back, bounces, two server instances. On SQLite, and on
 //! PostgreSQL when `TEST_DATABASE_URL` is set.
 
-#[macro_use]
-#[path = "../support/mod.rs"]
-mod support;
+use crate::support;
 mod digests_and_reminders;
 mod relay;
 mod turns;

@@ -4,8 +4,7 @@
 mod games;
 mod guards;
 mod lobby;
-#[path = "../support/mod.rs"]
-mod support;
+use crate::support;
 
 use serde_json::Value;
 use support::{Db, TestServer, User};

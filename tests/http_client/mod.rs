@@ -3,8 +3,7 @@
 
 mod screens;
 mod serving;
-#[path = "../support/mod.rs"]
-mod support;
+use crate::support;
 mod whole_games;
 
 use std::process::Command;

@@ -173,12 +173,13 @@ impl Database {
         let pool = r2d2::Pool::builder()
             .max_size(pool_size)
             .connection_timeout(CONNECTION_TIMEOUT)
-            .build(Manager {
+            .build_unchecked(Manager {
                 url: url.to_string(),
                 backend,
                 sqlite_synchronous,
                 losses: Arc::default(),
-            })
+            });
+        pool.get_timeout(pool::START_TIMEOUT)
             .map_err(|e| StorageError::Unavailable(e.to_string()))?;
         let db = Database {
             pool,

@@ -86,6 +86,11 @@ impl SqliteSync {
 /// clients hear "unavailable" at once while the database is down.
 pub const CONNECTION_TIMEOUT: Duration = Duration::from_secs(1);
 
+/// How long a start waits for its first connection. Only one is waited for: the pool opens the
+/// rest in the background (waiting for all sixteen within the second above failed starts on a
+/// busy machine, where PostgreSQL forks slowly).
+pub const START_TIMEOUT: Duration = Duration::from_secs(10);
+
 /// A pooled connection, and when it last answered.
 pub struct Pooled {
     pub(super) conn: DbConnection,

@@ -87,7 +87,7 @@ impl SqliteSync {
 pub const CONNECTION_TIMEOUT: Duration = Duration::from_secs(1);
 
 /// How long a start waits for its first connection. Only one is waited for: the pool opens the
-/// rest in the background (waiting for all sixteen within the second above failed starts on a
+/// rest in the background (waiting for all of them within the second above failed starts on a
 /// busy machine, where PostgreSQL forks slowly).
 pub const START_TIMEOUT: Duration = Duration::from_secs(10);
 

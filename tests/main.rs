@@ -42,6 +42,7 @@ mod http_oauth;
 mod http_pairing;
 mod http_passwords;
 mod http_push;
+mod http_races;
 mod http_ratings;
 mod http_rematch;
 mod http_replay;

@@ -155,6 +155,27 @@ impl From<ServiceError> for ApiError {
                 err.retry_after = Some(RETRY_AFTER_SECONDS);
                 err
             }
+            ServiceError::Storage(StorageError::Contended(detail)) => {
+                // Run again `WRITE_TRIES` times already (`storage::Database::write`).
+                crate::warn_throttled!(%detail, "a write still met others after its tries");
+                let mut err = ApiError::new(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "contended",
+                    "other requests are changing the same things: try again shortly",
+                );
+                err.retry_after = Some(RETRY_AFTER_SECONDS);
+                err
+            }
+            ServiceError::Storage(StorageError::Conflict) => {
+                // Every write that can meet another at a unique key says so in its own words
+                // (docs/architecture.md, "Writes that race"): one that reaches here is a bug.
+                tracing::error!("a unique key clashed where no service expected it: a bug to fix");
+                ApiError::new(
+                    StatusCode::CONFLICT,
+                    "write_conflict",
+                    "another request wrote the same thing at the same moment: look again, then retry",
+                )
+            }
             ServiceError::Storage(other) => {
                 tracing::error!(error = %other, "storage error");
                 ApiError::new(

@@ -144,6 +144,9 @@ impl crate::storage::ConnectionLoss for ServiceError {
     fn is_connection_loss(&self) -> bool {
         matches!(self, ServiceError::Storage(e) if e.is_connection_loss())
     }
+    fn is_contention(&self) -> bool {
+        matches!(self, ServiceError::Storage(e) if e.is_contention())
+    }
 }
 
 impl From<diesel::result::Error> for ServiceError {

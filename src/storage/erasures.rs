@@ -76,26 +76,30 @@ pub fn erase_personal_rows(conn: &mut DbConnection, user_id: i64) -> Result<(), 
 }
 
 /// Rename the user to `placeholder`, make the password unusable, mark the row deleted and hold
-/// the former name (its keyed hash) from now.
+/// the former name (its keyed hash) from now; false when it was deleted already (once only).
 pub fn mark_deleted(
     conn: &mut DbConnection,
     user_id: i64,
     placeholder: &str,
     held_name_mac: &str,
     now: i64,
-) -> Result<(), StorageError> {
-    diesel::update(users::table.find(user_id))
-        .set((
-            users::name.eq(placeholder),
-            users::password_hash.eq(""),
-            users::deleted_at.eq(Some(now)),
-            users::held_name_mac.eq(Some(held_name_mac)),
-        ))
-        .execute(conn)
-        .map_err(StorageError::from_write)?;
+) -> Result<bool, StorageError> {
+    let marked = diesel::update(
+        users::table
+            .find(user_id)
+            .filter(users::deleted_at.is_null()),
+    )
+    .set((
+        users::name.eq(placeholder),
+        users::password_hash.eq(""),
+        users::deleted_at.eq(Some(now)),
+        users::held_name_mac.eq(Some(held_name_mac)),
+    ))
+    .execute(conn)
+    .map_err(StorageError::from_write)?;
     // Every instance forgets the games it keeps: their seats carry the former name.
     super::wakeups::touched(super::wakeups::Topic::Renamed(user_id));
-    Ok(())
+    Ok(marked == 1)
 }
 
 /// Whether a name with this keyed hash belonged to an account deleted at or after `since`.

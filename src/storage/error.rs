@@ -17,6 +17,10 @@ pub enum StorageError {
     /// A unique key already exists (a name taken, an event sequence number already written).
     #[error("conflicting write")]
     Conflict,
+    /// PostgreSQL gave the transaction up for another's sake (a deadlock, a serialization
+    /// failure): run again, it may pass; [`crate::storage::Database::write`] does, a few times.
+    #[error("the transaction met another: {0}")]
+    Contended(String),
     #[error("stored data is unreadable: {0}")]
     Corrupt(String),
 }
@@ -34,6 +38,15 @@ impl From<DieselError> for StorageError {
                 if is_connection_loss(info.message()) =>
             {
                 StorageError::Unavailable(e.to_string())
+            }
+            DieselError::DatabaseError(DatabaseErrorKind::SerializationFailure, _) => {
+                StorageError::Contended(e.to_string())
+            }
+            // SQLSTATE 40P01, which diesel does not name.
+            DieselError::DatabaseError(DatabaseErrorKind::Unknown, info)
+                if info.message().contains("deadlock detected") =>
+            {
+                StorageError::Contended(e.to_string())
             }
             _ => StorageError::Query(e),
         }
@@ -62,13 +75,21 @@ fn is_connection_loss(message: &str) -> bool {
 
 /// Whether an error says the connection was lost (the database did not answer), rather than
 /// that the database answered "no": the pool then pings its connections before their next use.
+/// And whether it says the transaction met another (a deadlock, a serialization failure): then
+/// running it again may pass.
 pub trait ConnectionLoss {
     fn is_connection_loss(&self) -> bool;
+    fn is_contention(&self) -> bool {
+        false
+    }
 }
 
 impl ConnectionLoss for StorageError {
     fn is_connection_loss(&self) -> bool {
         matches!(self, StorageError::Unavailable(_))
+    }
+    fn is_contention(&self) -> bool {
+        matches!(self, StorageError::Contended(_))
     }
 }
 

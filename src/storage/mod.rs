@@ -31,7 +31,7 @@ pub use group_commit::WriteTurnStats;
 pub mod inbound_mail;
 pub mod ladders;
 pub mod live_sessions;
-mod locks;
+pub mod locks;
 pub(crate) use locks::lock_until_commit;
 pub mod logs;
 pub mod mail;
@@ -71,6 +71,10 @@ use diesel::result::Error as DieselError;
 use diesel::sqlite::SqliteConnection;
 use diesel::Connection;
 use diesel_migrations::{embed_migrations, EmbeddedMigrations, MigrationHarness};
+
+/// How many times in all a PostgreSQL write transaction runs while it is given up for another's
+/// sake (a deadlock, a serialization failure): then it answers 503 `contended`.
+pub const WRITE_TRIES: u64 = 4;
 
 /// The PostgreSQL advisory lock instances take turns on to migrate ("keltis" in ASCII).
 const MIGRATION_LOCK: i64 = 0x6b65_6c74_6973;
@@ -279,10 +283,13 @@ impl Database {
     }
 
     /// Run writes in one transaction: all of them or none. Answered once they are committed
-    /// (on SQLite, perhaps in one commit with other writers' that queued meanwhile).
+    /// (on SQLite, perhaps in one commit with other writers' that queued meanwhile). On
+    /// PostgreSQL a transaction given up for another's sake (a deadlock, a serialization
+    /// failure) is run again, up to [`WRITE_TRIES`] times in all: `f` may run more than once,
+    /// and only its last run's writes stand.
     pub fn write<T, E: From<StorageError> + From<DieselError> + ConnectionLoss>(
         &self,
-        f: impl FnOnce(&mut DbConnection) -> Result<T, E>,
+        f: impl FnMut(&mut DbConnection) -> Result<T, E>,
     ) -> Result<T, E> {
         self.write_guarded(group_commit::Guard::Savepoint, f)
     }
@@ -291,16 +298,32 @@ impl Database {
     fn write_guarded<T, E: From<StorageError> + From<DieselError> + ConnectionLoss>(
         &self,
         guard: group_commit::Guard,
-        f: impl FnOnce(&mut DbConnection) -> Result<T, E>,
+        mut f: impl FnMut(&mut DbConnection) -> Result<T, E>,
     ) -> Result<T, E> {
         wakeups::take_touched();
         let outcome = match &self.sqlite_writes {
             Some(committer) => committer.write(|| self.conn(), guard, f),
             None => {
-                let mut pooled = self.conn()?;
-                let outcome = pooled.conn.transaction(f);
-                pooled.ended(&outcome);
-                outcome
+                let mut tries = 1;
+                loop {
+                    let mut pooled = self.conn()?;
+                    let outcome = pooled.conn.transaction(&mut f);
+                    pooled.ended(&outcome);
+                    match outcome {
+                        Err(e) if e.is_contention() && tries < WRITE_TRIES => {
+                            crate::warn_throttled!(
+                                tries,
+                                "a write transaction met another (a deadlock, a serialization failure): running it again"
+                            );
+                            // What the given-up run touched was rolled back.
+                            wakeups::take_touched();
+                            // The other transaction goes on meanwhile.
+                            std::thread::sleep(std::time::Duration::from_millis(5 * tries));
+                            tries += 1;
+                        }
+                        outcome => break outcome,
+                    }
+                }
             }
         };
         self.committed(outcome.is_ok());
@@ -344,7 +367,7 @@ impl Database {
     /// its batch (an `f` that fails after a change fails its batch instead).
     pub fn write_atomic<T, E: From<StorageError> + From<DieselError> + ConnectionLoss>(
         &self,
-        f: impl FnOnce(&mut DbConnection) -> Result<T, E>,
+        f: impl FnMut(&mut DbConnection) -> Result<T, E>,
     ) -> Result<T, E> {
         if self.backend == Backend::Sqlite {
             return self.write_guarded(group_commit::Guard::FailsUnwritten, f);

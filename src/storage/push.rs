@@ -49,35 +49,26 @@ pub fn upsert(
     new: &NewSubscription<'_>,
     now: i64,
 ) -> Result<SubscriptionRow, StorageError> {
-    let existing: Option<i64> = push_subscriptions::table
-        .filter(push_subscriptions::endpoint.eq(new.endpoint))
-        .select(push_subscriptions::id)
-        .first(conn)
-        .optional()?;
-    let id = match existing {
-        Some(id) => {
-            diesel::update(push_subscriptions::table.find(id))
-                .set((
-                    push_subscriptions::user_id.eq(new.user_id),
-                    push_subscriptions::p256dh.eq(new.p256dh),
-                    push_subscriptions::auth.eq(new.auth),
-                    push_subscriptions::user_agent.eq(new.user_agent),
-                ))
-                .execute(conn)?;
-            id
-        }
-        None => diesel::insert_into(push_subscriptions::table)
-            .values((
-                push_subscriptions::user_id.eq(new.user_id),
-                push_subscriptions::endpoint.eq(new.endpoint),
-                push_subscriptions::p256dh.eq(new.p256dh),
-                push_subscriptions::auth.eq(new.auth),
-                push_subscriptions::user_agent.eq(new.user_agent),
-                push_subscriptions::created_at.eq(now),
-            ))
-            .returning(push_subscriptions::id)
-            .get_result(conn)?,
-    };
+    // One statement: an endpoint registered twice at the same moment updates its device.
+    let upsert = diesel::insert_into(push_subscriptions::table)
+        .values((
+            push_subscriptions::user_id.eq(new.user_id),
+            push_subscriptions::endpoint.eq(new.endpoint),
+            push_subscriptions::p256dh.eq(new.p256dh),
+            push_subscriptions::auth.eq(new.auth),
+            push_subscriptions::user_agent.eq(new.user_agent),
+            push_subscriptions::created_at.eq(now),
+        ))
+        .on_conflict(push_subscriptions::endpoint)
+        .do_update()
+        .set((
+            push_subscriptions::user_id.eq(new.user_id),
+            push_subscriptions::p256dh.eq(new.p256dh),
+            push_subscriptions::auth.eq(new.auth),
+            push_subscriptions::user_agent.eq(new.user_agent),
+        ))
+        .returning(push_subscriptions::id);
+    let id: i64 = on_backend!(conn, |c| upsert.get_result(c))?;
     Ok(push_subscriptions::table
         .find(id)
         .select(SubscriptionRow::as_select())

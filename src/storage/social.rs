@@ -150,24 +150,30 @@ pub fn mark_read(
     user_id: i64,
     last_read: i64,
 ) -> Result<(), StorageError> {
-    let updated = diesel::update(
-        chat_reads::table
-            .filter(chat_reads::game_id.eq(game_id))
-            .filter(chat_reads::user_id.eq(user_id))
-            .filter(chat_reads::last_read.lt(last_read)),
-    )
-    .set(chat_reads::last_read.eq(last_read))
-    .execute(conn)?;
-    if updated == 0 && read_up_to(conn, game_id, user_id)? == 0 {
-        insert_unless_there(conn, |c| {
-            diesel::insert_into(chat_reads::table)
-                .values((
-                    chat_reads::game_id.eq(game_id),
-                    chat_reads::user_id.eq(user_id),
-                    chat_reads::last_read.eq(last_read),
-                ))
-                .execute(c)
-        })?;
+    // Raised only: of two marks written at the same moment the higher stands, whichever
+    // commits first (the guarded update waits for the other's row, then looks again).
+    let raise = || {
+        diesel::update(
+            chat_reads::table
+                .filter(chat_reads::game_id.eq(game_id))
+                .filter(chat_reads::user_id.eq(user_id))
+                .filter(chat_reads::last_read.lt(last_read)),
+        )
+        .set(chat_reads::last_read.eq(last_read))
+    };
+    if raise().execute(conn)? == 0 && read_up_to(conn, game_id, user_id)? == 0 {
+        let first = diesel::insert_into(chat_reads::table)
+            .values((
+                chat_reads::game_id.eq(game_id),
+                chat_reads::user_id.eq(user_id),
+                chat_reads::last_read.eq(last_read),
+            ))
+            .on_conflict((chat_reads::game_id, chat_reads::user_id))
+            .do_nothing();
+        // A first mark written meanwhile, perhaps a lower one: raise it.
+        if on_backend!(conn, |c| first.execute(c))? == 0 {
+            raise().execute(conn)?;
+        }
     }
     Ok(())
 }
@@ -271,17 +277,22 @@ pub fn set_note(
     body: &str,
     now: i64,
 ) -> Result<(), StorageError> {
-    diesel::delete(game_notes::table.find((game_id, user_id))).execute(conn)?;
-    if !body.is_empty() {
-        diesel::insert_into(game_notes::table)
-            .values((
-                game_notes::game_id.eq(game_id),
-                game_notes::user_id.eq(user_id),
-                game_notes::body.eq(body),
-                game_notes::updated_at.eq(now),
-            ))
-            .execute(conn)?;
+    if body.is_empty() {
+        diesel::delete(game_notes::table.find((game_id, user_id))).execute(conn)?;
+        return Ok(());
     }
+    // One statement: a note written twice at the same moment is replaced, not refused.
+    let upsert = diesel::insert_into(game_notes::table)
+        .values((
+            game_notes::game_id.eq(game_id),
+            game_notes::user_id.eq(user_id),
+            game_notes::body.eq(body),
+            game_notes::updated_at.eq(now),
+        ))
+        .on_conflict((game_notes::game_id, game_notes::user_id))
+        .do_update()
+        .set((game_notes::body.eq(body), game_notes::updated_at.eq(now)));
+    on_backend!(conn, |c| upsert.execute(c))?;
     Ok(())
 }
 

@@ -5136,6 +5136,15 @@ export interface components {
                 "application/json": components["schemas"]["Problem"];
             };
         };
+        /** @description `write_conflict`: another request wrote the same thing at the same moment, in a way the server did not foresee (it logs it as a bug): look again, then retry */
+        Conflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Problem"];
+            };
+        };
         /** @description `insufficient_scope`: the API token lacks the scope */
         Forbidden: {
             headers: {
@@ -5183,7 +5192,7 @@ export interface components {
                 "application/json": components["schemas"]["Problem"];
             };
         };
-        /** @description `database_unavailable`, `overloaded`: try again after Retry-After */
+        /** @description `database_unavailable`, `overloaded`; `contended`: other requests kept changing the same things; try again after Retry-After */
         ServiceUnavailable: {
             headers: {
                 /** @description Seconds to wait before trying again */
@@ -5308,6 +5317,7 @@ export interface operations {
                 };
             };
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             /** @description `invalid_name`, `invalid_code` (longer than 32 characters, or control characters); `invalid_body`: the body does not fit the schema, or a text field holds control characters */
@@ -5348,6 +5358,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             /** @description `invalid_user`; `invalid_body`: the body does not fit the schema, or a text field holds control characters */
@@ -5394,6 +5405,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             /** @description `invalid_link` (unknown, used or expired), `invalid_password`; `invalid_body`: the body does not fit the schema, or a text field holds control characters */
@@ -5451,6 +5463,7 @@ export interface operations {
                 };
             };
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
@@ -5482,7 +5495,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             408: components["responses"]["RequestTimeout"];
-            /** @description `name_taken` */
+            /** @description `name_taken`; `write_conflict`: another request wrote the same thing at the same moment, in a way the server did not foresee (it logs it as a bug): look again, then retry */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5560,6 +5573,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             /** @description `invalid_games`: 1 to 100 games, each of a size the variant is played by; `invalid_player_token`: a seat's token is not a personal token with the `play` scope (its place is named); `duplicate_player`; `invalid_start`; `invalid_time_control`; `invalid_body`: the body does not fit the schema, or a text field holds control characters */
@@ -5647,7 +5661,7 @@ export interface operations {
                 };
             };
             408: components["responses"]["RequestTimeout"];
-            /** @description `bulk_started`: its games have started, or it was cancelled */
+            /** @description `bulk_started`: its games have started, or it was cancelled; `write_conflict`: another request wrote the same thing at the same moment, in a way the server did not foresee (it logs it as a bug): look again, then retry */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5705,7 +5719,7 @@ export interface operations {
                 };
             };
             408: components["responses"]["RequestTimeout"];
-            /** @description `game_not_open`: its seats were taken first; `already_seated`; `too_many_games` */
+            /** @description `game_not_open`: its seats were taken first; `already_seated`; `too_many_games`; `write_conflict`: another request wrote the same thing at the same moment, in a way the server did not foresee (it logs it as a bug): look again, then retry */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5777,6 +5791,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
             /** @description `invalid_link` */
             422: {
                 headers: {
@@ -5895,7 +5910,7 @@ export interface operations {
                 };
             };
             408: components["responses"]["RequestTimeout"];
-            /** @description `too_many_events`: you have five events waiting to start */
+            /** @description `too_many_events`: you have five events waiting to start; `write_conflict`: another request wrote the same thing at the same moment, in a way the server did not foresee (it logs it as a bug): look again, then retry */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6001,7 +6016,7 @@ export interface operations {
                 };
             };
             408: components["responses"]["RequestTimeout"];
-            /** @description `event_started`: it has started or ended */
+            /** @description `event_started`: it has started or ended; `write_conflict`: another request wrote the same thing at the same moment, in a way the server did not foresee (it logs it as a bug): look again, then retry */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6062,7 +6077,7 @@ export interface operations {
                 };
             };
             408: components["responses"]["RequestTimeout"];
-            /** @description `registration_not_open`: entries open later (`registration_opens_at`); `entries_closed`; `event_full`; `already_entered`; `entry_conditions`: your rating, finished games or time-outs do not meet the event's conditions (the message says which) */
+            /** @description `registration_not_open`: entries open later (`registration_opens_at`); `entries_closed`; `event_full`; `already_entered`; `entry_conditions`: your rating, finished games or time-outs do not meet the event's conditions (the message says which); `write_conflict`: another request wrote the same thing at the same moment, in a way the server did not foresee (it logs it as a bug): look again, then retry */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6131,7 +6146,7 @@ export interface operations {
                 };
             };
             408: components["responses"]["RequestTimeout"];
-            /** @description `withdrawn`: already; `event_over` */
+            /** @description `withdrawn`: already; `event_over`; `write_conflict`: another request wrote the same thing at the same moment, in a way the server did not foresee (it logs it as a bug): look again, then retry */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6215,7 +6230,7 @@ export interface operations {
                 };
             };
             408: components["responses"]["RequestTimeout"];
-            /** @description `too_many_games`: you have the most games running at once; `game_not_open`: the invited bots filled the seats before the next invitation; `already_invited`, `already_seated` for `invite` */
+            /** @description `too_many_games`: you have the most games running at once; `game_not_open`: the invited bots filled the seats before the next invitation; `already_invited`, `already_seated` for `invite`; `write_conflict`: another request wrote the same thing at the same moment, in a way the server did not foresee (it logs it as a bug): look again, then retry */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6427,6 +6442,7 @@ export interface operations {
                 };
             };
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             /** @description `invalid_message`: empty, too long, or with control characters; `invalid_body`: the body does not fit the schema, or a text field holds control characters */
@@ -6498,6 +6514,7 @@ export interface operations {
                 };
             };
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
@@ -6610,7 +6627,7 @@ export interface operations {
             };
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
-            /** @description `stale_version` (with `current_version`), `not_started`; `deadline_passed`: it is your turn and your time has run out (the server's clock applies the time-out) */
+            /** @description `stale_version` (with `current_version`), `not_started`; `deadline_passed`: it is your turn and your time has run out (the server's clock applies the time-out); `write_conflict`: another request wrote the same thing at the same moment, in a way the server did not foresee (it logs it as a bug): look again, then retry */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6721,7 +6738,7 @@ export interface operations {
             };
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
-            /** @description `game_not_open`, `already_invited`, `already_seated` */
+            /** @description `game_not_open`, `already_invited`, `already_seated`; `write_conflict`: another request wrote the same thing at the same moment, in a way the server did not foresee (it logs it as a bug): look again, then retry */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6781,7 +6798,7 @@ export interface operations {
             };
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
-            /** @description `game_not_open`, `already_seated`; `too_many_games`: you have the most games running at once */
+            /** @description `game_not_open`, `already_seated`; `too_many_games`: you have the most games running at once; `write_conflict`: another request wrote the same thing at the same moment, in a way the server did not foresee (it logs it as a bug): look again, then retry */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6830,7 +6847,7 @@ export interface operations {
             };
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
-            /** @description `game_started` */
+            /** @description `game_started`; `write_conflict`: another request wrote the same thing at the same moment, in a way the server did not foresee (it logs it as a bug): look again, then retry */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6939,6 +6956,7 @@ export interface operations {
                 };
             };
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             /** @description `invalid_note`: over 5,000 characters, or control characters other than lines and tabs; `invalid_body`: the body does not fit the schema, or a text field holds control characters */
@@ -7146,7 +7164,7 @@ export interface operations {
                 };
             };
             408: components["responses"]["RequestTimeout"];
-            /** @description `game_not_over`; `player_gone`: a player deleted their account; `too_many_games`: you have the most games running at once */
+            /** @description `game_not_over`; `player_gone`: a player deleted their account; `too_many_games`: you have the most games running at once; `write_conflict`: another request wrote the same thing at the same moment, in a way the server did not foresee (it logs it as a bug): look again, then retry */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7203,7 +7221,7 @@ export interface operations {
                 };
             };
             408: components["responses"]["RequestTimeout"];
-            /** @description `game_not_over`; `no_rematch_offer`: none waits */
+            /** @description `game_not_over`; `no_rematch_offer`: none waits; `write_conflict`: another request wrote the same thing at the same moment, in a way the server did not foresee (it logs it as a bug): look again, then retry */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7252,7 +7270,7 @@ export interface operations {
             };
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
-            /** @description `not_started`, `busy`; `deadline_passed`: it is your turn and your time has run out (the time-out is applied instead) */
+            /** @description `not_started`, `busy`; `deadline_passed`: it is your turn and your time has run out (the time-out is applied instead); `write_conflict`: another request wrote the same thing at the same moment, in a way the server did not foresee (it logs it as a bug): look again, then retry */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7383,7 +7401,7 @@ export interface operations {
                 };
             };
             408: components["responses"]["RequestTimeout"];
-            /** @description `game_not_over` (an aborted game is never reviewed) */
+            /** @description `game_not_over` (an aborted game is never reviewed); `write_conflict`: another request wrote the same thing at the same moment, in a way the server did not foresee (it logs it as a bug): look again, then retry */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7531,7 +7549,7 @@ export interface operations {
                 };
             };
             408: components["responses"]["RequestTimeout"];
-            /** @description `stale_version` (with `current_version`), `not_started`; `deadline_passed` */
+            /** @description `stale_version` (with `current_version`), `not_started`; `deadline_passed`; `write_conflict`: another request wrote the same thing at the same moment, in a way the server did not foresee (it logs it as a bug): look again, then retry */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7657,6 +7675,7 @@ export interface operations {
                 };
             };
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
             /** @description `body_too_large`: the message is over 256 KiB; `body_too_large`: the body is over 64 KiB */
             413: {
                 headers: {
@@ -7758,7 +7777,7 @@ export interface operations {
                 };
             };
             408: components["responses"]["RequestTimeout"];
-            /** @description `not_on_ladder`: you or they are not on it; `not_above`; `out_of_reach`; `too_many_challenges`: you have three open; `defender_too_challenged`: they have three open against them; `already_challenged`: you two have one open */
+            /** @description `not_on_ladder`: you or they are not on it; `not_above`; `out_of_reach`; `too_many_challenges`: you have three open; `defender_too_challenged`: they have three open against them; `already_challenged`: you two have one open; `write_conflict`: another request wrote the same thing at the same moment, in a way the server did not foresee (it logs it as a bug): look again, then retry */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7818,6 +7837,7 @@ export interface operations {
                 };
             };
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
@@ -7867,6 +7887,7 @@ export interface operations {
                 };
             };
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
@@ -8002,6 +8023,7 @@ export interface operations {
                 };
             };
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
             /** @description `cannot_block_self` */
             422: {
                 headers: {
@@ -8048,6 +8070,7 @@ export interface operations {
                 };
             };
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
@@ -8087,7 +8110,7 @@ export interface operations {
                 };
             };
             408: components["responses"]["RequestTimeout"];
-            /** @description `has_played`: the account has sat at a game */
+            /** @description `has_played`: the account has sat at a game; `write_conflict`: another request wrote the same thing at the same moment, in a way the server did not foresee (it logs it as a bug): look again, then retry */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8156,7 +8179,7 @@ export interface operations {
                 };
             };
             408: components["responses"]["RequestTimeout"];
-            /** @description `busy`: the games kept changing while they were left; try again */
+            /** @description `busy`: the games kept changing while they were left; try again; `write_conflict`: another request wrote the same thing at the same moment, in a way the server did not foresee (it logs it as a bug): look again, then retry */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8244,6 +8267,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             /** @description `invalid_email`; `invalid_body`: the body does not fit the schema, or a text field holds control characters */
@@ -8286,6 +8310,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             /** @description `invalid_digest`; `invalid_body`: the body does not fit the schema, or a text field holds control characters */
@@ -8400,6 +8425,7 @@ export interface operations {
                 };
             };
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
             /** @description `cannot_follow_self` */
             422: {
                 headers: {
@@ -8446,6 +8472,7 @@ export interface operations {
                 };
             };
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
@@ -8549,6 +8576,7 @@ export interface operations {
                 };
             };
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             /** @description `invalid_password`; `invalid_body`: the body does not fit the schema, or a text field holds control characters */
@@ -8628,7 +8656,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
-            /** @description `too_many_push_devices`: an account has at most 10 */
+            /** @description `too_many_push_devices`: an account has at most 10; `write_conflict`: another request wrote the same thing at the same moment, in a way the server did not foresee (it logs it as a bug): look again, then retry */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8676,6 +8704,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
@@ -8704,6 +8733,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
@@ -8756,6 +8786,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
@@ -8784,6 +8815,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
@@ -8910,6 +8942,7 @@ export interface operations {
                 };
             };
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             /** @description `invalid_token_name`, `invalid_scopes`; `invalid_body`: the body does not fit the schema, or a text field holds control characters */
@@ -8949,6 +8982,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
@@ -9013,7 +9047,7 @@ export interface operations {
                 };
             };
             408: components["responses"]["RequestTimeout"];
-            /** @description `two_factor_on`: turn it off first */
+            /** @description `two_factor_on`: turn it off first; `write_conflict`: another request wrote the same thing at the same moment, in a way the server did not foresee (it logs it as a bug): look again, then retry */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9063,7 +9097,7 @@ export interface operations {
                 };
             };
             408: components["responses"]["RequestTimeout"];
-            /** @description `no_enrolment`: start enrolling first */
+            /** @description `no_enrolment`: start enrolling first; `write_conflict`: another request wrote the same thing at the same moment, in a way the server did not foresee (it logs it as a bug): look again, then retry */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9132,7 +9166,7 @@ export interface operations {
                 };
             };
             408: components["responses"]["RequestTimeout"];
-            /** @description `two_factor_off`: it is not on */
+            /** @description `two_factor_off`: it is not on; `write_conflict`: another request wrote the same thing at the same moment, in a way the server did not foresee (it logs it as a bug): look again, then retry */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9216,7 +9250,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
-            /** @description `already_on_vacation`, `no_vacation_left` */
+            /** @description `already_on_vacation`, `no_vacation_left`; `write_conflict`: another request wrote the same thing at the same moment, in a way the server did not foresee (it logs it as a bug): look again, then retry */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9252,7 +9286,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
-            /** @description `not_on_vacation` */
+            /** @description `not_on_vacation`; `write_conflict`: another request wrote the same thing at the same moment, in a way the server did not foresee (it logs it as a bug): look again, then retry */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9319,7 +9353,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
-            /** @description `too_many_webhooks`: an account has at most 10 */
+            /** @description `too_many_webhooks`: an account has at most 10; `write_conflict`: another request wrote the same thing at the same moment, in a way the server did not foresee (it logs it as a bug): look again, then retry */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9367,6 +9401,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
@@ -9432,6 +9467,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
@@ -9525,6 +9561,7 @@ export interface operations {
                 };
             };
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             /** @description `invalid_reason`, `invalid_sanction`; `invalid_body`: the body does not fit the schema, or a text field holds control characters */
@@ -9587,7 +9624,7 @@ export interface operations {
                 };
             };
             408: components["responses"]["RequestTimeout"];
-            /** @description `busy`: the player's games kept changing while they were left; the suspension holds, try again to leave them */
+            /** @description `busy`: the player's games kept changing while they were left; the suspension holds, try again to leave them; `write_conflict`: another request wrote the same thing at the same moment, in a way the server did not foresee (it logs it as a bug): look again, then retry */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9699,7 +9736,7 @@ export interface operations {
                 };
             };
             408: components["responses"]["RequestTimeout"];
-            /** @description `report_closed`: already handled */
+            /** @description `report_closed`: already handled; `write_conflict`: another request wrote the same thing at the same moment, in a way the server did not foresee (it logs it as a bug): look again, then retry */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9825,6 +9862,7 @@ export interface operations {
                 };
             };
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             /** @description `invalid_client`, `invalid_redirect_uri`; `invalid_body`: the body does not fit the schema, or a text field holds control characters */
@@ -9904,7 +9942,7 @@ export interface operations {
                 };
             };
             408: components["responses"]["RequestTimeout"];
-            /** @description `too_many_requests`: the most requests wait already; `duplicate_request`: the same one waits; `too_many_games`: you have the most games running at once */
+            /** @description `too_many_requests`: the most requests wait already; `duplicate_request`: the same one waits; `too_many_games`: you have the most games running at once; `write_conflict`: another request wrote the same thing at the same moment, in a way the server did not foresee (it logs it as a bug): look again, then retry */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10000,7 +10038,7 @@ export interface operations {
                 };
             };
             408: components["responses"]["RequestTimeout"];
-            /** @description `request_closed`: it was seated, lapsed or withdrawn meanwhile */
+            /** @description `request_closed`: it was seated, lapsed or withdrawn meanwhile; `write_conflict`: another request wrote the same thing at the same moment, in a way the server did not foresee (it logs it as a bug): look again, then retry */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10112,6 +10150,7 @@ export interface operations {
                 };
             };
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             /** @description `invalid_reason`, `cannot_report_self`; `invalid_body`: the body does not fit the schema, or a text field holds control characters */
@@ -10154,6 +10193,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
@@ -10209,6 +10249,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
@@ -10238,6 +10279,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
@@ -10277,6 +10319,7 @@ export interface operations {
                 };
             };
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
@@ -10305,7 +10348,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             408: components["responses"]["RequestTimeout"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
-            /** @description `database_unavailable`, with Retry-After; `database_unavailable`, `overloaded`: try again after Retry-After */
+            /** @description `database_unavailable`, with Retry-After; `database_unavailable`, `overloaded`; `contended`: other requests kept changing the same things; try again after Retry-After */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */

@@ -257,7 +257,8 @@ fn shared_responses() -> Value {
         "UnsupportedMediaType": problem("`unsupported_media_type`: send the body as application/json", Value::Null),
         "UnprocessableEntity": problem("`invalid_body`: the body does not fit the schema, or a text field holds control characters", Value::Null),
         "TooManyRequests": problem("`rate_limited`: too many attempts from this address (logins, registrations), or too many requests with this API or app token", retry_after.clone()),
-        "ServiceUnavailable": problem("`database_unavailable`, `overloaded`: try again after Retry-After", retry_after),
+        "Conflict": problem("`write_conflict`: another request wrote the same thing at the same moment, in a way the server did not foresee (it logs it as a bug): look again, then retry", Value::Null),
+        "ServiceUnavailable": problem("`database_unavailable`, `overloaded`; `contended`: other requests kept changing the same things; try again after Retry-After", retry_after),
     })
 }
 
@@ -274,6 +275,7 @@ fn add_shared_responses(doc: &mut Value) {
         ("413", "PayloadTooLarge"),
         ("415", "UnsupportedMediaType"),
         ("422", "UnprocessableEntity"),
+        ("409", "Conflict"),
         ("429", "TooManyRequests"),
         ("431", "RequestHeaderFieldsTooLarge"),
         ("503", "ServiceUnavailable"),
@@ -285,7 +287,7 @@ fn add_shared_responses(doc: &mut Value) {
         let Some(ops) = item.as_object_mut() else {
             continue;
         };
-        for op in ops.values_mut() {
+        for (method, op) in ops.iter_mut() {
             let Some(op) = op.as_object_mut() else {
                 continue;
             };
@@ -308,6 +310,7 @@ fn add_shared_responses(doc: &mut Value) {
             let rate_limited =
                 secured || path.ends_with("/auth/login") || path.ends_with("/auth/register");
             let uses_database = path != "/healthz";
+            let writes = matches!(method.as_str(), "post" | "put" | "patch" | "delete");
             let wanted = |status: &str| match status {
                 // The query's text is checked on every route (`api::input_guard`).
                 "400" => true,
@@ -316,6 +319,8 @@ fn add_shared_responses(doc: &mut Value) {
                 // Answered by the HTTP layer to any request (`api::connection`).
                 "408" | "431" => true,
                 "413" | "415" | "422" => has_body,
+                // A write can meet another's (`api::error`, `write_conflict`).
+                "409" => writes,
                 "429" => rate_limited,
                 "503" => uses_database,
                 _ => false,

@@ -17,6 +17,7 @@
 //! histories stay true. The former name is held for [`NAME_HELD_MS`] (a keyed hash of it on the
 //! user row, never the name) so that nobody takes it at once to impersonate the player.
 
+use crate::storage::locks::{self, Subject};
 use serde_json::Value;
 
 use super::{reauthenticated, Caller, TokenKeys};
@@ -79,6 +80,8 @@ pub fn delete(
             ..erasure.clone()
         };
         let done = db.write(|c| {
+            // A second deletion at the same moment waits here, then finds the account gone.
+            locks::lock(c, Subject::Player(user.id))?;
             let goodbye = mail_store::settings(c, user.id)?.and_then(|s| {
                 let confirmed = s.verified_at.is_some() && s.bounced_at.is_none();
                 s.email
@@ -93,7 +96,10 @@ pub fn delete(
             // entries and results stay, under the placeholder, as the games do).
             crate::storage::ladders::erase_user(c, user.id)?;
             crate::storage::events::withdraw_user(c, user.id, now)?;
-            store::mark_deleted(c, user.id, &row.placeholder, &held, now)?;
+            if !store::mark_deleted(c, user.id, &row.placeholder, &held, now)? {
+                // What any request of the account's gets after its deletion.
+                return Err(ServiceError::Unauthorized("signed out"));
+            }
             store::insert_erasure(c, &row)?;
             if let Some(goodbye) = goodbye {
                 queue(c, user.id, &goodbye, now)?;
@@ -129,6 +135,10 @@ pub(crate) fn leave_every_game(
             match lobby::leave(db, caller, game_id) {
                 Ok(_) => {}
                 Err(ServiceError::Conflict { .. }) => busy = true,
+                // Left meanwhile (a deletion at the same moment).
+                Err(ServiceError::Forbidden {
+                    code: "not_seated", ..
+                }) => {}
                 Err(e) => return Err(e),
             }
         }

@@ -7,6 +7,7 @@
 //! answer nor its time tells who is registered; at most
 //! [`RESETS_PER_HOUR`] links go to one account in an hour, silently.
 
+use crate::storage::locks::{self, Subject};
 use argon2::password_hash::{PasswordHasher, SaltString};
 
 use super::{check_password, hasher, password_matches, Caller};
@@ -102,6 +103,8 @@ pub fn request_reset(db: &Database, keys: &TokenKeys, who: &str) -> ServiceResul
                 _ => Vec::new(),
             }
         };
+        // The hourly cap holds against requests at the same moment: the accounts' locks first.
+        locks::lock_players(c, &accounts)?;
         for user_id in accounts {
             if store::resets_since(c, user_id, now - 3_600_000)? >= RESETS_PER_HOUR {
                 continue;
@@ -162,6 +165,9 @@ pub fn reset(db: &Database, keys: &TokenKeys, token: &str, new: &str) -> Service
     let new_hash = hash(new)?;
     let now = db.now();
     db.write(|c| {
+        // Every link of the account is spent in the same transaction: two used at the same
+        // moment take turns on the account's lock (rather than on each other's rows).
+        locks::lock(c, Subject::Player(row.user_id))?;
         if !store::use_reset(c, row.id, row.user_id, now)? {
             return Err(bad_link());
         }

@@ -4,6 +4,7 @@
 //! (RFC 6238, section 5.2), within one step either side of the server's clock. The secret is
 //! kept encrypted with a key derived from the server's secret.
 
+use crate::storage::locks::{self, Subject};
 use serde::{Deserialize, Serialize};
 use totp_rs::{Builder, Secret, Totp};
 
@@ -106,6 +107,9 @@ pub fn start(db: &Database, keys: &TokenKeys, caller: &Caller) -> ServiceResult<
     let sealed = seal(keys, &secret)?;
     let now = db.now();
     db.write(|c| {
+        // Started twice at the same moment: the second restarts the enrolment, as it would a
+        // moment later.
+        locks::lock(c, Subject::Player(caller.user_id))?;
         if store::get(c, caller.user_id)?.is_some_and(|r| r.confirmed_at.is_some()) {
             return Err(ServiceError::conflict(
                 "two_factor_on",

@@ -19,6 +19,7 @@ use crate::service::accounts::{Caller, Scope};
 use crate::service::correspondence::clocks::TimeControl;
 use crate::service::{ServiceError, ServiceResult};
 use crate::storage::events::{self as store, EventRow};
+use crate::storage::locks::{self, Subject};
 use crate::storage::{accounts as users, Database};
 use crate::tournaments::{Points, Scoring};
 
@@ -224,6 +225,8 @@ pub fn create(db: &Database, caller: &Caller, new: &NewEvent) -> ServiceResult<E
     let now = db.now();
     let checked = checks::check(new, now)?;
     let id = db.write(|conn| {
+        // The cap on events waiting holds against another made at the same moment.
+        locks::lock(conn, Subject::Player(caller.user_id))?;
         if new.repeat_every_days.is_some() {
             let operator = users::user_by_id(conn, caller.user_id)?.is_some_and(|u| u.moderator);
             if !operator {

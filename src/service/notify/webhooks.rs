@@ -17,6 +17,7 @@ use crate::service::accounts::sealing::{self, Purpose};
 use crate::service::accounts::{Caller, Scope, TokenKeys};
 use crate::service::notify::outbound::{self, OutboundError};
 use crate::service::{ServiceError, ServiceResult};
+use crate::storage::locks::{self, Subject};
 use crate::storage::webhooks::{self as store, Attempt, DeliveryRow, WebhookRow};
 use crate::storage::Database;
 
@@ -149,6 +150,8 @@ pub fn create(
         .collect();
     let now = db.now();
     let row = db.write(|conn| {
+        // The cap holds against another endpoint registered at the same moment.
+        locks::lock(conn, Subject::Player(caller.user_id))?;
         if store::of_user(conn, caller.user_id)?.len() >= MAX_ENDPOINTS {
             return Err(ServiceError::conflict(
                 "too_many_webhooks",

@@ -12,6 +12,7 @@ use crate::service::correspondence::clocks::TimeControl;
 use crate::service::play::lobby::seat_together;
 use crate::service::social::fair_use::FairUse;
 use crate::service::{ServiceError, ServiceResult};
+use crate::storage::locks;
 use crate::storage::pairing::{self as store, WaitingRow};
 use crate::storage::{moderation, Database, DbConnection};
 
@@ -160,6 +161,16 @@ fn start(
             .any(|m| room.get(&m.request.user_id).is_none_or(|&n| n <= 0))
     {
         return Ok(None);
+    }
+    // The players' locks, then their running games counted afresh: a seat they took through
+    // another instance meanwhile counts.
+    let ids: Vec<i64> = members.iter().map(|m| m.request.user_id).collect();
+    locks::lock_players(conn, &ids)?;
+    for &id in &ids {
+        if moderation::running_games(conn, id)? >= policy.fair.max_running_games {
+            room.insert(id, 0);
+            return Ok(None);
+        }
     }
     let lead = &members[0].request;
     let (Some(variant), Ok(time_control)) = (

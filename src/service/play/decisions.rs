@@ -20,7 +20,7 @@ use crate::service::{ServiceError, ServiceResult};
 use crate::storage::appends::{self as store_appends, Append, AppendedNotice, GameUpdate};
 use crate::storage::games::{self as store, GameRow, SeatRow, StoredAnswer};
 use crate::storage::memo::Memo;
-use crate::storage::{Database, DbConnection};
+use crate::storage::{Database, DbConnection, StorageError};
 
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -158,6 +158,11 @@ pub fn decide(
                 current: db.read(|c| load_row(c, game_id))?.version.max(current),
             }),
         },
+        // The same key stored meanwhile by a request at the same moment, for this game or
+        // another: its answer, or `idempotency_key_reused` (nothing of this one was written).
+        Err(ServiceError::Storage(StorageError::Conflict)) if keyed.is_some() => {
+            repeated(db)?.ok_or(ServiceError::Storage(StorageError::Conflict))
+        }
         Err(e) => Err(e),
     }
 }

@@ -17,11 +17,14 @@ use crate::service::play::loading::reloaded_detail;
 use crate::service::{random_u64, ServiceError, ServiceResult};
 use crate::storage::appends::GameUpdate;
 use crate::storage::games::{self as store, GameRow, SeatRow};
+use crate::storage::locks::{self, Subject};
 use crate::storage::vacations;
 use crate::storage::{Database, DbConnection, StorageError};
 
-/// A game still open for joining, and its seats.
+/// A game still open for joining, and its seats, read under the game's lock: its last free seat
+/// and one seat each hold against requests through other instances.
 fn open_game(conn: &mut DbConnection, game_id: i64) -> ServiceResult<(GameRow, Vec<SeatRow>)> {
+    locks::lock(conn, Subject::Game(game_id))?;
     let row = load_row(conn, game_id)?;
     if GameStatus::parse(&row.status) != GameStatus::Open {
         return Err(ServiceError::conflict(
@@ -333,65 +336,82 @@ fn join_as(
 ) -> ServiceResult<GameDetail> {
     caller.require(Scope::Play)?;
     let now = db.now();
-    db.write(|conn| {
-        let (row, seats) = open_game(conn, game_id)?;
-        if seat_of(&seats, caller.user_id).is_some() {
-            return Err(ServiceError::conflict(
-                "already_seated",
-                "you already sit at this game",
-            ));
-        }
-        if row.invite_only && !by_link && !store::is_invited(conn, game_id, caller.user_id)? {
-            return Err(ServiceError::forbidden(
-                "invite_only",
-                "this game is by invitation only",
-            ));
-        }
-        may_take_a_seat(conn, caller.user_id, fair, now)?;
-        let seated: Vec<i64> = seats.iter().map(|s| s.user_id).collect();
-        refuse_if_blocked(
-            conn,
-            caller.user_id,
-            &seated,
-            "a player of this game does not accept you",
-        )?;
-        take_seat(conn, &row, row.version, caller.user_id, &caller.name, now)?;
-        reloaded_detail(conn, game_id, caller, now, db.memo())
+    on_fresh_version(|| {
+        db.write(|conn| {
+            let (row, seats) = open_game(conn, game_id)?;
+            if seat_of(&seats, caller.user_id).is_some() {
+                return Err(ServiceError::conflict(
+                    "already_seated",
+                    "you already sit at this game",
+                ));
+            }
+            if row.invite_only && !by_link && !store::is_invited(conn, game_id, caller.user_id)? {
+                return Err(ServiceError::forbidden(
+                    "invite_only",
+                    "this game is by invitation only",
+                ));
+            }
+            may_take_a_seat(conn, caller.user_id, fair, now)?;
+            let seated: Vec<i64> = seats.iter().map(|s| s.user_id).collect();
+            refuse_if_blocked(
+                conn,
+                caller.user_id,
+                &seated,
+                "a player of this game does not accept you",
+            )?;
+            take_seat(conn, &row, row.version, caller.user_id, &caller.name, now)?;
+            reloaded_detail(conn, game_id, caller, now, db.memo())
+        })
     })
+}
+
+/// Run a lobby write again when the game's version moved under it (a writer that does not take
+/// the game's lock, such as a deadline): what a slower request would have met.
+fn on_fresh_version<T>(mut run: impl FnMut() -> ServiceResult<T>) -> ServiceResult<T> {
+    for _ in 1..3 {
+        match run() {
+            Err(ServiceError::StaleVersion { .. }) => continue,
+            outcome => return outcome,
+        }
+    }
+    run()
 }
 
 pub fn leave(db: &Database, caller: &Caller, game_id: i64) -> ServiceResult<GameDetail> {
     caller.require(Scope::Play)?;
     let now = db.now();
-    db.write(|conn| {
-        let row = load_row(conn, game_id)?;
-        if GameStatus::parse(&row.status) != GameStatus::Open {
-            return Err(ServiceError::conflict(
-                "game_started",
-                "a started game cannot be left: resign instead",
-            ));
-        }
-        let seats = store::seats(conn, game_id)?;
-        if seat_of(&seats, caller.user_id).is_none() {
-            return Err(not_seated());
-        }
-        store::delete_seat(conn, game_id, caller.user_id)?;
-        store::renumber_seats(conn, game_id)?;
-        let status = (seats.len() == 1).then_some(GameStatus::Cancelled.name());
-        append(
-            conn,
-            &row,
-            row.version,
-            &GameEvent::Left {
-                user: caller.name.clone(),
-            },
-            GameUpdate {
-                status,
-                ..GameUpdate::default()
-            },
-            now,
-        )?;
-        reloaded_detail(conn, game_id, caller, now, db.memo())
+    on_fresh_version(|| {
+        db.write(|conn| {
+            locks::lock(conn, Subject::Game(game_id))?;
+            let row = load_row(conn, game_id)?;
+            if GameStatus::parse(&row.status) != GameStatus::Open {
+                return Err(ServiceError::conflict(
+                    "game_started",
+                    "a started game cannot be left: resign instead",
+                ));
+            }
+            let seats = store::seats(conn, game_id)?;
+            if seat_of(&seats, caller.user_id).is_none() {
+                return Err(not_seated());
+            }
+            store::delete_seat(conn, game_id, caller.user_id)?;
+            store::renumber_seats(conn, game_id)?;
+            let status = (seats.len() == 1).then_some(GameStatus::Cancelled.name());
+            append(
+                conn,
+                &row,
+                row.version,
+                &GameEvent::Left {
+                    user: caller.name.clone(),
+                },
+                GameUpdate {
+                    status,
+                    ..GameUpdate::default()
+                },
+                now,
+            )?;
+            reloaded_detail(conn, game_id, caller, now, db.memo())
+        })
     })
 }
 
@@ -403,9 +423,11 @@ pub fn invite(
 ) -> ServiceResult<GameDetail> {
     caller.require(Scope::Play)?;
     let now = db.now();
-    db.write(|conn| {
-        invite_in(conn, caller, game_id, user, now)?;
-        reloaded_detail(conn, game_id, caller, now, db.memo())
+    on_fresh_version(|| {
+        db.write(|conn| {
+            invite_in(conn, caller, game_id, user, now)?;
+            reloaded_detail(conn, game_id, caller, now, db.memo())
+        })
     })
 }
 

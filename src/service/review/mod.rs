@@ -174,7 +174,7 @@ pub fn review_next(db: &Database, rated: bool) -> ServiceResult<Pass> {
     let judged = review(&record, DEFAULT_EFFORT, seed_of(game_id));
     let done = db.now();
     db.write(|conn| -> ServiceResult<()> {
-        let reviewed = match judged {
+        let reviewed = match &judged {
             Ok(r) => r,
             Err(e) => return Ok(store::give_up(conn, game_id, &e.to_string(), done)?),
         };

@@ -9,6 +9,7 @@ use utoipa::ToSchema;
 use super::own_seat;
 use crate::service::accounts::{Caller, Scope};
 use crate::service::{ServiceError, ServiceResult};
+use crate::storage::locks::{self, Subject};
 use crate::storage::social::{self as store, ChatWithName};
 use crate::storage::Database;
 
@@ -108,6 +109,9 @@ pub fn post(
     let text = checked(&new.text)?;
     let now = db.now();
     db.write(|c| {
+        // The messages of the last minute are counted under the player's lock: the cap holds
+        // against messages sent at the same moment.
+        locks::lock(c, Subject::Player(caller.user_id))?;
         let seat = own_seat(c, game_id, caller.user_id)?;
         super::fair_use::may_talk(c, caller.user_id, now)?;
         let (written, oldest) = store::written_since(c, caller.user_id, now - MINUTE_MS)?;

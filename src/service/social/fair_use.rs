@@ -3,6 +3,7 @@
 //! have no cap.
 
 use crate::service::{ServiceError, ServiceResult};
+use crate::storage::locks::{self, Subject};
 use crate::storage::{accounts as users, moderation as store, DbConnection};
 
 /// The operator's settings for fair use.
@@ -13,13 +14,16 @@ pub struct FairUse {
 }
 
 /// Refuse `user_id` a new seat (creating or joining a game) when a moderator suspended the
-/// account, or when it has [`FairUse::max_running_games`] running already.
+/// account, or when it has [`FairUse::max_running_games`] running already. Locks the player
+/// first (a game's lock, where the seat is at a game that exists, comes before it): the count
+/// holds against another seat taken at the same moment.
 pub(crate) fn may_take_a_seat(
     conn: &mut DbConnection,
     user_id: i64,
     fair: FairUse,
     now: i64,
 ) -> ServiceResult<()> {
+    locks::lock(conn, Subject::Player(user_id))?;
     let user = not_suspended(conn, user_id, now)?;
     if user.server_bot() {
         return Ok(());

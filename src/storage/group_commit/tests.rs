@@ -244,7 +244,7 @@ fn the_bundled_sqlite_is_built_as_configured() {
 /// behind it has queued). `test` names its database's folder (tests run side by side).
 fn an_unguarded_writer_after_another(
     test: &str,
-    behind: impl FnOnce(&mut crate::storage::DbConnection) -> Result<(), StorageError> + Send,
+    behind: impl FnMut(&mut crate::storage::DbConnection) -> Result<(), StorageError> + Send,
 ) -> (
     Result<(), StorageError>,
     Result<(), StorageError>,

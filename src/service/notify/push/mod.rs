@@ -23,6 +23,7 @@ use crate::service::accounts::sealing::{self, Purpose};
 use crate::service::accounts::{Caller, Scope, TokenKeys};
 use crate::service::notify::outbound::{self, OutboundError, OutboundPolicy};
 use crate::service::{ServiceError, ServiceResult};
+use crate::storage::locks::{self, Subject};
 use crate::storage::push::{self as store, NewSubscription, SubscriptionRow};
 use crate::storage::server_secrets;
 use crate::storage::Database;
@@ -198,6 +199,8 @@ pub fn subscribe(
     let agent = crate::service::accounts::sessions::clean_user_agent(user_agent);
     let now = db.now();
     db.write(|conn| {
+        // The cap holds against another device registered at the same moment.
+        locks::lock(conn, Subject::Player(caller.user_id))?;
         let mine = store::of_user(conn, caller.user_id)?;
         let known = mine.iter().any(|d| d.endpoint == new.endpoint.trim());
         if !known && mine.len() >= MAX_DEVICES {

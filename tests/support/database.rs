@@ -27,6 +27,23 @@ pub fn sqlite_at(url: &str) -> diesel::SqliteConnection {
     c
 }
 
+/// PostgreSQL's `max_connections` at `url`.
+pub fn max_connections(url: &str) -> i64 {
+    #[derive(diesel::QueryableByName)]
+    struct Setting {
+        #[diesel(sql_type = diesel::sql_types::Text)]
+        setting: String,
+    }
+    let mut c = diesel::PgConnection::establish(url).expect("TEST_DATABASE_URL reachable");
+    let rows: Vec<Setting> =
+        diesel::sql_query("SELECT setting FROM pg_settings WHERE name = 'max_connections'")
+            .load(&mut c)
+            .expect("max_connections");
+    rows.first()
+        .and_then(|r| r.setting.parse().ok())
+        .unwrap_or(100)
+}
+
 /// `SELECT COUNT(*) AS n ...` on the database at `url`.
 pub fn count_at(url: &str, sql: &str) -> usize {
     let rows: Vec<Count> = if url.starts_with("postgres") {

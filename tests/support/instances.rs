@@ -151,6 +151,10 @@ fn start_on(
     config.pairing_interval_ms = 50;
     config.events_interval_ms = 50;
     tune(&mut config);
+    // The listener's and the notifier's connections besides the pool's.
+    let pg_connections = url
+        .starts_with("postgres")
+        .then(|| pg_budget::take(config.pool_size as usize + 2));
     let clock = keltis::clock::Clock::manual(start);
     let server_clock = clock.clone();
     let (tx, rx) = mpsc::channel();
@@ -183,5 +187,76 @@ fn start_on(
             .expect("client"),
         dir,
         pg_database,
+        pg_connections,
     })
+}
+
+/// PostgreSQL's connections are a budget the tests share (`max_connections`, 100 by default):
+/// an instance on PostgreSQL takes its share before it starts and gives it back when it goes.
+/// Four harness threads running tests of two or three instances each (the races of
+/// `http_races`, the push instances) had met "too many clients already".
+pub mod pg_budget {
+    use std::sync::{Condvar, Mutex, OnceLock};
+    use std::time::{Duration, Instant};
+
+    /// Connections kept out of the budget: the tests' own (counting rows, creating databases)
+    /// and PostgreSQL's reserved ones.
+    const RESERVE: i64 = 20;
+    /// How long an instance waits for its share before it starts anyway (a test that holds
+    /// more instances than the budget has must not wait forever).
+    const PATIENCE: Duration = Duration::from_secs(120);
+
+    struct Budget {
+        left: Mutex<i64>,
+        freed: Condvar,
+    }
+
+    fn budget() -> &'static Budget {
+        static BUDGET: OnceLock<Budget> = OnceLock::new();
+        BUDGET.get_or_init(|| {
+            let total = std::env::var("TEST_DATABASE_URL")
+                .ok()
+                .map(|url| super::super::database::max_connections(&url))
+                .unwrap_or(100);
+            Budget {
+                left: Mutex::new(total - RESERVE),
+                freed: Condvar::new(),
+            }
+        })
+    }
+
+    /// An instance's share, given back when dropped.
+    pub struct Share(i64);
+
+    impl Drop for Share {
+        fn drop(&mut self) {
+            let budget = budget();
+            *budget.left.lock().unwrap_or_else(|p| p.into_inner()) += self.0;
+            budget.freed.notify_all();
+        }
+    }
+
+    /// Wait for `n` connections of the budget.
+    pub fn take(n: usize) -> Share {
+        let n = n as i64;
+        let budget = budget();
+        let deadline = Instant::now() + PATIENCE;
+        let mut left = budget.left.lock().unwrap_or_else(|p| p.into_inner());
+        while *left < n {
+            let Some(wait) = deadline.checked_duration_since(Instant::now()) else {
+                eprintln!(
+                    "PostgreSQL's connections: {n} wanted, {} left; starting anyway",
+                    *left
+                );
+                break;
+            };
+            left = budget
+                .freed
+                .wait_timeout(left, wait)
+                .unwrap_or_else(|p| p.into_inner())
+                .0;
+        }
+        *left -= n;
+        Share(n)
+    }
 }

@@ -12,6 +12,7 @@ pub mod mail;
 pub mod players;
 pub mod proxy;
 pub mod push;
+pub mod races;
 pub mod replies;
 pub mod smtp;
 pub mod sse;
@@ -48,6 +49,8 @@ pub struct TestServer {
     pub client: Client,
     dir: std::path::PathBuf,
     pg_database: Option<(String, String)>,
+    /// Its share of PostgreSQL's connections, given back after the database is dropped.
+    pg_connections: Option<instances::pg_budget::Share>,
 }
 
 fn unique(prefix: &str) -> String {

@@ -3,10 +3,12 @@
 // questions ("hand", "scores") answered in words. Words that name nothing are answered with the
 // choices and play nothing. Same words everywhere: each choice button says one of the API's
 // choices word for word, and each move the API answers as played is said alike in the move log.
-// Usage: node command_line.mjs <server base URL> <name>. Prints one JSON line.
+// Usage: node command_line.mjs <server base URL> <name> [variant]. Prints one JSON line.
 import { DESKTOP, createGame, launch, register, watchOutside } from './lib.mjs';
 
-const [base, name] = process.argv.slice(2);
+const [base, name, only] = process.argv.slice(2);
+// One variant when the third argument names it (the tests play each in a browser of its own).
+const variants = only ? [only] : ['keltis-card', 'keltis', 'neue-wege'];
 const browser = await launch();
 const outside = [];
 const answer = (page) => page.locator('#command-answer').innerText();
@@ -23,7 +25,7 @@ try {
   watchOutside(page, base, outside);
   await register(page, base, name);
   const games = [];
-  for (const variant of ['keltis-card', 'keltis', 'neue-wege']) {
+  for (const variant of variants) {
     await page.goto(base + '/');
     await page.waitForSelector('#variant');
     const id = await createGame(page, { variant, bot: 'bot-random' });

@@ -3,12 +3,14 @@
 // presses Enter, until the game is over. After every move the accessibility tree is read: no
 // internal id is ever named. The bot's moves are announced in the live region, each once; axe
 // finds nothing serious at the end.
-// Usage: node text_table.mjs <server base URL> <name>. Prints one JSON line.
+// Usage: node text_table.mjs <server base URL> <name> [variant]. Prints one JSON line.
 import { createRequire } from 'node:module';
 import { DESKTOP, createGame, launch, register, watchOutside } from './lib.mjs';
 
 const require = createRequire(import.meta.url);
-const [base, name] = process.argv.slice(2);
+const [base, name, only] = process.argv.slice(2);
+// One variant when the third argument names it (the tests play each in a browser of its own).
+const variants = only ? [only] : ['keltis-card', 'keltis', 'neue-wege'];
 const browser = await launch();
 const outside = [];
 /** What looks like an internal id: a space (`blue-3`, `r4c2`) or a decision's type. */
@@ -20,7 +22,7 @@ try {
   watchOutside(page, base, outside);
   await register(page, base, name);
   const games = [];
-  for (const variant of ['keltis-card', 'keltis', 'neue-wege']) {
+  for (const variant of variants) {
     await page.goto(base + '/');
     await page.waitForSelector('#variant');
     games.push(await playAtTheTextTable(page, variant));

@@ -364,16 +364,13 @@ fn an_event_entered_played_and_standings_moved_in_two_browsers() {
 /// naming nothing answered with the choices. Same words everywhere: every choice button the
 /// board offers says one of the API's choices word for word, and what the API answers as played
 /// is said alike in the move log.
-#[test]
-#[cfg_attr(
-    not(browser_tests),
-    ignore = "browser: set KELTIS_BROWSER_TESTS=1 with chromium and `npm ci` in tests/browser"
-)]
-fn whole_games_played_through_the_command_line() {
+///
+/// One variant a test, each in a browser of its own, so that two play at once.
+fn a_whole_game_played_through_the_command_line(variant: &str) {
     let s = support::spawn(Db::Sqlite, |_| {}).expect("SQLite server");
-    let report = browser("command_line.mjs", &[&s.base, "typist"]);
+    let report = browser("command_line.mjs", &[&s.base, "typist", variant]);
     let games = report["games"].as_array().expect("games");
-    assert_eq!(games.len(), 3, "{report}");
+    assert_eq!(games.len(), 1, "{report}");
     for game in games {
         assert_eq!(game["over"], "Game over", "{game}");
         assert!(game["typed"].as_u64().is_some_and(|n| n > 20), "{game}");
@@ -422,16 +419,13 @@ fn whole_games_played_through_the_command_line() {
 /// whole game of each variant played by typing completions; the accessibility tree read after
 /// every move names no internal id; each of the bot's moves announced once, in words; axe finds
 /// nothing serious.
-#[test]
-#[cfg_attr(
-    not(browser_tests),
-    ignore = "browser: set KELTIS_BROWSER_TESTS=1 with chromium and `npm ci` in tests/browser"
-)]
-fn a_whole_game_at_the_text_table_by_keyboard() {
+///
+/// One variant a test, each in a browser of its own, so that two play at once.
+fn a_whole_game_at_the_text_table_by_keyboard(variant: &str) {
     let s = support::spawn(Db::Sqlite, |_| {}).expect("SQLite server");
-    let report = browser("text_table.mjs", &[&s.base, "reader"]);
+    let report = browser("text_table.mjs", &[&s.base, "reader", variant]);
     let games = report["games"].as_array().expect("games");
-    assert_eq!(games.len(), 3, "{report}");
+    assert_eq!(games.len(), 1, "{report}");
     for game in games {
         assert_eq!(
             game["firstLink"], "first-link: Text table (for screen readers and keyboards)",
@@ -469,4 +463,29 @@ fn a_whole_game_at_the_text_table_by_keyboard() {
         assert_eq!(game["axe"], json!([]), "{game}");
     }
     assert_eq!(report["outside"], json!([]), "{report}");
+}
+
+/// The browser tests, one a variant: `$name` runs `$scenario` on `$variant`.
+macro_rules! browser_games {
+    ($($name:ident: $scenario:ident($variant:literal);)*) => {
+        $(
+            #[test]
+            #[cfg_attr(
+                not(browser_tests),
+                ignore = "browser: set KELTIS_BROWSER_TESTS=1 with chromium and `npm ci` in tests/browser"
+            )]
+            fn $name() {
+                $scenario($variant)
+            }
+        )*
+    };
+}
+
+browser_games! {
+    keltis_card_through_the_command_line: a_whole_game_played_through_the_command_line("keltis-card");
+    keltis_through_the_command_line: a_whole_game_played_through_the_command_line("keltis");
+    neue_wege_through_the_command_line: a_whole_game_played_through_the_command_line("neue-wege");
+    keltis_card_at_the_text_table_by_keyboard: a_whole_game_at_the_text_table_by_keyboard("keltis-card");
+    keltis_at_the_text_table_by_keyboard: a_whole_game_at_the_text_table_by_keyboard("keltis");
+    neue_wege_at_the_text_table_by_keyboard: a_whole_game_at_the_text_table_by_keyboard("neue-wege");
 }

@@ -59,6 +59,15 @@ impl ApiError {
     }
 }
 
+impl ApiError {
+    /// 503 with `Retry-After`: nothing is wrong with the request, the server cannot serve it now.
+    fn try_again_shortly(code: &str, message: &str) -> ApiError {
+        let mut err = ApiError::new(StatusCode::SERVICE_UNAVAILABLE, code, message);
+        err.retry_after = Some(RETRY_AFTER_SECONDS);
+        err
+    }
+}
+
 impl std::fmt::Display for ApiError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}: {}", self.problem.code, self.problem.message)
@@ -147,24 +156,18 @@ impl From<ServiceError> for ApiError {
             }
             ServiceError::Storage(StorageError::Unavailable(detail)) => {
                 crate::warn_throttled!(%detail, "database unavailable");
-                let mut err = ApiError::new(
-                    StatusCode::SERVICE_UNAVAILABLE,
+                ApiError::try_again_shortly(
                     "database_unavailable",
                     "the database is unavailable: try again shortly",
-                );
-                err.retry_after = Some(RETRY_AFTER_SECONDS);
-                err
+                )
             }
             ServiceError::Storage(StorageError::Contended(detail)) => {
                 // Run again `WRITE_TRIES` times already (`storage::Database::write`).
                 crate::warn_throttled!(%detail, "a write still met others after its tries");
-                let mut err = ApiError::new(
-                    StatusCode::SERVICE_UNAVAILABLE,
+                ApiError::try_again_shortly(
                     "contended",
                     "other requests are changing the same things: try again shortly",
-                );
-                err.retry_after = Some(RETRY_AFTER_SECONDS);
-                err
+                )
             }
             ServiceError::Storage(StorageError::Conflict) => {
                 // Every write that can meet another at a unique key says so in its own words
@@ -198,13 +201,7 @@ impl From<ServiceError> for ApiError {
 
 impl From<actix_web::error::BlockingError> for ApiError {
     fn from(_: actix_web::error::BlockingError) -> ApiError {
-        let mut err = ApiError::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "overloaded",
-            "the server is overloaded: try again shortly",
-        );
-        err.retry_after = Some(RETRY_AFTER_SECONDS);
-        err
+        ApiError::try_again_shortly("overloaded", "the server is overloaded: try again shortly")
     }
 }
 

@@ -47,6 +47,19 @@ fn seated(s: &TestServer, id: &Value, viewer: &User) -> Vec<String> {
         .collect()
 }
 
+/// Who moved first at game `id`: the name at the seat its deal started with.
+fn moved_first(s: &TestServer, id: &Value, viewer: &User) -> String {
+    let id = id.as_i64().expect("a game id");
+    let events = s.get(&format!("/api/v1/games/{id}/events"), Some(&viewer.token));
+    let first = events
+        .json()
+        .as_array()
+        .and_then(|all| all.iter().find(|e| e["kind"] == "started").cloned())
+        .and_then(|e| e["data"]["start_player"].as_u64())
+        .expect("a started game") as usize;
+    seated(s, &json!(id), viewer)[first].clone()
+}
+
 fn kinds_of_notices(s: &TestServer, user: &User) -> Vec<String> {
     let a = s.get("/api/v1/me/notifications", Some(&user.token));
     assert_eq!(a.status, 200, "{}", a.text);
@@ -83,6 +96,8 @@ fn two_matching_requests_make_one_game(db: Db) {
         ("seated".into(), game.clone())
     );
     assert_eq!(seated(&s, &game, &ann), ["ann", "ben"]);
+    // The player who waited longest moves first (issue 68: the deal's draw decided).
+    assert_eq!(moved_first(&s, &game, &ann), "ann");
     assert_eq!(request(&s, &cat, &casual["id"])["state"], "waiting");
     for user in [&ann, &ben] {
         assert!(kinds_of_notices(&s, user).contains(&"game_started".to_string()));
@@ -116,6 +131,7 @@ fn larger_tables_fill_one_by_one(db: Db) {
     let c = file(&s, &users[2], three);
     assert_eq!(c["state"], "seated");
     assert_eq!(seated(&s, &c["game_id"], &users[2]), ["pl0", "pl1", "pl2"]);
+    assert_eq!(moved_first(&s, &c["game_id"], &users[2]), "pl0");
 
     let four = json!({"variant": "keltis", "seats": [4]});
     for user in &users[3..6] {
@@ -128,6 +144,7 @@ fn larger_tables_fill_one_by_one(db: Db) {
         seated(&s, &last["game_id"], &users[6]),
         ["pl3", "pl4", "pl5", "pl6"]
     );
+    assert_eq!(moved_first(&s, &last["game_id"], &users[6]), "pl3");
 }
 
 /// A bot takes the seat nobody took once the chosen wait has passed, and never for a request
@@ -229,6 +246,17 @@ fn requests_lapse_are_cancelled_and_withdrawn(db: Db) {
             json!({"variant": "keltis", "seats": []}),
             422,
             "invalid_seats",
+        ),
+        // More sizes than the schema allows, or one twice (issue 68: once stored as [2,3,4]).
+        (
+            json!({"variant": "keltis", "seats": [2, 3, 4, 2]}),
+            422,
+            "invalid_body",
+        ),
+        (
+            json!({"variant": "keltis", "seats": [2, 2]}),
+            422,
+            "invalid_body",
         ),
         (
             json!({"variant": "keltis", "bot_after_minutes": 20000}),

@@ -78,7 +78,16 @@ fn whole_games_are_played_by_words(db: Db) {
             }
         }
         assert!(moves > 20, "{variant}: {moves} moves");
-        assert_eq!(s.game(game, &users[0])["status"], "over");
+        let over = s.game(game, &users[0]);
+        assert_eq!(over["status"], "over");
+        // After the end the rules answer, as for a decision.
+        let a = typed(&s, game, &users[0], &over["version"], "1");
+        assert_eq!(
+            (a.status, a.code().as_str()),
+            (422, "game_over"),
+            "{}",
+            a.text
+        );
     }
 }
 
@@ -147,8 +156,36 @@ fn refusals_play_nothing_and_answer_with_the_choices(db: Db) {
     let a = typed(&s, game, player, &json!(0), "1");
     assert_eq!((a.status, a.code().as_str()), (409, "stale_version"));
     let a = typed(&s, game, other, &version, "1");
-    assert_eq!(a.status, 422, "{}", a.text);
+    assert_eq!(
+        (a.status, a.code().as_str()),
+        (422, "not_your_turn"),
+        "{}",
+        a.text
+    );
     assert_eq!(s.game(game, player)["version"], version);
+    // What the player cannot see is refused, never read as a space and played: control
+    // characters, line ends, zero-width and direction characters.
+    for hidden in [
+        "1\u{0}",
+        "1\u{7f}",
+        "1\u{85}",
+        "1\n",
+        "\t1",
+        "1\r",
+        "1\u{8}",
+        "lay\u{0}blue 4",
+        "1\u{200b}",
+        "\u{202e}1\u{202c}",
+    ] {
+        let a = typed(&s, game, player, &version, hidden);
+        assert_eq!(
+            (a.status, a.code().as_str()),
+            (422, "invalid_body"),
+            "{hidden:?}: {}",
+            a.text
+        );
+    }
+    assert_eq!(s.game(game, player)["version"], version, "nothing played");
 
     // A number, then the deck: two steps played in order.
     let a = typed(&s, game, player, &version, "1 then deck");

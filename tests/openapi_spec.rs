@@ -165,6 +165,20 @@ fn operations_read_on_their_own_and_say_who_may_call_them() {
             }
         }
     }
+    // The event streams take a ticket in the query as the alternative to a bearer token, and
+    // declare it as such: no operation says it needs no authentication when it does.
+    assert_eq!(
+        spec["components"]["securitySchemes"]["stream_ticket"],
+        serde_json::json!({"type": "apiKey", "in": "query", "name": "ticket",
+            "description": spec["components"]["securitySchemes"]["stream_ticket"]["description"]})
+    );
+    for stream in ["/api/v1/me/stream", "/api/v1/games/{id}/stream"] {
+        assert_eq!(
+            spec["paths"][stream]["get"]["security"],
+            serde_json::json!([{"bearer": []}, {"oauth2": ["read"]}, {"stream_ticket": []}]),
+            "{stream}"
+        );
+    }
     for public in [
         "/api/v1/auth/login",
         "/api/v1/auth/register",

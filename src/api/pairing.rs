@@ -23,7 +23,7 @@ use crate::service::play::games::GameDetail;
 #[utoipa::path(operation_id = "filePairingRequest", tag = "pairing", security(("bearer" = [])), request_body = NewPairingRequest, responses(
     (status = 201, body = PairingRequest),
     (status = 403, description = "`suspended` (with `until`)", body = Problem),
-    (status = 409, description = "`too_many_requests`: the most requests wait already; `duplicate_request`: the same one waits; `too_many_games`: you have the most games running at once", body = Problem),
+    (status = 409, description = "`too_many_requests`: the most requests wait already; `duplicate_request`: one of yours waits for the same game (variant, table sizes, rated, time control; the rating range, bot wait and expiry do not make another); `too_many_games`: you have the most games running at once", body = Problem),
     (status = 422, description = "`invalid_seats`, `invalid_time_control`, `invalid_rating_range`, `invalid_bot_wait`, `invalid_expiry`", body = Problem),
 ))]
 #[post("/pairing/requests")]
@@ -87,11 +87,13 @@ pub async fn cancel(
     ))
 }
 
-/// The rematch offered at a finished game you played (404 when none was offered).
+/// The rematch offered at a finished game you played; 204 when none was offered yet (a normal
+/// state: offer one with `POST`).
 #[utoipa::path(operation_id = "getRematch", tag = "pairing", security(("bearer" = [])), params(("id" = i64, Path)), responses(
     (status = 200, body = Rematch),
+    (status = 204, description = "No rematch offered at this game yet"),
     (status = 403, description = "`not_seated`: you did not play this game", body = Problem),
-    (status = 404, description = "`not_found`: no such game, or no rematch offered", body = Problem),
+    (status = 404, description = "`not_found`: no such game", body = Problem),
     (status = 409, description = "`game_not_over`", body = Problem),
 ))]
 #[get("/games/{id}/rematch")]
@@ -99,11 +101,14 @@ pub async fn get_rematch(
     state: web::Data<AppState>,
     Authenticated(caller): Authenticated,
     id: web::Path<i64>,
-) -> Result<web::Json<Rematch>, ApiError> {
+) -> Result<HttpResponse, ApiError> {
     let id = id.into_inner();
-    Ok(web::Json(
-        web::block(move || rematch::get(&state.db, &caller, id)).await??,
-    ))
+    Ok(
+        match web::block(move || rematch::get(&state.db, &caller, id)).await?? {
+            Some(offered) => HttpResponse::Ok().json(offered),
+            None => HttpResponse::NoContent().finish(),
+        },
+    )
 }
 
 /// Offer a rematch at a finished game you played, or accept the one offered: the same variant,

@@ -384,7 +384,7 @@ where
 /// messages too, as `chat` events in the order they were written. Reconnect with `Last-Event-ID` to resume without a gap.
 /// Heartbeat comments keep idle connections open; the server ends a stream after an hour (an
 /// operator setting), and the client resumes it. Authorise with a bearer token or `?ticket=`.
-#[utoipa::path(operation_id = "streamGameEvents", tag = "live", security(("bearer" = []), ()), params(("id" = i64, Path), GameStreamQuery,
+#[utoipa::path(operation_id = "streamGameEvents", tag = "live", security(("bearer" = []), ("stream_ticket" = [])), params(("id" = i64, Path), GameStreamQuery,
     ("Last-Event-ID" = Option<String>, Header, pattern = r"^[0-9]+(\.[0-9]+)?$", description = "Resume after this event: `N`, or `N.M` with `chat`")), responses(
     (status = 200, description = "Server-sent events; each `data` is an `EventView`", content_type = "text/event-stream", body = ServerSentEvent),
     (status = 401, description = "No valid token or ticket", body = Problem),
@@ -423,7 +423,7 @@ pub async fn game_stream(
 /// The caller's notices as they happen (`text/event-stream`): `your_turn`, `deadline_reminder`,
 /// `invitation`, `game_started`, `game_over`, across all the caller's games; the notice's id is
 /// the event id (resume with `Last-Event-ID`). Authorise with a bearer token or `?ticket=`.
-#[utoipa::path(operation_id = "streamMyNotices", tag = "live", security(("bearer" = []), ()), params(StreamQuery,
+#[utoipa::path(operation_id = "streamMyNotices", tag = "live", security(("bearer" = []), ("stream_ticket" = [])), params(StreamQuery,
     ("Last-Event-ID" = Option<i64>, Header, minimum = 0, description = "Resume after this notice")), responses(
     (status = 200, description = "Server-sent events; each `data` is a `LiveNotice`", content_type = "text/event-stream", body = ServerSentEvent),
     (status = 401, description = "No valid token or ticket", body = Problem),

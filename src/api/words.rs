@@ -50,7 +50,7 @@ pub async fn choices(
     (status = 403, description = "`not_seated`", body = Problem),
     (status = 404, description = "`not_found`", body = Problem),
     (status = 409, description = "`stale_version` (with `current_version`), `not_started`; `deadline_passed`", body = Problem),
-    (status = 422, description = "nothing played, with `choices` in words: `words_unreadable` (no move could be read), `words_not_a_choice` (the words name none of your choices), `words_ambiguous` (they fit several: `choices` are those), `words_turn_over` (more steps than the turn has); and `text_too_long`, or the rules' codes as for a decision (`not_your_turn`, `game_over`, ...)", body = Problem),
+    (status = 422, description = "nothing played, with `choices` in words: `words_unreadable` (no move could be read), `words_not_a_choice` (the words name none of your choices), `words_ambiguous` (they fit several: `choices` are those), `words_turn_over` (more steps than the turn has); `invalid_body` (the text holds a control character, a line end or a tab included, or an invisible formatting character: zero-width, direction marks); `text_too_long`; out of turn or after the end the rules' codes as for a decision (`not_your_turn`, `game_over`)", body = Problem),
 ))]
 #[post("/games/{id}/typed-moves")]
 pub async fn play(

@@ -4,11 +4,14 @@
 //!
 //! 1. nobody has a second bye while another has none;
 //! 2. nobody meets an opponent again, unless there is no other way;
-//! 3. players meet others of the same points (score groups), and the bye goes to the lowest
-//!    score: the sum of the squared differences in points is the least it can be;
-//! 4. colours (here: who moves first) balance: two players both due to move first meet as
+//! 3. the bye goes to the lowest score, then the lowest seed (FIDE's Dutch system: the
+//!    lowest-ranked player who has not had one, as long as the others can then be paired without
+//!    meeting again);
+//! 4. players meet others of the same points (score groups): the sum of the squared differences
+//!    in points is the least it can be;
+//! 5. colours (here: who moves first) balance: two players both due to move first meet as
 //!    rarely as can be;
-//! 5. in a score group, the top half meets the bottom half (1 against n/2 + 1, ...).
+//! 6. in a score group, the top half meets the bottom half (1 against n/2 + 1, ...).
 //!
 //! Each level weighs more than everything below it can add up to, so the matching settles them in
 //! that order. Three and four seats: see `tables`.
@@ -22,20 +25,25 @@ use super::history::History;
 use super::{tables, Entrant, Round};
 
 /// The next round for the entrants still playing (their histories, in seed order), at tables of
-/// `table_size`. `seed` decides only who moves first in the first round (the event's seed, so
-/// that a pairing can be made again).
-pub fn next_round(players: &[History], table_size: u8, seed: u64) -> Round {
+/// `table_size`. `standing` is every one of them in the standings' order, the leader first (with
+/// the event's tie-breaks: at tables of three and four the byes go to the lowest standing).
+/// `seed` decides only who moves first in the first round (the event's seed, so that a pairing can
+/// be made again).
+pub fn next_round(players: &[History], standing: &[Entrant], table_size: u8, seed: u64) -> Round {
     if table_size <= 2 {
         pair(players, seed)
     } else {
-        tables::group(players, usize::from(table_size))
+        tables::group(players, standing, usize::from(table_size))
     }
 }
 
 // The weight of each level (see the module's comment), and the base every pair's weight is
-// counted down from (pairs must weigh more than nothing for the matching to take them).
+// counted down from (pairs must weigh more than nothing for the matching to take them). The bye's
+// rank counts up to the number of players (below 1,000 here), the squared differences stay far
+// below a million times `SCORE`.
 const FAIR_BYE: i128 = MUST * 1_000_000;
-const MUST: i128 = 1_000_000_000_000_000_000;
+const MUST: i128 = BYE_RANK * 1_000;
+const BYE_RANK: i128 = SCORE * 1_000_000;
 const SCORE: i128 = 1_000_000_000;
 const COLOUR: i128 = 1_000_000;
 const ORDER: i128 = 1;
@@ -103,13 +111,15 @@ fn pair_cost(players: &[History], i: usize, j: usize) -> i128 {
 
 fn bye_cost(players: &[History], i: usize) -> i128 {
     let fewest = players.iter().map(|p| p.byes).min().unwrap_or(0);
-    let lowest = players.iter().map(|p| p.points.0).min().unwrap_or(0);
     let p = &players[i];
-    // Among the lowest scores with the fewest byes, the lowest seed sits out.
-    let from_bottom = players.len() as i128 - i128::from(p.seed);
-    FAIR_BYE * i128::from(p.byes - fewest)
-        + SCORE * squared(p.points.0 - lowest)
-        + ORDER * from_bottom
+    FAIR_BYE * i128::from(p.byes - fewest) + BYE_RANK * bye_rank(players, p)
+}
+
+/// How many players have a better claim to the bye than `p`: a lower score, or the same score and
+/// a lower seed. 0 for the lowest score's lowest seed.
+pub(super) fn bye_rank(players: &[History], p: &History) -> i128 {
+    let claim = |q: &History| (q.points.0, std::cmp::Reverse(q.seed));
+    players.iter().filter(|q| claim(q) < claim(p)).count() as i128
 }
 
 /// Which way a player wants to move: below 0 first, above 0 later; 0 no wish. Two games more

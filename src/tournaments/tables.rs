@@ -2,7 +2,8 @@
 //! big sites seat the leaders together and allow repeats), so the rule here is:
 //!
 //! 1. When the players do not divide into full tables, the remainder sit out with a bye: those
-//!    with the fewest byes, of them the lowest standing.
+//!    with the fewest byes, of them the lowest standing (points, then the event's tie-breaks,
+//!    then seed: the standings' own order).
 //! 2. The others sit at tables with as few repeat table-mates as possible (each pair that has met
 //!    before counts once per earlier meeting), and, among the ways with that few, players of the
 //!    closest standing together (the least sum of squared differences in points at each table).
@@ -13,14 +14,14 @@
 
 use super::history::History;
 use super::swiss::standing_key;
-use super::Round;
+use super::{Entrant, Round};
 
 /// The exhaustive search's limit: 12 players make at most 15,400 ways to sit (at tables of 3).
 const EXACT_UP_TO: usize = 12;
 /// A repeat weighs more than any difference in points can add up to.
 const REPEAT: i128 = 1_000_000_000_000;
 
-pub(super) fn group(players: &[History], size: usize) -> Round {
+pub(super) fn group(players: &[History], standing: &[Entrant], size: usize) -> Round {
     let mut order: Vec<&History> = players.iter().collect();
     order.sort_by_key(|p| standing_key(p));
     let sitting_out = if order.len() < size {
@@ -28,9 +29,16 @@ pub(super) fn group(players: &[History], size: usize) -> Round {
     } else {
         order.len() % size
     };
+    // Where each stands (one missing from the standings counts as the lowest).
+    let place = |p: &History| {
+        standing
+            .iter()
+            .position(|&e| e == p.entrant)
+            .unwrap_or(standing.len())
+    };
     let mut by_bye_claim = order.clone();
     // Fewest byes first, then the lowest standing.
-    by_bye_claim.sort_by_key(|p| (p.byes, std::cmp::Reverse(standing_key(p))));
+    by_bye_claim.sort_by_key(|p| (p.byes, std::cmp::Reverse(place(p))));
     let byes: Vec<i64> = by_bye_claim[..sitting_out]
         .iter()
         .map(|p| p.entrant)

@@ -97,6 +97,17 @@ try {
     ...await accessibility(browser, context, gameUrl, '#turn'),
     ...(await accessibility(browser, context, gameUrl, '#turn', { colorScheme: 'dark' })).map((p) => `dark ${p}`),
   ];
+  // The finished game's page, opened afresh, logs no console error (no offer of a rematch yet is
+  // a normal state, not a 404): watched until the rematch panel has been drawn from its answer.
+  const finishedConsole = [];
+  {
+    const fresh = await context.newPage();
+    fresh.on('console', (m) => { if (m.type() === 'error') finishedConsole.push(m.text()); });
+    fresh.on('pageerror', (e) => finishedConsole.push(String(e)));
+    await fresh.goto(gameUrl);
+    await fresh.waitForSelector('#rematch-offer');
+    await fresh.close();
+  }
   const scores = await page.$$eval('td.score', (cells) => cells.map((c) => Number(c.textContent)));
   // The move log by keyboard: its one tab stop is the newest entry; the arrow keys step back
   // through it, and the entry with the focus shows its move's space on the board.
@@ -194,6 +205,7 @@ try {
     profile, peopleProblems, help, log, logKeys,
     unringed,
     outside,
+    finishedConsole,
   }));
 } finally {
   await browser.close();

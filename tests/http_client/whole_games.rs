@@ -33,6 +33,7 @@ fn play_in_browser(variant: &str, player: &str) -> Value {
     // Compressed, with an empty cache: under 150 KB.
     assert!((10_000..150 * 1024).contains(&first_load), "{report}");
     assert_eq!(report["outside"], json!([]), "{report}");
+    assert_eq!(report["finishedConsole"], json!([]), "{report}");
     assert_eq!(report["lobbyProblems"], json!([]), "{report}");
     assert_eq!(report["gameProblems"], json!([]), "{report}");
     // Every board space has its ring, jokers included.

@@ -609,7 +609,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The rematch offered at a finished game you played (404 when none was offered). */
+        /**
+         * The rematch offered at a finished game you played; 204 when none was offered yet (a normal
+         *     state: offer one with `POST`).
+         */
         get: operations["getRematch"];
         put?: never;
         /**
@@ -3575,7 +3578,7 @@ export interface components {
             /** @description Rated (default) or casual: you are paired only with requests that agree. */
             rated?: boolean;
             rating_range?: null | components["schemas"]["RatingRange"];
-            /** @description The table sizes you accept (default `[2]`): 2 to 4 (`keltis-card`: 2). */
+            /** @description The table sizes you accept (default `[2]`): 2 to 4 (`keltis-card`: 2), each once. */
             seats?: number[];
             /** @description The time control (default: none); you are paired only with requests of the same one. */
             time_control?: components["schemas"]["TimeControl"];
@@ -5127,7 +5130,7 @@ export interface components {
         };
     };
     responses: {
-        /** @description `malformed_json`: the body is not JSON; `invalid_query`: a query parameter is unknown, malformed or out of range, or the query holds a control character or invalid UTF-8 (on every operation, whether it takes parameters or not); `invalid_idempotency_key`; `bad_request`: the request is not HTTP/1.1 as the server reads it (refused before any route runs) */
+        /** @description `malformed_json`: the body is not JSON; `invalid_query`: a query parameter is unknown (but on `reviewAuthorization`, which ignores those as RFC 6749 asks), malformed or out of range, or the query holds a control character or invalid UTF-8 (on every operation, whether it takes parameters or not); `invalid_idempotency_key`; `bad_request`: the request is not HTTP/1.1 as the server reads it (refused before any route runs) */
         BadRequest: {
             headers: {
                 [name: string]: unknown;
@@ -5754,7 +5757,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description `invalid_query`: the token is too long; `malformed_json`: the body is not JSON; `invalid_query`: a query parameter is unknown, malformed or out of range, or the query holds a control character or invalid UTF-8 (on every operation, whether it takes parameters or not); `invalid_idempotency_key`; `bad_request`: the request is not HTTP/1.1 as the server reads it (refused before any route runs) */
+            /** @description `invalid_query`: the token is too long; `malformed_json`: the body is not JSON; `invalid_query`: a query parameter is unknown (but on `reviewAuthorization`, which ignores those as RFC 6749 asks), malformed or out of range, or the query holds a control character or invalid UTF-8 (on every operation, whether it takes parameters or not); `invalid_idempotency_key`; `bad_request`: the request is not HTTP/1.1 as the server reads it (refused before any route runs) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7037,7 +7040,7 @@ export interface operations {
                     "application/json": components["schemas"]["ReplayStep"];
                 };
             };
-            /** @description `invalid_query`: the step or seat is out of range; `malformed_json`: the body is not JSON; `invalid_query`: a query parameter is unknown, malformed or out of range, or the query holds a control character or invalid UTF-8 (on every operation, whether it takes parameters or not); `invalid_idempotency_key`; `bad_request`: the request is not HTTP/1.1 as the server reads it (refused before any route runs) */
+            /** @description `invalid_query`: the step or seat is out of range; `malformed_json`: the body is not JSON; `invalid_query`: a query parameter is unknown (but on `reviewAuthorization`, which ignores those as RFC 6749 asks), malformed or out of range, or the query holds a control character or invalid UTF-8 (on every operation, whether it takes parameters or not); `invalid_idempotency_key`; `bad_request`: the request is not HTTP/1.1 as the server reads it (refused before any route runs) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7084,6 +7087,13 @@ export interface operations {
                     "application/json": components["schemas"]["Rematch"];
                 };
             };
+            /** @description No rematch offered at this game yet */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             /** @description `not_seated`: you did not play this game; `insufficient_scope`: the API token lacks the scope */
@@ -7097,7 +7107,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `not_found`: no such game, or no rematch offered; `not_found` */
+            /** @description `not_found`: no such game; `not_found` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7560,7 +7570,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description nothing played, with `choices` in words: `words_unreadable` (no move could be read), `words_not_a_choice` (the words name none of your choices), `words_ambiguous` (they fit several: `choices` are those), `words_turn_over` (more steps than the turn has); and `text_too_long`, or the rules' codes as for a decision (`not_your_turn`, `game_over`, ...); `invalid_body`: the body does not fit the schema, or a text field holds control characters */
+            /** @description nothing played, with `choices` in words: `words_unreadable` (no move could be read), `words_not_a_choice` (the words name none of your choices), `words_ambiguous` (they fit several: `choices` are those), `words_turn_over` (more steps than the turn has); `invalid_body` (the text holds a control character, a line end or a tab included, or an invisible formatting character: zero-width, direction marks); `text_too_long`; out of turn or after the end the rules' codes as for a decision (`not_your_turn`, `game_over`); `invalid_body`: the body does not fit the schema, or a text field holds control characters */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9942,7 +9952,7 @@ export interface operations {
                 };
             };
             408: components["responses"]["RequestTimeout"];
-            /** @description `too_many_requests`: the most requests wait already; `duplicate_request`: the same one waits; `too_many_games`: you have the most games running at once; `write_conflict`: another request wrote the same thing at the same moment, in a way the server did not foresee (it logs it as a bug): look again, then retry */
+            /** @description `too_many_requests`: the most requests wait already; `duplicate_request`: one of yours waits for the same game (variant, table sizes, rated, time control; the rating range, bot wait and expiry do not make another); `too_many_games`: you have the most games running at once; `write_conflict`: another request wrote the same thing at the same moment, in a way the server did not foresee (it logs it as a bug): look again, then retry */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10309,7 +10319,7 @@ export interface operations {
                     "application/json": components["schemas"]["TokenAnswer"];
                 };
             };
-            /** @description RFC 6749's error: `invalid_request`, `invalid_grant` (unknown, used or expired code, another redirect_uri or client_id, a wrong verifier), `unsupported_grant_type`; `malformed_json`: the body is not JSON; `invalid_query`: a query parameter is unknown, malformed or out of range, or the query holds a control character or invalid UTF-8 (on every operation, whether it takes parameters or not); `invalid_idempotency_key`; `bad_request`: the request is not HTTP/1.1 as the server reads it (refused before any route runs) */
+            /** @description RFC 6749's error: `invalid_request`, `invalid_grant` (unknown, used or expired code, another redirect_uri or client_id, a wrong verifier), `unsupported_grant_type`; `malformed_json`: the body is not JSON; `invalid_query`: a query parameter is unknown (but on `reviewAuthorization`, which ignores those as RFC 6749 asks), malformed or out of range, or the query holds a control character or invalid UTF-8 (on every operation, whether it takes parameters or not); `invalid_idempotency_key`; `bad_request`: the request is not HTTP/1.1 as the server reads it (refused before any route runs) */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -13,7 +13,8 @@ use std::sync::OnceLock;
 
 use serde_json::Value;
 use utoipa::openapi::security::{
-    AuthorizationCode, Flow, HttpAuthScheme, HttpBuilder, OAuth2, Scopes, SecurityScheme,
+    ApiKey, ApiKeyValue, AuthorizationCode, Flow, HttpAuthScheme, HttpBuilder, OAuth2, Scopes,
+    SecurityScheme,
 };
 use utoipa::{Modify, OpenApi};
 
@@ -196,6 +197,15 @@ impl Modify for BearerAuth {
                     .build(),
             ),
         );
+        // A browser's EventSource sends no header: the two event streams take a short-lived
+        // ticket in the query instead (`POST /stream-tickets`).
+        components.add_security_scheme(
+            "stream_ticket",
+            SecurityScheme::ApiKey(ApiKey::Query(ApiKeyValue::with_description(
+                "ticket",
+                "A one-stream ticket from POST /stream-tickets (a minute to use, for the stream it names), for clients that cannot send an Authorization header",
+            ))),
+        );
         // Apps get their token through the authorization code flow with PKCE (S256).
         let scopes = Scopes::from_iter([
             ("read", "Read games, events, records, the games waiting, notifications, vacation, profiles and leaderboards"),
@@ -235,19 +245,58 @@ pub fn openapi_json() -> String {
 
 /// The methods each path of the document answers, for 405 and `Allow`.
 pub fn allowed_methods(path: &str) -> Option<Vec<String>> {
+    let item = path_item(path)?;
+    Some(
+        item.as_object()
+            .map(|ops| ops.keys().map(|m| m.to_uppercase()).collect())
+            .unwrap_or_default(),
+    )
+}
+
+/// The query parameters the operation `method` on `path` takes, by name; `None` where the
+/// document has no such operation (the web client's pages, a route that does not exist).
+pub fn query_parameters(method: &str, path: &str) -> Option<Vec<&'static str>> {
+    let method = match method {
+        "HEAD" => "get".to_string(),
+        other => other.to_lowercase(),
+    };
+    let operation = path_item(path)?.get(method)?;
+    Some(
+        operation
+            .get("parameters")
+            .and_then(Value::as_array)
+            .map(|parameters| {
+                parameters
+                    .iter()
+                    .filter(|p| p.get("in").and_then(Value::as_str) == Some("query"))
+                    .filter_map(|p| p.get("name").and_then(Value::as_str))
+                    .collect()
+            })
+            .unwrap_or_default(),
+    )
+}
+
+/// The document's path item for `path`: of the templates that fit it, the one with the most
+/// literal segments (`/games/mine` before `/games/{id}`).
+fn path_item(path: &str) -> Option<&'static Value> {
     let paths = document().get("paths")?.as_object()?;
     let wanted: Vec<&str> = path.trim_end_matches('/').split('/').collect();
-    paths.iter().find_map(|(template, item)| {
-        let parts: Vec<&str> = template.split('/').collect();
-        let matches = parts.len() == wanted.len()
-            && parts
-                .iter()
-                .zip(&wanted)
-                .all(|(p, w)| (p.starts_with('{') && p.ends_with('}') && !w.is_empty()) || p == w);
-        matches.then(|| {
-            item.as_object()
-                .map(|ops| ops.keys().map(|m| m.to_uppercase()).collect())
-                .unwrap_or_default()
+    paths
+        .iter()
+        .filter_map(|(template, item)| {
+            let parts: Vec<&str> = template.split('/').collect();
+            let mut literal = 0;
+            let fits = parts.len() == wanted.len()
+                && parts.iter().zip(&wanted).all(|(p, w)| {
+                    if p.starts_with('{') && p.ends_with('}') {
+                        !w.is_empty()
+                    } else {
+                        literal += 1;
+                        p == w
+                    }
+                });
+            fits.then_some((literal, item))
         })
-    })
+        .max_by_key(|(literal, _)| *literal)
+        .map(|(_, item)| item)
 }

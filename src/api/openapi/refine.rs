@@ -247,7 +247,7 @@ fn shared_responses() -> Value {
         "schema": {"type": "integer", "minimum": 0}
     }});
     json!({
-        "BadRequest": problem("`malformed_json`: the body is not JSON; `invalid_query`: a query parameter is unknown, malformed or out of range, or the query holds a control character or invalid UTF-8 (on every operation, whether it takes parameters or not); `invalid_idempotency_key`; `bad_request`: the request is not HTTP/1.1 as the server reads it (refused before any route runs)", Value::Null),
+        "BadRequest": problem("`malformed_json`: the body is not JSON; `invalid_query`: a query parameter is unknown (but on `reviewAuthorization`, which ignores those as RFC 6749 asks), malformed or out of range, or the query holds a control character or invalid UTF-8 (on every operation, whether it takes parameters or not); `invalid_idempotency_key`; `bad_request`: the request is not HTTP/1.1 as the server reads it (refused before any route runs)", Value::Null),
         "Unauthorized": problem("`unauthorized`: no bearer token, or one that is unknown, expired or signed out", json!({"WWW-Authenticate": {"description": "`Bearer`", "schema": {"type": "string"}}})),
         "Forbidden": problem("`insufficient_scope`: the API token lacks the scope", json!({"WWW-Authenticate": {"description": "On `insufficient_scope` (RFC 6750 §3.1): `Bearer error=\"insufficient_scope\", scope=\"play\"` names the scope that would do; where only a signed-in session does, `error_description` says so instead of `scope`", "schema": {"type": "string"}}})),
         "NotFound": problem("`not_found`", Value::Null),

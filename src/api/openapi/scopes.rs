@@ -90,7 +90,23 @@ pub(super) fn add_scopes(doc: &mut Value) {
             match scope_of(method, path, &id) {
                 Some(scope) => {
                     let scopes: Vec<&str> = scope.into_iter().collect();
-                    operation["security"] = json!([{"bearer": []}, {"oauth2": scopes}]);
+                    // Other ways in that an operation declares (the streams' ticket) stay.
+                    let others: Vec<Value> = operation["security"]
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .filter(|r| {
+                            r.as_object().is_some_and(|o| {
+                                !o.is_empty()
+                                    && !o.contains_key("bearer")
+                                    && !o.contains_key("oauth2")
+                            })
+                        })
+                        .cloned()
+                        .collect();
+                    let mut security = vec![json!({"bearer": []}), json!({"oauth2": scopes})];
+                    security.extend(others);
+                    operation["security"] = Value::Array(security);
                 }
                 None => {
                     let said = operation["description"].as_str().unwrap_or_default();

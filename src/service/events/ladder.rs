@@ -286,7 +286,7 @@ pub fn challenge(
             true,
             LADDER_TIME_CONTROL,
             &players,
-            true,
+            Some(0),
             now,
         )?;
         let id =

@@ -187,7 +187,15 @@ fn deal(
     let (tables, byes): (Vec<Vec<Entrant>>, Vec<Entrant>) = match settings.format {
         EventFormat::Swiss => {
             let players = histories(&active, &record.played, &record.byes, &settings.scoring);
-            let dealt = swiss::next_round(&players, settings.table_size, row.seed as u64);
+            // The standings the event's page shows, the players still in it.
+            let standing: Vec<Entrant> = record
+                .standings(settings)
+                .into_iter()
+                .map(|s| s.entrant)
+                .filter(|e| active.contains(e))
+                .collect();
+            let dealt =
+                swiss::next_round(&players, &standing, settings.table_size, row.seed as u64);
             (dealt.tables, dealt.byes)
         }
         EventFormat::RoundRobin => {
@@ -216,7 +224,7 @@ fn deal(
             row.rated,
             settings.time_control,
             &players,
-            true,
+            Some(0),
             now,
         )?;
         for (seat, &entry_id) in table.iter().enumerate() {

@@ -239,7 +239,15 @@ fn start(conn: &mut DbConnection, id: i64, now: i64) -> ServiceResult<bool> {
             .filter(|(s, _)| s.slot == slot)
             .map(|(s, name)| (s.user_id, name.clone()))
             .collect();
-        let game_id = seat_together(conn, variant, row.rated, time_control, &players, true, now)?;
+        let game_id = seat_together(
+            conn,
+            variant,
+            row.rated,
+            time_control,
+            &players,
+            Some(0),
+            now,
+        )?;
         store::set_game(conn, id, slot, game_id)?;
     }
     Ok(true)

@@ -52,7 +52,7 @@ pub struct RatingRange {
 #[schema(example = json!({"variant": "keltis", "seats": [2, 3], "rated": true, "time_control": {"type": "per_turn", "seconds": 259200}, "rating_range": {"below": 300, "above": 300}, "bot_after_minutes": 60}))]
 pub struct NewPairingRequest {
     pub variant: Variant,
-    /// The table sizes you accept (default `[2]`): 2 to 4 (`keltis-card`: 2).
+    /// The table sizes you accept (default `[2]`): 2 to 4 (`keltis-card`: 2), each once.
     #[serde(default = "two_seats")]
     #[schema(min_items = 1, max_items = 3)]
     pub seats: Vec<u8>,
@@ -190,6 +190,17 @@ struct Checked {
 
 fn check(new: &NewPairingRequest) -> ServiceResult<Checked> {
     let counts = new.variant.player_counts();
+    // The schema's bounds (at most 3 items, each once), checked here as the body's reader does
+    // not; an empty list is `invalid_seats` below.
+    let mut sizes = new.seats.clone();
+    sizes.sort_unstable();
+    sizes.dedup();
+    if new.seats.len() > 3 || sizes.len() != new.seats.len() {
+        return Err(ServiceError::invalid(
+            "invalid_body",
+            "seats lists 1 to 3 table sizes, each once",
+        ));
+    }
     let seats = Seats::of(&new.seats)
         .filter(|s| s.sizes().iter().all(|n| counts.contains(n)))
         .ok_or_else(|| {

@@ -200,7 +200,8 @@ fn start(
         lead.rated,
         time_control,
         &players,
-        false,
+        // Seated oldest request first: the player who waited longest moves first.
+        Some(0),
         now,
     )?;
     if !store::seat(conn, &table.requests, game_id, now)? {

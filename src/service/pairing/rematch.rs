@@ -10,7 +10,7 @@ use crate::engine::Variant;
 use crate::service::accounts::{Caller, Scope};
 use crate::service::correspondence::clocks::ClockState;
 use crate::service::notify::notifications::{queue, Notice};
-use crate::service::play::games::{load_row, not_seated, seat_of, GameStatus};
+use crate::service::play::games::{load_row, not_seated, record_from_log, seat_of, GameStatus};
 use crate::service::play::lobby::seat_together;
 use crate::service::social::fair_use::{may_take_a_seat, FairUse};
 use crate::service::{ServiceError, ServiceResult};
@@ -136,14 +136,13 @@ fn current(conn: &mut DbConnection, game_id: i64, now: i64) -> ServiceResult<Opt
     Ok(Some(row))
 }
 
-/// The rematch offered at a game the caller played; 404 when none was.
-pub fn get(db: &Database, caller: &Caller, game_id: i64) -> ServiceResult<Rematch> {
+/// The rematch offered at a game the caller played; `None` when none was (a normal state).
+pub fn get(db: &Database, caller: &Caller, game_id: i64) -> ServiceResult<Option<Rematch>> {
     caller.require(Scope::Read)?;
     let now = db.now();
     db.write(|conn| {
         let (_, seats, _) = finished_table(conn, caller, game_id)?;
-        let row = current(conn, game_id, now)?.ok_or(ServiceError::NotFound("rematch"))?;
-        Ok(view(&row, &seats))
+        Ok(current(conn, game_id, now)?.map(|row| view(&row, &seats)))
     })
 }
 
@@ -227,7 +226,8 @@ fn offer(
     Ok(row)
 }
 
-/// The new game: the same players, each a seat further (the second player first).
+/// The new game: the same players, each a seat further, the one who moved second in the finished
+/// game moving first.
 fn start(
     conn: &mut DbConnection,
     game: &crate::storage::games::GameRow,
@@ -242,7 +242,10 @@ fn start(
         .map(|s| (s.user_id, s.user_name.clone()))
         .collect();
     players.rotate_left(1);
-    seat_together(conn, variant, game.rated, control, &players, false, now)
+    // The player who moved second in the finished game moves first: after the rotation that
+    // player sits at the seat number the finished game's first mover had.
+    let start = record_from_log(conn, game.id)?.map(|r| r.setup.start_player);
+    seat_together(conn, variant, game.rated, control, &players, start, now)
 }
 
 /// Decline the rematch offered (the one who offered withdraws it); 409 `no_rematch_offer` when

@@ -172,15 +172,15 @@ pub fn create(
 
 /// Start a game for `players` (id and name; the first creates it, seats in this order) in the
 /// caller's transaction: what pairing, rematches, events and ladders do once everyone has agreed.
-/// `first_seat_starts`: the first seat moves first (an event's pairing chose it), rather than the
-/// seat the deal draws (K12). Returns its id.
+/// `start`: the seat that moves first, where the caller's rule chose it (an event's pairing, the
+/// longest wait, a rematch's turn), rather than the seat the deal draws (K12). Returns its id.
 pub(crate) fn seat_together(
     conn: &mut DbConnection,
     variant: Variant,
     rated: bool,
     time_control: TimeControl,
     players: &[(i64, String)],
-    first_seat_starts: bool,
+    start: Option<u8>,
     now: i64,
 ) -> ServiceResult<i64> {
     let (creator, creator_name) = players
@@ -209,7 +209,6 @@ pub(crate) fn seat_together(
         time_control,
     };
     let mut version = append(conn, &row, 0, &created, GameUpdate::default(), now)?;
-    let start = first_seat_starts.then_some(0);
     for (user_id, name) in players {
         version = take_seat_starting(conn, &row, version, (*user_id, name), start, now)?;
     }

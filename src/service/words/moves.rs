@@ -12,7 +12,7 @@ use super::grammar::{choose, Miss};
 use super::reading::Reading;
 use super::saying::{choice_in_words, decision_in_words};
 use super::{offered, pawn_places, phrases};
-use crate::engine::{DecisionJson, Game};
+use crate::engine::{DecisionJson, Game, RuleError};
 use crate::ratings::RatingParameters;
 use crate::service::accounts::{Caller, Scope};
 use crate::service::i18n::Language;
@@ -66,6 +66,37 @@ pub struct TypedMove {
     /// The language of the answer's words (default: the account's language).
     #[serde(default)]
     pub language: Option<Language>,
+}
+
+/// Whether `c` is a character a player does not see as they type it: a control character (C0,
+/// DEL, C1; line ends and tabs included, a typed move being one line), or a formatting character
+/// that hides or reorders text (Unicode's category Cf: zero-width spaces and joiners, direction
+/// marks, embeddings and isolates, the byte order mark, tags). Refused, so that what a player
+/// reads in their client is what the server reads (docs/integrating.md, "Moves in words").
+pub(super) fn unseen(c: char) -> bool {
+    c.is_control()
+        || matches!(c,
+            '\u{AD}'
+            | '\u{600}'..='\u{605}'
+            | '\u{61C}'
+            | '\u{6DD}'
+            | '\u{70F}'
+            | '\u{890}'..='\u{891}'
+            | '\u{8E2}'
+            | '\u{180E}'
+            | '\u{200B}'..='\u{200F}'
+            | '\u{202A}'..='\u{202E}'
+            | '\u{2060}'..='\u{2064}'
+            | '\u{2066}'..='\u{206F}'
+            | '\u{FEFF}'
+            | '\u{FFF9}'..='\u{FFFB}'
+            | '\u{110BD}'
+            | '\u{110CD}'
+            | '\u{13430}'..='\u{1343F}'
+            | '\u{1BCA0}'..='\u{1BCA3}'
+            | '\u{1D173}'..='\u{1D17A}'
+            | '\u{E0001}'
+            | '\u{E0020}'..='\u{E007F}')
 }
 
 /// What a typed move played.
@@ -164,6 +195,13 @@ pub fn play(
             format!("a typed move has at most {MAX_TEXT_CHARS} characters"),
         ));
     }
+    if typed.text.chars().any(unseen) {
+        return Err(ServiceError::invalid(
+            "invalid_body",
+            "a typed move is one line without control characters or invisible formatting \
+             characters (zero-width spaces, direction marks)",
+        ));
+    }
     let language = match typed.language {
         Some(l) => l,
         None => account_language(db, caller.user_id)?,
@@ -171,6 +209,13 @@ pub fn play(
     let (mut game, version, seat) = seated_game(db, caller, game_id)?;
     if version != typed.expected_version {
         return Err(ServiceError::StaleVersion { current: version });
+    }
+    // Out of turn or after the end there is nothing to read the words against: the rules' own
+    // answer, as for a decision.
+    match game.to_act() {
+        None => return Err(RuleError::GameOver.into()),
+        Some(to_act) if to_act != seat => return Err(RuleError::NotYourTurn { to_act }.into()),
+        Some(_) => {}
     }
     // Read every step on a copy of the game: the choices of each step are those after the last.
     let mut reading = Reading::strict(&typed.text);

@@ -127,3 +127,38 @@ fn steps_follow_one_another_and_the_unknown_and_ambiguous_are_refused() {
     let step = Reading::new("99").next_step(&phrases).expect("a step");
     assert_eq!(choose(&step.want, &choices), Err(Miss::NotAChoice));
 }
+
+/// A typed move is refused when it holds what its player cannot see (control characters, line
+/// ends, zero-width and direction characters), and read when it holds only visible text: emoji
+/// and other symbols are read as spaces, like punctuation.
+#[test]
+fn what_a_player_cannot_see_is_refused() {
+    use super::moves::unseen;
+    for hidden in [
+        "1\u{0}",
+        "1\u{7f}",
+        "1\u{85}",
+        "1\n",
+        "\t1",
+        "1\r",
+        "1\u{8}",
+        "lay\u{0}blue 4",
+        "1\u{200b}",
+        "\u{202e}1\u{202c}",
+        "\u{2067}1\u{2069}",
+        "\u{feff}1",
+        "1\u{e0041}",
+    ] {
+        assert!(hidden.chars().any(unseen), "{hidden:?}");
+    }
+    for visible in [
+        "1",
+        "lay blue 4",
+        "1 👍",
+        "wirf rosa 8 ab",
+        "pose bleu 4, pioche",
+        "ü é ß",
+    ] {
+        assert!(!visible.chars().any(unseen), "{visible:?}");
+    }
+}

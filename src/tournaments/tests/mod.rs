@@ -36,7 +36,7 @@ fn play_swiss(
     size: u8,
     rounds: u32,
     seed: u64,
-    mut check: impl FnMut(&[History], &Round),
+    mut check: impl FnMut(&[History], &[Entrant], &Round),
 ) -> (Vec<Played>, Vec<Bye>) {
     let entrants: Vec<Entrant> = (1..=n as i64).collect();
     let scoring = Scoring::standard(size);
@@ -44,8 +44,9 @@ fn play_swiss(
     let (mut played, mut byes) = (vec![], vec![]);
     for round in 1..=rounds {
         let players = histories(&entrants, &played, &byes, &scoring);
-        let next = next_round(&players, size, seed);
-        check(&players, &next);
+        let standing = standing_order(&entrants, &played, &byes, &scoring, size);
+        let next = next_round(&players, &standing, size, seed);
+        check(&players, &standing, &next);
         for table in &next.tables {
             let places = random_places(&mut rng, table.len());
             played.push(Played {
@@ -64,6 +65,20 @@ fn play_swiss(
         }
     }
     (played, byes)
+}
+
+/// The entrants in the standings' order, the leader first.
+fn standing_order(
+    entrants: &[Entrant],
+    played: &[Played],
+    byes: &[Bye],
+    scoring: &Scoring,
+    size: u8,
+) -> Vec<Entrant> {
+    crate::tournaments::standings::standings(entrants, played, byes, scoring, size)
+        .into_iter()
+        .map(|s| s.entrant)
+        .collect()
 }
 
 /// Places for a table of `n` in a random order, now and then two sharing one.

@@ -47,16 +47,25 @@ fn every_seating(
     }
 }
 
-/// The byes go to those with the fewest byes, of them the lowest standing.
-fn assert_byes_fair(players: &[History], round: &Round) {
+/// The byes go to those with the fewest byes, of them the lowest standing (`standing`: the
+/// standings' order, tie-breaks included).
+fn assert_byes_fair(players: &[History], standing: &[Entrant], round: &Round) {
     let byes_of = |e: &Entrant| players.iter().find(|p| p.entrant == *e).unwrap().byes;
-    let most_given = round.byes.iter().map(byes_of).max();
-    let fewest_seated = round.tables.iter().flatten().map(byes_of).min();
-    if let (Some(given), Some(seated)) = (most_given, fewest_seated) {
-        assert!(
-            given <= seated,
-            "a bye to one with {given} while one with {seated} plays"
-        );
+    let place = |e: &Entrant| standing.iter().position(|s| s == e).unwrap();
+    for given in &round.byes {
+        for seated in round.tables.iter().flatten() {
+            let (b, s) = (byes_of(given), byes_of(seated));
+            assert!(
+                b <= s,
+                "a bye to {given} with {b} while {seated} with {s} plays"
+            );
+            if b == s {
+                assert!(
+                    place(seated) < place(given),
+                    "{given} sits out standing above {seated} ({standing:?})"
+                );
+            }
+        }
     }
 }
 
@@ -65,7 +74,7 @@ fn assert_byes_fair(players: &[History], round: &Round) {
 fn round_one_seats_neighbours_in_seed_order() {
     let entrants: Vec<Entrant> = (1..=9).collect();
     let players = histories(&entrants, &[], &[], &Scoring::standard(3));
-    let round = next_round(&players, 3, 0);
+    let round = next_round(&players, &entrants, 3, 0);
     let mut tables: Vec<Vec<Entrant>> = round.tables.clone();
     for t in &mut tables {
         t.sort();
@@ -75,7 +84,7 @@ fn round_one_seats_neighbours_in_seed_order() {
     // Ten at tables of four: two byes, to the two lowest seeds.
     let entrants: Vec<Entrant> = (1..=10).collect();
     let players = histories(&entrants, &[], &[], &Scoring::standard(4));
-    let round = next_round(&players, 4, 0);
+    let round = next_round(&players, &entrants, 4, 0);
     let mut byes = round.byes.clone();
     byes.sort();
     assert_eq!(byes, vec![9, 10]);
@@ -91,7 +100,7 @@ fn who_moved_first_least_leads() {
         places: vec![1, 2, 3],
     }];
     let players = histories(&entrants, &played, &[], &Scoring::standard(3));
-    let round = next_round(&players, 3, 0);
+    let round = next_round(&players, &entrants, 3, 0);
     assert_eq!(round.tables.len(), 1);
     assert_ne!(round.tables[0][0], 1);
 }
@@ -104,9 +113,9 @@ proptest! {
     #[test]
     fn small_rounds_have_the_fewest_repeats(n in 6usize..=13, four in any::<bool>(), rounds in 1u32..=4, seed in any::<u64>()) {
         let size: u8 = if four { 4 } else { 3 };
-        play_swiss(n, size, rounds, seed, |players, round| {
+        play_swiss(n, size, rounds, seed, |players, standing, round| {
             assert_everyone_once(players, round);
-            assert_byes_fair(players, round);
+            assert_byes_fair(players, standing, round);
             let seated: Vec<Entrant> = round.tables.iter().flatten().copied().collect();
             let mut all = vec![];
             every_seating(&seated, usize::from(size), &mut vec![], &mut all);
@@ -120,9 +129,9 @@ proptest! {
     #[test]
     fn larger_rounds_cannot_be_bettered_by_one_swap(n in 14usize..=22, four in any::<bool>(), rounds in 1u32..=4, seed in any::<u64>()) {
         let size: u8 = if four { 4 } else { 3 };
-        play_swiss(n, size, rounds, seed, |players, round| {
+        play_swiss(n, size, rounds, seed, |players, standing, round| {
             assert_everyone_once(players, round);
-            assert_byes_fair(players, round);
+            assert_byes_fair(players, standing, round);
             let ours = repeats_and_spread(players, &round.tables);
             for x in 0..round.tables.len() {
                 for y in x + 1..round.tables.len() {

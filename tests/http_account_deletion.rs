@@ -179,7 +179,7 @@ fn deleting_an_account_erases_it_and_keeps_the_others_records(db: Db) {
         json!({}),
     );
     assert_eq!(asked.status, 202, "{}", asked.text);
-    let reviews = keltis::storage::Database::open(&s.database_url, 1).expect("db");
+    let reviews = support::instances::database(&s.database_url, 1);
     assert!(matches!(
         keltis::service::review::review_next(&reviews, false),
         Ok(keltis::service::review::Pass::Reviewed(_))

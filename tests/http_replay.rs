@@ -190,8 +190,7 @@ fn a_finished_games_log_is_packed_and_reads_the_same(db: Db) {
     let before = events(cancelled, "");
     assert!(rows(cancelled, "game_events") > 0);
     let now = keltis::storage::now_millis();
-    let instances =
-        [1, 2].map(|_| keltis::storage::Database::open(&s.database_url, 2).expect("db"));
+    let instances = [1, 2].map(|_| support::instances::database(&s.database_url, 2));
     let pack = |db: &keltis::storage::Database| {
         keltis::service::play::packing::pack_finished_logs(db, 10, now).expect("packing works")
     };
@@ -205,7 +204,7 @@ fn a_finished_games_log_is_packed_and_reads_the_same(db: Db) {
             runs.into_iter().map(|r| r.join().expect("no panic")).sum()
         })
     } else {
-        instances.iter().map(pack).sum()
+        instances.iter().map(|db| pack(db)).sum()
     };
     assert_eq!(packed, 1, "one instance packs the cancelled game");
     assert_eq!(

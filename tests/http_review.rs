@@ -146,11 +146,8 @@ fn each_review_is_done_once_and_a_stopped_one_again(db: Db) {
             id
         })
         .collect();
-    let instances = [1, 2].map(|_| {
-        keltis::storage::Database::open(&s.database_url, 2)
-            .expect("db")
-            .with_clock(s.clock.clone())
-    });
+    let instances = [1, 2]
+        .map(|_| support::instances::database(&s.database_url, 2).with_clock(s.clock.clone()));
     let drain = |db: &keltis::storage::Database| {
         let mut done = 0;
         while let keltis::service::review::Pass::Reviewed(_) =
@@ -175,7 +172,7 @@ fn each_review_is_done_once_and_a_stopped_one_again(db: Db) {
             runs.into_iter().map(|r| r.join().expect("no panic")).sum()
         })
     } else {
-        instances.iter().map(drain).sum()
+        instances.iter().map(|db| drain(db)).sum()
     };
     assert_eq!(reviewed, 2, "each review waiting is done once");
     let state = |id: i64| s.get(&review_path(id), Some(&p[1].token)).json()["state"].clone();

@@ -260,7 +260,8 @@ export function showGame(main, id) {
         h('div', { class: 'side' }, [
           pilesOf(view),
           // The player's hand and choices: docked at the bottom on a phone, with the draw pile.
-          h('div', { class: g.your_seat != null ? 'dock' : '', id: 'dock' }, [
+          // Not on a finished game: a dock with nothing to play left a blank band on a phone.
+          h('div', { class: g.your_seat != null && !over ? 'dock' : '', id: 'dock' }, [
             h('p', { class: 'draw-pile', id: 'draw-pile' }, [t('draw-pile', { n: view.draw_pile_size })]),
             ...(g.your_seat != null ? [h('h2', {}, [t('hand')]), hand] : []),
             legal.length ? h('p', { class: 'prompt' }, [chosen || without.length ? t('choose') : t('choose-card')]) : '',
@@ -275,6 +276,8 @@ export function showGame(main, id) {
     );
     restoreFocus(body, focus);
     if (!commandPlace.firstChild) commandPlace.replaceChildren(command.section);
+    // The command line plays moves: offered while the game runs only.
+    commandPlace.hidden = over;
     command.refresh().catch(() => {});
     // A log entry that kept the focus shows its space again once the board is drawn anew.
     setTimeout(() => {

@@ -87,10 +87,11 @@ export function reviewPanel(id, o) {
     ]));
     section.replaceChildren(
       title,
-      h('table', { class: 'review-summary' }, [
+      // Scrolled sideways inside its own box where a phone is narrower than the table.
+      h('div', { class: 'table-scroll' }, [h('table', { class: 'review-summary' }, [
         h('thead', {}, [h('tr', {}, [h('th', {}, []), ...['review-accuracy', 'review-inaccuracies', 'review-mistakes', 'review-blunders', 'review-luck'].map((k) => h('th', { scope: 'col' }, [t(k)]))])]),
         h('tbody', {}, rows),
-      ]),
+      ])]),
       graph(review, o.steps, o.names),
     );
     // The moves list: each marked decision says so.

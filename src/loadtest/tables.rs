@@ -135,6 +135,9 @@ async fn play_one(table: &mut Table) -> Result<GameStats, LoadError> {
     let mut stats = GameStats::default();
     // The view of the seat to act, read when the previous answer does not hold it.
     let mut view: Option<Seen> = None;
+    // Counted where the game is first seen over: at its last move's answer (which may come
+    // after the deadline, when the loop would not look again), or at a read.
+    let mut counted_over = false;
     while Instant::now() < deadline {
         let current = match view.take() {
             Some(v) => v,
@@ -169,7 +172,7 @@ async fn play_one(table: &mut Table) -> Result<GameStats, LoadError> {
             }
         };
         if current.is_over() {
-            if Instant::now() >= measure_from {
+            if !counted_over && Instant::now() >= measure_from {
                 stats.finished += 1;
             }
             break;
@@ -210,6 +213,8 @@ async fn play_one(table: &mut Table) -> Result<GameStats, LoadError> {
                 stats.accepted += 1;
                 if next.as_ref().is_some_and(Seen::is_over) {
                     stats.ending_ms.push(elapsed_ms);
+                    stats.finished += 1;
+                    counted_over = true;
                 }
             }
             view = next.filter(|next| next.can_act() || next.is_over());

@@ -161,19 +161,21 @@ pub fn mark_read(
         )
         .set(chat_reads::last_read.eq(last_read))
     };
-    if raise().execute(conn)? == 0 && read_up_to(conn, game_id, user_id)? == 0 {
-        let first = diesel::insert_into(chat_reads::table)
-            .values((
-                chat_reads::game_id.eq(game_id),
-                chat_reads::user_id.eq(user_id),
-                chat_reads::last_read.eq(last_read),
-            ))
-            .on_conflict((chat_reads::game_id, chat_reads::user_id))
-            .do_nothing();
-        // A first mark written meanwhile, perhaps a lower one: raise it.
-        if on_backend!(conn, |c| first.execute(c))? == 0 {
-            raise().execute(conn)?;
-        }
+    if raise().execute(conn)? > 0 {
+        return Ok(());
+    }
+    // No mark, or one as high already, or one written since the update looked (perhaps lower):
+    // a first mark, else the one there raised once more (a new statement sees it committed).
+    let first = diesel::insert_into(chat_reads::table)
+        .values((
+            chat_reads::game_id.eq(game_id),
+            chat_reads::user_id.eq(user_id),
+            chat_reads::last_read.eq(last_read),
+        ))
+        .on_conflict((chat_reads::game_id, chat_reads::user_id))
+        .do_nothing();
+    if on_backend!(conn, |c| first.execute(c))? == 0 {
+        raise().execute(conn)?;
     }
     Ok(())
 }

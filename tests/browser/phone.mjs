@@ -5,7 +5,8 @@
 // `points_3`, `pawn 2`). A few turns are played by tapping, each move confirmed by a second tap
 // (on by default on a touch screen). The dock stays under a quarter of the screen with the whole
 // hand on one line; while a discard pile may be drawn from, the piles show above the dock (the
-// first and third turns discard, so that one may); the seats' rows get the screen's width.
+// first and third turns discard, so that one may); the seats' rows get the screen's width. Then
+// the player resigns: the finished game's page fits, without the dock or the command line.
 // Usage: node phone.mjs <base> <name prefix>. Prints one JSON line.
 import { confirmations, createGame, launch, register, act, watchOutside } from './lib.mjs';
 
@@ -150,6 +151,17 @@ try {
           }
         }
       }
+      // Then resigned: the finished game's page has no dock and no command line (it can play
+      // nothing), so no blank band holds their place, and it still fits the screen.
+      page.on('dialog', (d) => d.accept());
+      await page.click('button.resign');
+      await page.waitForSelector('#result');
+      seen.finished = await page.evaluate((w) => ({
+        overflow: Math.max(document.documentElement.scrollWidth, window.innerWidth) - w,
+        dock: !!document.querySelector('.dock'),
+        padding: getComputedStyle(document.querySelector('.game')).paddingBottom,
+        commandLine: [...document.querySelectorAll('#command-line, .command-line')].some((e) => e.getClientRects().length > 0),
+      }), width);
       report.push(seen);
       await context.close();
     }

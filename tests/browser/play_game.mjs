@@ -155,6 +155,14 @@ try {
     accuracy: await page.$$eval('table.review-summary td.accuracy', (l) => l.map((c) => Number(c.textContent))),
     jumped: null,
   };
+  // The reviewed record at a phone's width: the review's table never widens the page.
+  await page.setViewportSize({ width: 412, height: 915 });
+  review.phoneOverflow = await page.evaluate(() => Math.max(document.documentElement.scrollWidth, window.innerWidth) - 412);
+  // What reaches past the screen, to say what to fix.
+  review.phoneWide = await page.evaluate(() => [...document.querySelectorAll('main *')]
+    .filter((e) => e.getBoundingClientRect().right > 413 && !e.closest('.table-scroll'))
+    .slice(0, 8).map((e) => `${e.tagName.toLowerCase()}${e.id ? '#' + e.id : ''}.${[...e.classList].join('.')} ${Math.round(e.getBoundingClientRect().right)}`));
+  await page.setViewportSize(DESKTOP);
   await page.click('button[data-step="first"]');
   await page.waitForFunction(() => document.querySelector('#step-label')?.textContent?.startsWith('Move 0 '));
   const next = await page.$('#next-mistake');

@@ -134,6 +134,13 @@ fn the_table_fits_a_phone_and_speaks_in_words() {
         );
         // The seats' rows get the screen's width, not a narrow column.
         assert!(case["rowsShare"].as_f64() > Some(0.8), "{case}");
+        // Resigned, the finished game's page fits, without a dock, the room kept for one, or
+        // the command line (issue 68: a blank band of about 500 px).
+        assert_eq!(
+            case["finished"],
+            json!({"overflow": 0, "dock": false, "padding": "0px", "commandLine": false}),
+            "{case}"
+        );
     }
     // Draws from the piles were offered (turns 1 and 3 discard; the bot may take a card back,
     // so not in every case).

@@ -191,6 +191,39 @@ fn start_on(
     })
 }
 
+/// A pool of `size` connections a test opens on a server's database itself (another instance's
+/// workers, say), its connections taken from the budget below like an instance's.
+pub fn database(url: &str, size: u32) -> Budgeted {
+    let share = url
+        .starts_with("postgres")
+        .then(|| pg_budget::take(size as usize));
+    Budgeted {
+        db: keltis::storage::Database::open(url, size).expect("the test's own pool opens"),
+        _share: share,
+    }
+}
+
+/// A test's own pool, holding its share of PostgreSQL's connections while it lives.
+pub struct Budgeted {
+    db: keltis::storage::Database,
+    _share: Option<pg_budget::Share>,
+}
+
+impl Budgeted {
+    /// The same pool on the clock the tests control.
+    pub fn with_clock(mut self, clock: keltis::clock::Clock) -> Budgeted {
+        self.db = self.db.with_clock(clock);
+        self
+    }
+}
+
+impl std::ops::Deref for Budgeted {
+    type Target = keltis::storage::Database;
+    fn deref(&self) -> &keltis::storage::Database {
+        &self.db
+    }
+}
+
 /// PostgreSQL's connections are a budget the tests share (`max_connections`, 100 by default):
 /// an instance on PostgreSQL takes its share before it starts and gives it back when it goes.
 /// Four harness threads running tests of two or three instances each (the races of

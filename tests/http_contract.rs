@@ -304,10 +304,25 @@ fn a_database_outage_answers_503_with_retry_after_and_recovers() {
     let id = s.started_with(json!({"variant": "keltis-card", "players": 2}), &players);
     // Every pooled connection answers just before the cut, so that all of them look fresh
     // (connections that answered within a second are handed out without a ping).
+    // Each call on a connection of its own: a kept-alive one idle through the outage may be
+    // closed by the server just as the client sends on it (a transport error, not an answer).
+    let fresh = reqwest::blocking::Client::builder()
+        .pool_max_idle_per_host(0)
+        .timeout(std::time::Duration::from_secs(60))
+        .build()
+        .expect("client");
     let busy = |s: &support::TestServer| {
         std::thread::scope(|scope| {
             let calls: Vec<_> = (0..8)
-                .map(|_| scope.spawn(|| s.get("/api/v1/games?filter=mine", Some(&u.token))))
+                .map(|_| {
+                    scope.spawn(|| {
+                        s.send(
+                            fresh
+                                .get(s.url("/api/v1/games?filter=mine"))
+                                .bearer_auth(&u.token),
+                        )
+                    })
+                })
                 .collect();
             calls
                 .into_iter()

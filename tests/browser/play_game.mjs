@@ -105,7 +105,7 @@ try {
     fresh.on('console', (m) => { if (m.type() === 'error') finishedConsole.push(m.text()); });
     fresh.on('pageerror', (e) => finishedConsole.push(String(e)));
     await fresh.goto(gameUrl);
-    await fresh.waitForSelector('#rematch-offer');
+    await fresh.waitForSelector('#rematch-offer', { timeout: 60000 });
     await fresh.close();
   }
   const scores = await page.$$eval('td.score', (cells) => cells.map((c) => Number(c.textContent)));
@@ -157,6 +157,8 @@ try {
   };
   // The reviewed record at a phone's width: the review's table never widens the page.
   await page.setViewportSize({ width: 412, height: 915 });
+  // (Laid out again at the next frame.)
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
   review.phoneOverflow = await page.evaluate(() => Math.max(document.documentElement.scrollWidth, window.innerWidth) - 412);
   // What reaches past the screen, to say what to fix.
   review.phoneWide = await page.evaluate(() => [...document.querySelectorAll('main *')]

@@ -24,7 +24,7 @@ use crate::service::play::games::GameDetail;
     (status = 201, body = PairingRequest),
     (status = 403, description = "`suspended` (with `until`)", body = Problem),
     (status = 409, description = "`too_many_requests`: the most requests wait already; `duplicate_request`: one of yours waits for the same game (variant, table sizes, rated, time control; the rating range, bot wait and expiry do not make another); `too_many_games`: you have the most games running at once", body = Problem),
-    (status = 422, description = "`invalid_seats`, `invalid_time_control`, `invalid_rating_range`, `invalid_bot_wait`, `invalid_expiry`", body = Problem),
+    (status = 422, description = "`invalid_body` (more than three sizes in `seats`, or one twice), `invalid_seats`, `invalid_time_control`, `invalid_rating_range`, `invalid_bot_wait`, `invalid_expiry`", body = Problem),
 ))]
 #[post("/pairing/requests")]
 pub async fn file(

@@ -123,13 +123,19 @@ start_postgres() {
   mkdir -p "$data"
   if [ "$(id -u)" = 0 ]; then chown postgres "$data"; fi
   as_pg initdb -D "$data" -U postgres --auth=trust -E UTF8 >"$work/initdb.log" 2>&1
-  pg_port=$(port)
   local as=()
   if [ "$(id -u)" = 0 ]; then as=(runuser -u postgres --); fi
-  # pg_ctl starts postgres, which keeps taskset's cores.
-  taskset -c "$1" "${as[@]}" pg_ctl -D "$data" -w -l "$data/postgres.log" \
-    -o "-p $pg_port -k $data -c listen_addresses=127.0.0.1 -c max_connections=$((games + 64)) -c shared_buffers=512MB -c shared_preload_libraries=pg_stat_statements" \
-    start >/dev/null
+  # pg_ctl starts postgres, which keeps taskset's cores. A port picked here may be taken by
+  # another process before PostgreSQL binds it: another port is tried then.
+  for attempt in 1 2 3; do
+    pg_port=$(port)
+    if taskset -c "$1" "${as[@]}" pg_ctl -D "$data" -w -l "$data/postgres.log" \
+      -o "-p $pg_port -k $data -c listen_addresses=127.0.0.1 -c max_connections=$((games + 64)) -c shared_buffers=512MB -c shared_preload_libraries=pg_stat_statements" \
+      start >/dev/null; then
+      break
+    fi
+    [ "$attempt" = 3 ] && { tail -n 20 "$data/postgres.log" >&2; return 1; }
+  done
   pg_running=1
   psql -h 127.0.0.1 -p "$pg_port" -U postgres -qc 'CREATE DATABASE keltis' >/dev/null
   pg_url="postgres://postgres@127.0.0.1:$pg_port/keltis"
@@ -139,14 +145,13 @@ start_postgres() {
 # The server on cores $1 with database URL $2 (empty: SQLite in the work folder, synced as $3);
 # sets base.
 start_server() {
-  local server_port
-  server_port=$(port)
+  local server_port=""
   rm -rf "$work/data"
   mkdir -p "$work/data"
   # No bots, and no review of every rated game that ends: the review worker takes up to half a
   # core whatever the rate of moves, a fixed cost that would weigh most on the smallest splits.
   # The load tool's two accounts sit at every table: no cap on their running games.
-  local env=(KELTIS_DATA_DIR="$work/data" KELTIS_BIND="127.0.0.1:$server_port" KELTIS_BOTS=false
+  local env=(KELTIS_DATA_DIR="$work/data" KELTIS_BIND=127.0.0.1:0 KELTIS_BOTS=false
     KELTIS_REVIEW_RATED=false KELTIS_MAX_RUNNING_GAMES=1000000
     KELTIS_JWT_SECRET="scaling-$(date +%s)-a-secret-long-enough-for-the-server")
   if [ -n "$2" ]; then env+=(DATABASE_URL="$2"); else env+=(KELTIS_SQLITE_SYNCHRONOUS="$3"); fi
@@ -155,8 +160,11 @@ start_server() {
   env+=(KELTIS_WORKERS="$4")
   env -u DATABASE_URL "${env[@]}" taskset -c "$1" "$keltis" serve >"$work/server.log" 2>&1 &
   server_pid=$!
+  # The port the server was given, from its log: one picked here and passed to it could be
+  # taken by another process in between (tests run beside each other).
   for _ in $(seq 300); do
-    curl -fs "http://127.0.0.1:$server_port/readyz" >/dev/null 2>&1 && break
+    server_port=$(sed -nE 's/.*listening port=([0-9]+).*/\1/p' "$work/server.log" | head -n1)
+    [ -n "$server_port" ] && curl -fs "http://127.0.0.1:$server_port/readyz" >/dev/null 2>&1 && break
     sleep 0.2
   done
   base="http://127.0.0.1:$server_port"
@@ -199,7 +207,14 @@ for n in $splits; do
       out="$work/load-${target//\//-}-$n-$run.json"
       "${load[@]}" "$keltis" load --url "$base" --games "$games" --seconds "$seconds" \
         --warm-up-seconds "$warm_up" --server-pid "$server_pid" --threads "$threads" "${extra[@]}" \
-        >"$out" 2>>"$work/load.log" || true
+        >"$out" 2>"$work/load.log" || true
+      if ! [ -s "$out" ]; then
+        # A run that gave no figures says why: the load tool's last words and the server's.
+        echo "== $target, $n cores, run $run: the load tool gave no report" >&2
+        tail -n 20 "$work/load.log" >&2 || true
+        echo "== the server's log" >&2
+        tail -n 20 "$work/server.log" >&2 || true
+      fi
       stop
       rows+=("$(python3 - "$out" "$target" "$n" "$run" <<'EOF'
 import json, sys

@@ -28,20 +28,23 @@ try {
   for (const variant of variants) {
     await page.goto(base + '/');
     await page.waitForSelector('#variant');
+    const began = performance.now();
     const id = await createGame(page, { variant, bot: 'bot-random' });
     await page.waitForSelector('#command');
-    const report = { variant, id, typed: 0, numbers: 0, questions: {}, refused: '', buttons: 0, unlike: [], logged: 0, unlogged: [] };
+    const report = { variant, id, typed: 0, numbers: 0, questions: {}, refused: '', buttons: 0, unlike: [], logged: 0, unlogged: [], waits: { turn: 0, choices: 0, stale: 0, unanswered: 0 } };
     // Questions first.
     for (const q of ['hand', 'scores']) report.questions[q] = await ask(page, q);
     for (let step = 0; step < 2000; step++) {
       const turn = await page.locator('#turn').innerText();
       if (turn === 'Game over') break;
       if (turn !== 'Your turn') {
+        report.waits.turn++;
         await page.waitForTimeout(50);
         continue;
       }
       const version = await page.evaluate(() => document.querySelector('#command-choices')?.children.length ?? 0);
       if (!version) {
+        report.waits.choices++;
         await page.waitForTimeout(50);
         continue;
       }
@@ -56,8 +59,9 @@ try {
         const words = new Set([...document.querySelectorAll('#command-choices option')].map((o) => o.value));
         const said = [...document.querySelectorAll('.actions button[data-decision]')].map((b) => b.textContent);
         const off = said.filter((b) => !words.has(b));
-        return off.length ? false : said.length;
-      }, null, { timeout: 3000 }).then((h) => h.jsonValue(), () => null);
+        // (An object: a count of 0, no buttons shown, is an answer too, not a reason to wait on.)
+        return off.length ? false : { buttons: said.length };
+      }, null, { timeout: 3000 }).then(async (h) => (await h.jsonValue()).buttons, () => null);
       if (alike == null) {
         report.unlike.push(...await page.evaluate(() => {
           const words = new Set([...document.querySelectorAll('#command-choices option')].map((o) => o.value));
@@ -74,7 +78,7 @@ try {
       await page.waitForFunction(
         (b) => document.querySelector('#command-answer')?.textContent !== b || document.querySelector('#command')?.value === '',
         before, { timeout: 5000 },
-      ).catch(() => null);
+      ).catch(() => { report.waits.unanswered++; });
       if ((await page.inputValue('#command')) === '') {
         report.typed += 1;
         if (byNumber) report.numbers += 1;
@@ -88,10 +92,12 @@ try {
         else report.unlogged.push(...played);
       } else {
         // Stale completions (the turn moved on while they were read): read again.
+        report.waits.stale++;
         await page.waitForTimeout(100);
       }
     }
     report.over = await page.locator('#turn').innerText();
+    report.seconds = Math.round(performance.now() - began) / 1000;
     games.push(report);
   }
   console.log(JSON.stringify({ games, outside }));

@@ -8,6 +8,21 @@ const require = createRequire(import.meta.url);
 export const DESKTOP = { width: 1280, height: 900 };
 export const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
 
+/** Seconds spent in each named part of a script (`lap(name)` ends the part running), for the
+ * report: where a browser test's time goes. */
+export function stopwatch() {
+  const times = {};
+  let last = performance.now();
+  return {
+    times,
+    lap(name) {
+      const now = performance.now();
+      times[name] = Math.round((times[name] ?? 0) + (now - last)) / 1000;
+      last = now;
+    },
+  };
+}
+
 /** Debian's chromium, without the background connections this machine's network refuses. */
 export function launch() {
   return chromium.launch({

@@ -1,7 +1,9 @@
 // Registers in the web client, creates a game of <variant> against bot-greedy (3 days per move)
 // and plays it to the end by keyboard alone (focus and Enter), noting whenever the focus is left
 // on the page's body after an action; then steps through its record in the viewer. Checks the
-// lobby and the game page with axe-core and measures the game page's first load.
+// game page, the record and the help with axe-core (the lobby, the profile and the leaderboard
+// in the Keltis Card run only: the same pages for every variant) and measures the game page's
+// first load.
 // Usage: node play_game.mjs <server base URL> <new user name> <variant>. Prints one JSON line.
 // SCREENSHOT_DIR=<dir> (from the repository's root) saves the game page at desktop and phone
 // size, mid-game.
@@ -9,21 +11,27 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   DESKTOP, accessibility, createGame, firstLoad, keyboardMove, launch, playToEnd, register, screenshots,
-  watchOutside,
+  stopwatch, watchOutside,
 } from './lib.mjs';
 
 const [base, name, variant] = process.argv.slice(2);
 const browser = await launch();
 const outside = [];
+const watch = stopwatch();
+// The pages that are the same whatever the variant (the lobby, a player's profile, a
+// leaderboard) are checked by axe-core in the Keltis Card game's run only; each variant's game
+// page, record and help in its own.
+const sharedPages = variant === 'keltis-card';
 try {
   const context = await browser.newContext({ viewport: DESKTOP });
   const page = await context.newPage();
   watchOutside(page, base, outside);
   await register(page, base, name);
-  const lobbyProblems = [
+  const lobbyProblems = sharedPages ? [
     ...await accessibility(browser, context, base + '/', '#my-games'),
     ...(await accessibility(browser, context, base + '/', '#my-games', { colorScheme: 'dark' })).map((p) => `dark ${p}`),
-  ];
+  ] : [];
+  watch.lap('lobby');
   await createGame(page, { variant, bot: 'bot-greedy', timeControl: 'three_days' });
   const gameUrl = page.url();
   const firstLoadBytes = await firstLoad(browser, context, gameUrl);
@@ -36,6 +44,7 @@ try {
   // The board games' first move by keyboard alone (the seat to start is drawn at random).
   await page.waitForFunction(() => document.querySelector('#turn')?.textContent === 'Your turn', null, { timeout: 20000 });
   const keyboard = variant === 'keltis-card' ? null : await keyboardMove(page);
+  watch.lap('create');
   let gameProblems = null;
   /** The move log against the server's events, on one of our turns after the bot has moved. */
   let log = null;
@@ -86,6 +95,7 @@ try {
     },
   });
   const result = await page.locator('#result').innerText();
+  watch.lap('play');
   // At the end: "Game over" once (the turn line; the result is the ranking), the last entry of
   // the log numbered as the record's last move.
   const ending = await page.evaluate(() => ({
@@ -108,9 +118,13 @@ try {
     await fresh.waitForSelector('#rematch-offer', { timeout: 60000 });
     await fresh.close();
   }
+  watch.lap('finished');
   const scores = await page.$$eval('td.score', (cells) => cells.map((c) => Number(c.textContent)));
   // The move log by keyboard: its one tab stop is the newest entry; the arrow keys step back
   // through it, and the entry with the focus shows its move's space on the board.
+  // The pointer out of the way first: an entry under it shows its space too (the page laid out
+  // anew at the end can move an entry under a pointer left where the last click was).
+  await page.mouse.move(0, 0);
   await page.focus('#log li[tabindex="0"]');
   // (The last moves of a game are often draws and discards, which go to no space: it steps back
   // until a move to a space has shown, 8 steps at least.)
@@ -129,6 +143,8 @@ try {
     if (now.inLog) logKeys.focusedEntry++;
     if (now.seq !== before) logKeys.stepped++;
     if (now.to && now.shown.length === 1 && now.shown[0] === now.to) logKeys.shown++;
+    // An entry with a space that did not show alone, kept to say why.
+    else if (now.to) logKeys.unshown = now;
   }
 
   // The record viewer: from the game page's link, the deal, then move by move.
@@ -144,10 +160,12 @@ try {
   await page.click('button[data-step="last"]');
   await page.waitForSelector('#result');
   const replayResult = await page.locator('#result').innerText();
+  watch.lap('logAndRecord');
   // The review: asked for from the record, shown once the worker has done it; each mark in the
   // moves list, each player's figures, a line per player; the next mistake a click away.
   await page.click('#review-ask');
   await page.waitForSelector('table.review-summary', { timeout: 120000 });
+  watch.lap('reviewWait');
   const review = {
     marks: await page.$$eval('#moves li .mark', (l) => l.map((m) => [Number(m.closest('li')?.dataset.step), m.dataset.mark])),
     rows: await page.locator('table.review-summary tbody tr').count(),
@@ -195,11 +213,14 @@ try {
   await page.getByRole('link', { name: 'How to play' }).click();
   await page.waitForSelector('figure.example');
   const help = await page.locator('h1').innerText();
+  watch.lap('reviewAndProfile');
   const leaderboardUrl = `${base}/leaderboards/${variant}`;
   const peopleProblems = [];
   const helpUrl = `${base}/help/${variant}`;
   const recordUrl = `${base}/records/${/(\d+)$/.exec(gameUrl)[1]}`;
-  for (const [url, ready] of [[recordUrl, '#moves li'], [profileUrl, '#finished'], [leaderboardUrl, 'main p, #leaderboard'], [helpUrl, 'figure.example']]) {
+  const pages = [[recordUrl, '#moves li'], [helpUrl, 'figure.example']];
+  if (sharedPages) pages.push([profileUrl, '#finished'], [leaderboardUrl, 'main p, #leaderboard']);
+  for (const [url, ready] of pages) {
     for (const colorScheme of ['light', 'dark']) {
       peopleProblems.push(...(await accessibility(browser, context, url, ready, { colorScheme })).map((p) => `${colorScheme} ${url} ${p}`));
     }
@@ -208,6 +229,7 @@ try {
   await page.goto(base + '/');
   await page.waitForSelector('#my-games li');
   const lobbyLine = await page.locator('#my-games li').first().innerText();
+  watch.lap('people');
   console.log(JSON.stringify({
     ending, lobbyLine,
     clicks, keyboard, firstLoadBytes, result, scores, clock, moves, seen, replayResult, review, lobbyProblems, gameProblems,
@@ -216,6 +238,7 @@ try {
     unringed,
     outside,
     finishedConsole,
+    times: watch.times,
   }));
 } finally {
   await browser.close();

@@ -34,6 +34,8 @@ try {
 
 /** One whole game against a bot at the text table, by keyboard. */
 async function playAtTheTextTable(page, variant) {
+  const began = performance.now();
+  let reading = 0;
   const id = await createGame(page, { variant, bot: 'bot-random' });
   // The game's page as a link opens it (the focus on its first choice); the page's first link,
   // reached by keyboard (Shift+Tab back to the top), opens the text table.
@@ -86,7 +88,9 @@ async function playAtTheTextTable(page, variant) {
       .then(() => true, () => false);
     if (!done) continue;
     report.moves++;
+    const read = performance.now();
     const tree = await page.locator('body').ariaSnapshot();
+    reading += performance.now() - read;
     const found = ID.exec(tree);
     if (found) report.ids.push(found[0]);
     if (await page.evaluate(() => document.activeElement?.id) !== 'command') report.focusLost = (report.focusLost ?? 0) + 1;
@@ -101,5 +105,8 @@ async function playAtTheTextTable(page, variant) {
     const r = await axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] });
     return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
   });
+  // Where the time went: the whole game, and the accessibility tree's readings in it.
+  report.seconds = Math.round(performance.now() - began) / 1000;
+  report.treeSeconds = Math.round(reading) / 1000;
   return report;
 }

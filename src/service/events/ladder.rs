@@ -90,8 +90,11 @@ fn open_pairs(challenges: &[ChallengeRow]) -> Vec<(i64, i64)> {
 }
 
 fn view(conn: &mut DbConnection, variant: Variant, now: i64) -> ServiceResult<LadderView> {
-    let rungs = store::rungs(conn, variant.name())?;
+    // The challenges before the rungs: a pass deciding a challenge writes both in one transaction,
+    // and these are two reads outside one, so a challenge seen decided has its rungs seen too
+    // (read the other way round, the rungs could be from before the pass and the challenge after).
     let challenges = store::challenges(conn, variant.name(), now - DECIDED_KEPT_MS)?;
+    let rungs = store::rungs(conn, variant.name())?;
     let open = open_pairs(&challenges);
     let mut names = HashMap::new();
     for (id, n) in &rungs {

@@ -480,14 +480,15 @@ fn turn_notices(
     }
 }
 
-/// Resign on whatever the current version is.
+/// Resign on whatever the current version is: tried again while other seats' moves (bots move
+/// back to back) keep moving the version on (five tries lost that race on a loaded machine).
 pub fn resign(
     db: &Database,
     caller: &Caller,
     game_id: i64,
     ratings: &RatingParameters,
 ) -> ServiceResult<GameDetail> {
-    for _ in 0..5 {
+    for _ in 0..RESIGN_TRIES {
         let version = db.read(|c| load_row(c, game_id))?.version;
         let request = DecisionRequest {
             expected_version: version,
@@ -505,6 +506,8 @@ pub fn resign(
         "the game keeps changing: try again",
     ))
 }
+
+const RESIGN_TRIES: usize = 50;
 
 /// The answer to a decision: fresh, or the first answer again for a repeated Idempotency-Key.
 pub enum DecisionAnswer {

@@ -95,6 +95,9 @@ pub fn decide(
     // one at a time, so only the append is in that queue. The append's version check is what
     // makes the decision safe: a move that slipped in between makes it stale.
     let result = (|| {
+        // Taken before the game is read: its seats are kept after the append only if no
+        // renaming cleared the memo in between.
+        let read_at = db.memo().generation();
         let prepared = db.read(|conn| {
             prepare(
                 conn,
@@ -140,6 +143,7 @@ pub fn decide(
         let ended = prepared.game.is_over();
         keep(
             db.memo(),
+            read_at,
             &prepared.row_after(now),
             Arc::new(prepared.game),
             prepared.seats,

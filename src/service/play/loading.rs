@@ -36,6 +36,8 @@ pub(in crate::service) fn load_game(
     id: i64,
     memo: &Memo,
 ) -> ServiceResult<Loaded> {
+    // Before any read: what is read is kept only if no renaming cleared the memo meanwhile.
+    let read_at = memo.generation();
     let head = store::game_head(conn, id)?.ok_or(ServiceError::NotFound("game"))?;
     if !is_started(&head) {
         return Ok(Loaded {
@@ -58,7 +60,7 @@ pub(in crate::service) fn load_game(
     let row = load_row(conn, id)?;
     let seats = Arc::new(store::seats(conn, id)?);
     let game = Arc::new(load_state(conn, &row)?);
-    keep(memo, &row, game.clone(), seats.clone());
+    keep(memo, read_at, &row, game.clone(), seats.clone());
     Ok(Loaded {
         row,
         seats,
@@ -87,9 +89,11 @@ pub(in crate::service) fn load_game_at(
 }
 
 /// Keep a started game's row (its snapshot left out), state and seats, at the row's version, in
-/// this process's memo.
+/// this process's memo, unless the memo was cleared since generation `read_at` (taken before
+/// they were read).
 pub(in crate::service) fn keep(
     memo: &Memo,
+    read_at: u64,
     row: &GameRow,
     game: Arc<Game>,
     seats: Arc<Vec<SeatRow>>,
@@ -98,7 +102,12 @@ pub(in crate::service) fn keep(
         state: None,
         ..row.clone()
     };
-    memo.put(row.id, row.version, Arc::new(Kept { row, game, seats }));
+    memo.put(
+        row.id,
+        row.version,
+        Arc::new(Kept { row, game, seats }),
+        read_at,
+    );
 }
 
 /// The game as the caller sees it after a change.

@@ -17,7 +17,7 @@ export function stopwatch() {
     times,
     lap(name) {
       const now = performance.now();
-      times[name] = Math.round((times[name] ?? 0) + (now - last)) / 1000;
+      times[name] = Math.round((times[name] ?? 0) * 1000 + (now - last)) / 1000;
       last = now;
     },
   };

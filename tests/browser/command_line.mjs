@@ -39,7 +39,9 @@ try {
       if (turn === 'Game over') break;
       if (turn !== 'Your turn') {
         report.waits.turn++;
-        await page.waitForTimeout(50);
+        // Waited for in the page: a look from here costs round trips through the browser.
+        await page.waitForFunction(() => ['Your turn', 'Game over'].includes(document.querySelector('#turn')?.textContent ?? ''),
+          null, { polling: 50, timeout: 2000 }).catch(() => null);
         continue;
       }
       const version = await page.evaluate(() => document.querySelector('#command-choices')?.children.length ?? 0);

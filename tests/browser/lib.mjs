@@ -166,9 +166,16 @@ export async function keyboardMove(page) {
 export async function playToEnd(page, { limit = 6000, onClick = async () => {}, before = async () => {}, keyboard = false } = {}) {
   const clicks = { draw: 0, board: 0, card: 0, other: 0, lostFocus: 0 };
   for (let i = 0; i < limit && !(await page.$('#result')); i++) {
+    // While the bot moves, wait in the page for something to act on (or the result), looking
+    // every 50 ms: the queries of `act` each round trip through the browser, and an idle look
+    // cost as many of them as a move (half the looks of a game were idle).
+    await page.waitForFunction(() => document.querySelector(
+      '#result, button[data-decision], button.card[data-playable="true"], svg g.target[data-choices="1"]',
+    ), null, { polling: 50, timeout: 2000 }).catch(() => null);
+    let what = null;
     try {
       await before(clicks);
-      const what = await act(page, { keyboard });
+      what = await act(page, { keyboard });
       if (what) {
         clicks[what]++;
         await onClick(clicks);
@@ -176,7 +183,7 @@ export async function playToEnd(page, { limit = 6000, onClick = async () => {}, 
     } catch {
       // The page was redrawn under the click (the bot moved): look again.
     }
-    await page.waitForTimeout(30);
+    if (!what) await page.waitForTimeout(30);
     if (keyboard && await page.evaluate(() => document.activeElement === document.body || document.activeElement === null)) {
       clicks.lostFocus++;
     }

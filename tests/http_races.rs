@@ -114,6 +114,107 @@ fn events_waiting_at_most_five_made(db: Db) {
     }
 }
 
+/// Events: the last places of an event taken once each, and one player's entry made once.
+fn event_last_places_taken_once(db: Db) {
+    let site = Site::start(db, |_| {});
+    for round in 0..ROUNDS {
+        let maker = site.a().register(&format!("em{round}"));
+        let at = site.a().clock.now() + HOUR;
+        let e = support::events::create_event(
+            site.a(),
+            &maker,
+            json!({"name": format!("Full {round}"), "format": "swiss", "variant": "keltis",
+                   "starts_at": at, "max_players": 4, "min_players": 2}),
+        );
+        let id = e["event"]["id"].as_i64().expect("the event's id");
+        let early = users(site.a(), &format!("ee{round}_"), 2);
+        for p in &early {
+            assert_eq!(support::events::enter(site.a(), p, id).status, 201);
+        }
+        let late = users(site.a(), &format!("el{round}_"), 5);
+        let answers = site.race(5, |i, s| support::events::enter(s, &late[i], id));
+        documented("post", "/api/v1/events/{id}/entries", &answers);
+        assert_eq!(with_status(&answers, 201), 2, "round {round}");
+        assert_eq!(codes(&answers, 409), vec!["event_full"; 3], "round {round}");
+        let entered = |id: i64| {
+            site.a().count(&format!(
+                "SELECT COUNT(*) AS n FROM event_entries WHERE event_id = {id}"
+            ))
+        };
+        assert_eq!(entered(id), 4, "round {round}");
+
+        let again = support::events::create_event(
+            site.a(),
+            &maker,
+            json!({"name": format!("Twice {round}"), "format": "swiss", "variant": "keltis",
+                   "starts_at": at}),
+        );
+        let again = again["event"]["id"].as_i64().expect("the event's id");
+        let one = &late[0];
+        let answers = site.race(2, |_, s| support::events::enter(s, one, again));
+        documented("post", "/api/v1/events/{id}/entries", &answers);
+        assert_eq!(with_status(&answers, 201), 1, "round {round}");
+        assert_eq!(
+            codes(&answers, 409),
+            vec!["already_entered"],
+            "round {round}"
+        );
+        assert_eq!(entered(again), 1, "round {round}");
+    }
+}
+
+/// Ladders: a player has at most three challenges open against them, and two players one
+/// between them.
+fn ladder_challenges_at_most_three_in(db: Db) {
+    let site = Site::start(db, |_| {});
+    let challenge = |s: &TestServer, who: &User, defender: &str| {
+        s.post(
+            "/api/v1/ladders/keltis-card/challenges",
+            Some(&who.token),
+            json!({ "defender": defender }),
+        )
+    };
+    let join = |p: &User| {
+        let a = site.a().post(
+            "/api/v1/ladders/keltis-card/rungs",
+            Some(&p.token),
+            json!({}),
+        );
+        assert_eq!(a.status, 201, "{}", a.text);
+    };
+    // Ten rungs above the rounds' players: reach grows with the rung (`Ladder::reach`), and from
+    // the eleventh down every challenger below reaches four rungs up.
+    for p in users(site.a(), "lctop", 10) {
+        join(&p);
+    }
+    for round in 0..ROUNDS {
+        // New players join at the bottom: the round's own rungs, one below the other.
+        let players = users(site.a(), &format!("lc{round}_"), 6);
+        for p in &players {
+            join(p);
+        }
+        let defender = &players[0].name;
+        let answers = site.race(4, |i, s| challenge(s, &players[i + 1], defender));
+        documented("post", "/api/v1/ladders/{variant}/challenges", &answers);
+        assert_eq!(with_status(&answers, 201), 3, "round {round}");
+        assert_eq!(
+            codes(&answers, 409),
+            vec!["defender_too_challenged"],
+            "round {round}"
+        );
+
+        let (one, above) = (&players[5], &players[4].name);
+        let answers = site.race(2, |_, s| challenge(s, one, above));
+        documented("post", "/api/v1/ladders/{variant}/challenges", &answers);
+        assert_eq!(with_status(&answers, 201), 1, "round {round}");
+        assert_eq!(
+            codes(&answers, 409),
+            vec!["already_challenged"],
+            "round {round}"
+        );
+    }
+}
+
 /// Webhooks: an account has at most 10 endpoints.
 fn webhooks_at_most_ten(db: Db) {
     let site = Site::start(db, |c| c.webhooks_allow_private = true);
@@ -649,6 +750,8 @@ on_both_databases!(
     pairing_requests_waiting_at_most_five,
     pairing_request_filed_once,
     events_waiting_at_most_five_made,
+    event_last_places_taken_once,
+    ladder_challenges_at_most_three_in,
     webhooks_at_most_ten,
     push_devices_at_most_ten,
     push_endpoint_registered_twice_is_one_device,

@@ -20,8 +20,29 @@ pub fn free_port() -> u16 {
         .expect("a free port")
 }
 
+/// A free port below the system's ephemeral range, for a server that stops and starts again on
+/// it: a port from the ephemeral range (`free_port`) can be handed, while the server is down, to
+/// another test's connection or listener, and the restart then fails (it did in a CI run).
+/// Nothing here binds port 0 or connects out from below that range.
+pub fn restartable_port() -> u16 {
+    let low = std::fs::read_to_string("/proc/sys/net/ipv4/ip_local_port_range")
+        .ok()
+        .and_then(|r| r.split_whitespace().next()?.parse::<u16>().ok())
+        .unwrap_or(32768);
+    let (from, to) = (10_000u16, low.max(10_100));
+    for _ in 0..1000 {
+        let mut buf = [0u8; 2];
+        getrandom::getrandom(&mut buf).expect("os randomness");
+        let port = from + u16::from_le_bytes(buf) % (to - from);
+        if std::net::TcpListener::bind(("127.0.0.1", port)).is_ok() {
+            return port;
+        }
+    }
+    free_port()
+}
+
 impl SmtpSink {
-    /// Start the server on a free port.
+    /// Start the server on a free port (one it can start on again, after `down`).
     pub fn start() -> SmtpSink {
         let dir = std::env::temp_dir().join(format!(
             "keltis_smtp_{}_{}",
@@ -29,7 +50,7 @@ impl SmtpSink {
             free_port()
         ));
         let mut sink = SmtpSink {
-            port: free_port(),
+            port: restartable_port(),
             dir,
             child: None,
         };

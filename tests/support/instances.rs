@@ -109,17 +109,13 @@ fn fresh_database(db: Db) -> Option<(String, Owned)> {
             let name = unique("keltis_test");
             let mut admin =
                 diesel::PgConnection::establish(&admin_url).expect("TEST_DATABASE_URL reachable");
-            let template = migrated_template(&admin_url);
+            let template = migrated_template(&mut admin, &admin_url);
             diesel::sql_query(format!("CREATE DATABASE {name} TEMPLATE {template}"))
                 .execute(&mut admin)
                 .expect("create test database");
-            let base = admin_url
-                .rsplit_once('/')
-                .map(|(b, _)| b)
-                .unwrap_or(&admin_url);
             let pg_database = Some((admin_url.clone(), name.clone()));
             Some((
-                format!("{base}/{name}"),
+                sibling_url(&admin_url, &name),
                 Owned {
                     dir: None,
                     pg_database,
@@ -135,16 +131,14 @@ fn fresh_database(db: Db) -> Option<(String, Owned)> {
 /// and as long of the test's wait, for some 200 databases a run; a copy is quicker, and the
 /// server still migrates at start (it finds nothing pending). Tests of migrations themselves
 /// start from databases of their own (`upgrade_from_release`).
-fn migrated_template(admin_url: &str) -> String {
+fn migrated_template(admin: &mut diesel::PgConnection, admin_url: &str) -> String {
     static TEMPLATE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     TEMPLATE
         .get_or_init(|| {
             let name = format!("keltis_template_{:016x}", migrations_digest());
-            let mut admin =
-                diesel::PgConnection::establish(admin_url).expect("TEST_DATABASE_URL reachable");
             // Test runs at the same moment on one cluster take turns to make it.
             diesel::sql_query("SELECT pg_advisory_lock(7007001)")
-                .execute(&mut admin)
+                .execute(admin)
                 .expect("template lock");
             #[derive(diesel::QueryableByName)]
             struct Template {
@@ -156,7 +150,7 @@ fn migrated_template(admin_url: &str) -> String {
             let found: Vec<Template> = diesel::sql_query(
                 "SELECT datname, datistemplate FROM pg_database WHERE datname LIKE 'keltis_template_%'",
             )
-            .load(&mut admin)
+            .load(admin)
             .expect("list templates");
             // Only a template marked done is used: one left half made, or made for other
             // migrations, is dropped.
@@ -166,23 +160,19 @@ fn migrated_template(admin_url: &str) -> String {
                     "ALTER DATABASE {} IS_TEMPLATE false",
                     stale.datname
                 ))
-                .execute(&mut admin)
+                .execute(admin)
                 .expect("unmark a stale template");
                 diesel::sql_query(format!("DROP DATABASE {} WITH (FORCE)", stale.datname))
-                    .execute(&mut admin)
+                    .execute(admin)
                     .expect("drop a stale template");
             }
             if !ready {
                 diesel::sql_query(format!("CREATE DATABASE {name}"))
-                    .execute(&mut admin)
+                    .execute(admin)
                     .expect("create the template");
-                let base = admin_url
-                    .rsplit_once('/')
-                    .map(|(b, _)| b)
-                    .unwrap_or(admin_url);
                 let out = std::process::Command::new(env!("CARGO_BIN_EXE_keltis"))
                     .arg("migrate")
-                    .env("DATABASE_URL", format!("{base}/{name}"))
+                    .env("DATABASE_URL", sibling_url(admin_url, &name))
                     .output()
                     .expect("keltis migrate runs");
                 assert!(
@@ -191,15 +181,24 @@ fn migrated_template(admin_url: &str) -> String {
                     String::from_utf8_lossy(&out.stderr)
                 );
                 diesel::sql_query(format!("ALTER DATABASE {name} IS_TEMPLATE true"))
-                    .execute(&mut admin)
+                    .execute(admin)
                     .expect("mark the template done");
             }
             diesel::sql_query("SELECT pg_advisory_unlock(7007001)")
-                .execute(&mut admin)
+                .execute(admin)
                 .expect("template unlock");
             name
         })
         .clone()
+}
+
+/// The URL of database `name` on the server of `admin_url`.
+fn sibling_url(admin_url: &str, name: &str) -> String {
+    let base = admin_url
+        .rsplit_once('/')
+        .map(|(b, _)| b)
+        .unwrap_or(admin_url);
+    format!("{base}/{name}")
 }
 
 /// A digest of the PostgreSQL migrations' files, names and contents: a template is made again

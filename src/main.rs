@@ -204,6 +204,13 @@ enum Command {
         /// Print the figures only, not each decision.
         #[arg(long)]
         summary: bool,
+        /// Instead: --games games of each pairing (random v greedy, greedy v strong, strong v
+        /// strong), reviewed, and a table of what the reviews said of each bot.
+        #[arg(long)]
+        calibrate: bool,
+        /// The strong bot of --calibrate.
+        #[arg(long, default_value = "rollout:32i", value_parser = parse_bot)]
+        strong: keltis::engine::bots::BotKind,
     },
 }
 
@@ -469,18 +476,31 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             judge,
             records,
             summary,
+            calibrate,
+            strong,
         } => {
-            use keltis::review_tool::{greedy_game, read_records, review_timed};
+            use keltis::review_tool::{calibrate as cal, greedy_game, read_records, review_timed};
+            let effort = keltis::review::Effort {
+                samples,
+                judge,
+                ..keltis::review::DEFAULT_EFFORT
+            };
+            if calibrate {
+                let mut rows = Vec::new();
+                for pairing in cal::pairings(strong) {
+                    rows.extend(cal::calibrate_pairing(
+                        pairing, variant, players, games, seed, effort,
+                    )?);
+                    eprintln!("{}", cal::table(variant, players, games, &rows));
+                }
+                println!("{}", cal::table(variant, players, games, &rows));
+                return Ok(());
+            }
             let records = match records {
                 Some(path) => read_records(std::io::BufReader::new(File::open(path)?))?,
                 None => (0..games)
                     .map(|g| greedy_game(variant, players, seed + g))
                     .collect::<Result<_, _>>()?,
-            };
-            let effort = keltis::review::Effort {
-                samples,
-                judge,
-                ..keltis::review::DEFAULT_EFFORT
             };
             for record in &records {
                 let mut reviewed = review_timed(record, effort, seed)?;

@@ -58,6 +58,8 @@ pub struct Metrics {
     latency: Family<RouteLabels, Histogram>,
     /// Decisions accepted through the API.
     pub decisions: Counter,
+    /// Password-reset requests handled after their answer, whatever came of them.
+    pub reset_requests_handled: Counter,
     open_streams: Gauge,
     waiters: Gauge,
     outbox_notifications: Gauge,
@@ -167,6 +169,12 @@ impl Default for Metrics {
             "Decisions accepted through the API",
             decisions.clone(),
         );
+        let reset_requests_handled = Counter::default();
+        registry.register(
+            "password_reset_requests_handled",
+            "Password-reset requests handled after their 202 answer (a mail queued or not)",
+            reset_requests_handled.clone(),
+        );
         let gauge = |registry: &mut Registry, name: &str, help: &str| {
             let g = Gauge::default();
             registry.register(name, help, g.clone());
@@ -206,6 +214,7 @@ impl Default for Metrics {
             requests,
             latency,
             decisions,
+            reset_requests_handled,
             open_streams,
             waiters,
             outbox_notifications,

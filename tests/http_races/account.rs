@@ -242,17 +242,22 @@ pub(super) fn account_deleted_once(db: Db) {
 
 /// Password resets: two links of one account used at once: one sets the password, the other is
 /// told its link is spent (the two had deadlocked on each other's rows).
-pub(super) fn password_reset_links_used_once(db: Db) {
-    let sink = support::smtp::SmtpSink::start();
+/// Two instances (or one SQLite server) that mail through `sink`.
+fn mailing_site(db: Db, sink: &support::smtp::SmtpSink) -> Site {
     let port = sink.port;
-    let site = Site::start(db, |c| {
+    Site::start(db, |c| {
         c.smtp_host = Some("127.0.0.1".into());
         c.smtp_port = Some(port);
         c.smtp_tls = keltis::service::notify::mail::delivery::SmtpTls::None;
         c.mail_from = "Keltis <keltis@keltis.test>".into();
         c.public_url = support::mail::PUBLIC.into();
         c.mail_interval_ms = 50;
-    });
+    })
+}
+
+pub(super) fn password_reset_links_used_once(db: Db) {
+    let sink = support::smtp::SmtpSink::start();
+    let site = mailing_site(db, &sink);
     for round in 0..ROUNDS {
         let p = support::mail::register(site.a(), &format!("rs{round}"), "en");
         let address = support::mail::confirmed_address(site.a(), &sink, &p);
@@ -290,5 +295,56 @@ pub(super) fn password_reset_links_used_once(db: Db) {
         documented("post", "/api/v1/auth/password-reset/confirm", &answers);
         assert_eq!(with_status(&answers, 204), 1, "round {round}");
         assert_eq!(codes(&answers, 422), vec!["invalid_link"]);
+    }
+}
+
+/// Password-reset requests handled so far by every instance of `site` (they are handled after
+/// their 202 answer).
+fn resets_handled(site: &Site) -> u64 {
+    site.servers
+        .iter()
+        .map(|s| {
+            let metrics = s.get("/metrics", None).text;
+            metrics
+                .lines()
+                .find_map(|l| l.strip_prefix("keltis_password_reset_requests_handled_total "))
+                .and_then(|n| n.trim().parse::<f64>().ok())
+                .expect("the metric of reset requests handled") as u64
+        })
+        .sum()
+}
+
+/// At most three reset links an hour go to one account, whatever arrives at once.
+pub(super) fn password_reset_mails_at_most_three_an_hour(db: Db) {
+    let sink = support::smtp::SmtpSink::start();
+    let site = mailing_site(db, &sink);
+    for round in 0..ROUNDS {
+        let p = support::mail::register(site.a(), &format!("rc{round}"), "en");
+        support::mail::confirmed_address(site.a(), &sink, &p);
+        let before = resets_handled(&site);
+        let answers = site.race(5, |_, s| {
+            s.post("/api/v1/auth/password-reset", None, json!({"user": p.name}))
+        });
+        documented("post", "/api/v1/auth/password-reset", &answers);
+        assert_eq!(with_status(&answers, 202), 5, "round {round}");
+        // Handled after the answer: waited for by the instances' own count, not by time.
+        let mut handled = before;
+        for _ in 0..600 {
+            handled = resets_handled(&site);
+            if handled >= before + 5 {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(25));
+        }
+        assert_eq!(
+            handled,
+            before + 5,
+            "round {round}: the requests were handled"
+        );
+        let links = site.a().count(&format!(
+            "SELECT COUNT(*) AS n FROM password_resets WHERE user_id = {}",
+            p.id
+        ));
+        assert_eq!(links, 3, "round {round}");
     }
 }

@@ -26,7 +26,8 @@ mod waiting;
 
 use account::{
     account_deleted_once, chat_at_most_ten_messages_a_minute, chat_read_mark_never_goes_back,
-    note_written_twice_is_one_note, password_reset_links_used_once, push_devices_at_most_ten,
+    note_written_twice_is_one_note, password_reset_links_used_once,
+    password_reset_mails_at_most_three_an_hour, push_devices_at_most_ten,
     push_endpoint_registered_twice_is_one_device, two_factor_started_twice_is_one_enrolment,
     webhooks_at_most_ten,
 };
@@ -37,13 +38,16 @@ use lobby::{
 };
 use waiting::{
     event_last_places_taken_once, events_waiting_at_most_five_made,
-    ladder_challenges_at_most_three_in, pairing_request_filed_once,
-    pairing_requests_waiting_at_most_five,
+    ladder_challenges_at_most_three_in, ladder_joined_once_each, pairing_request_filed_once,
+    pairing_requests_waiting_at_most_five, rematch_started_once,
 };
 
 mod mail {
-    use super::password_reset_links_used_once;
-    mail_tests_on_both_databases!(password_reset_links_used_once);
+    use super::{password_reset_links_used_once, password_reset_mails_at_most_three_an_hour};
+    mail_tests_on_both_databases!(
+        password_reset_links_used_once,
+        password_reset_mails_at_most_three_an_hour,
+    );
 }
 
 on_both_databases!(
@@ -52,6 +56,8 @@ on_both_databases!(
     events_waiting_at_most_five_made,
     event_last_places_taken_once,
     ladder_challenges_at_most_three_in,
+    ladder_joined_once_each,
+    rematch_started_once,
     webhooks_at_most_ten,
     push_devices_at_most_ten,
     push_endpoint_registered_twice_is_one_device,
@@ -106,5 +112,5 @@ fn every_rule_listed_has_its_race_test() {
             "docs/architecture.md lists the race test `{test}`, which tests/http_races/ lacks"
         );
     }
-    assert!(listed >= 18, "only {listed} rules listed");
+    assert!(listed >= 23, "only {listed} rules listed");
 }

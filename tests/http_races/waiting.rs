@@ -1,5 +1,5 @@
-//! Races of what waits to be played: pairing requests, events and their entries, ladder
-//! challenges.
+//! Races of what waits to be played: pairing requests, events and their entries, ladders and
+//! their challenges, rematches.
 
 use super::*;
 
@@ -184,5 +184,81 @@ pub(super) fn ladder_challenges_at_most_three_in(db: Db) {
             vec!["already_challenged"],
             "round {round}"
         );
+    }
+}
+
+/// Ladders: players joining at once each get a rung of their own at the bottom, one after the
+/// other; a player's join sent twice gives one rung.
+pub(super) fn ladder_joined_once_each(db: Db) {
+    let site = Site::start(db, |_| {});
+    let rungs = || {
+        site.a()
+            .count("SELECT COUNT(*) AS n FROM ladder_rungs WHERE variant = 'neue-wege'")
+    };
+    for round in 0..ROUNDS {
+        let before = rungs();
+        let players = users(site.a(), &format!("lj{round}_"), 5);
+        // The first player's join twice.
+        let answers = site.race(6, |i, s| {
+            s.post(
+                "/api/v1/ladders/neue-wege/rungs",
+                Some(&players[i % 5].token),
+                json!({}),
+            )
+        });
+        documented("post", "/api/v1/ladders/{variant}/rungs", &answers);
+        assert_eq!(with_status(&answers, 201), 6, "round {round}");
+        assert_eq!(rungs(), before + 5, "round {round}");
+        // Rungs 1..n, each once: nobody shares a rung, none is skipped.
+        let distinct = site.a().count(
+            "SELECT COUNT(DISTINCT rung) AS n FROM ladder_rungs WHERE variant = 'neue-wege'",
+        );
+        let highest = site.a().count(
+            "SELECT CAST(MAX(rung) AS BIGINT) AS n FROM ladder_rungs WHERE variant = 'neue-wege'",
+        );
+        assert_eq!(
+            (distinct, highest),
+            (before + 5, before + 5),
+            "round {round}"
+        );
+    }
+}
+
+/// Rematches: both players of a finished game asking for one at the same moment (each twice)
+/// start one new game, which every answer that saw it started names.
+pub(super) fn rematch_started_once(db: Db) {
+    let site = Site::start(db, |_| {});
+    for round in 0..ROUNDS {
+        let players = users(site.a(), &format!("rm{round}_"), 2);
+        let id = site.a().started_game("keltis-card", &players);
+        support::players::resign(site.a(), id, &players[1]);
+        let answers = site.race(4, |i, s| {
+            s.post(
+                &format!("/api/v1/games/{id}/rematch"),
+                Some(&players[i % 2].token),
+                json!({}),
+            )
+        });
+        documented("post", "/api/v1/games/{id}/rematch", &answers);
+        assert_eq!(with_status(&answers, 200), 4, "round {round}");
+        let started: Vec<i64> = answers
+            .iter()
+            .filter_map(|a| a.json()["new_game_id"].as_i64())
+            .collect();
+        assert!(!started.is_empty(), "round {round}: nobody saw it start");
+        assert!(started.iter().all(|&g| g == started[0]), "{started:?}");
+        let games_of_first = site.a().count(&format!(
+            "SELECT COUNT(*) AS n FROM game_seats WHERE user_id = {}",
+            players[0].id
+        ));
+        assert_eq!(
+            games_of_first, 2,
+            "round {round}: the old game and one rematch"
+        );
+        let shown = site.a().get(
+            &format!("/api/v1/games/{id}/rematch"),
+            Some(&players[0].token),
+        );
+        assert_eq!(shown.json()["new_game_id"].as_i64(), Some(started[0]));
     }
 }

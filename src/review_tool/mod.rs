@@ -11,6 +11,8 @@ use crate::engine::bots::{Bot, BotKind};
 use crate::engine::{Game, Record, Setup, SetupError, Variant};
 use crate::review::{review, Effort, Review, ReviewError};
 
+pub mod calibrate;
+
 /// One game reviewed, and what it cost.
 #[derive(Debug, Serialize)]
 pub struct ReviewedGame {
@@ -44,11 +46,22 @@ pub fn bot_game(
     players: u8,
     seed: u64,
 ) -> Result<Record, ReviewToolError> {
+    let kinds = vec![kind; usize::from(players)];
+    mixed_game(&kinds, variant, seed)
+}
+
+/// A game with a bot of `kinds[seat]` at each seat, recorded.
+pub fn mixed_game(
+    kinds: &[BotKind],
+    variant: Variant,
+    seed: u64,
+) -> Result<Record, ReviewToolError> {
+    let players = kinds.len() as u8;
     let setup = Setup::deal(variant, players, seed)?;
     let mut game = Game::from_setup(&setup)?;
     let mut record = Record::new(setup);
     let mut bots: Vec<Bot> = (0..players)
-        .map(|s| Bot::new(kind, seed ^ (0xB07 + u64::from(s))))
+        .map(|s| Bot::new(kinds[usize::from(s)], seed ^ (0xB07 + u64::from(s))))
         .collect();
     while let Some(seat) = game.to_act() {
         let bot_error = |e: &dyn std::fmt::Display| ReviewToolError::Bot(e.to_string());

@@ -1,0 +1,188 @@
+//! `keltis review --calibrate`: what reviews say about players whose strength is known. Bots of
+//! known order (random, greedy, strong) play each other; every game is reviewed; a review that
+//! tells the truth gives the stronger bot the higher accuracy, the fewer points lost per
+//! decision and the fewer marks. One table row per bot of each pairing, with 95% intervals
+//! (issue 66; the table in docs/performance.md).
+
+use crate::engine::bots::{BotKind, Budget};
+use crate::engine::Variant;
+use crate::review::marks::mean_and_spread;
+use crate::review::{Effort, Review};
+
+use super::{mixed_game, ReviewToolError};
+
+/// A pairing of two bots, the weaker first; with more than two players the seats alternate.
+#[derive(Clone, Copy, Debug)]
+pub struct Pairing {
+    pub weaker: (&'static str, BotKind),
+    pub stronger: (&'static str, BotKind),
+}
+
+/// The three pairings the calibration plays: random against greedy (greedy wins about 99% of
+/// such games), greedy against strong, strong against itself.
+pub fn pairings(strong: BotKind) -> [Pairing; 3] {
+    let random = ("random", BotKind::Random);
+    let greedy = ("greedy", BotKind::Greedy);
+    let strong = ("strong", strong);
+    [
+        Pairing {
+            weaker: random,
+            stronger: greedy,
+        },
+        Pairing {
+            weaker: greedy,
+            stronger: strong,
+        },
+        Pairing {
+            weaker: strong,
+            stronger: strong,
+        },
+    ]
+}
+
+/// The strong bot of the calibration unless told: `bot-strong`'s search with a fixed number of
+/// sampled games instead of a time budget, so that a run is the same on any machine.
+pub const STRONG: BotKind = BotKind::Rollout(Budget::Iterations(32));
+
+/// What one seat's review said.
+#[derive(Clone, Copy, Debug, Default)]
+struct SeatFigures {
+    accuracy: f64,
+    lost_per_decision: f64,
+    marks: f64,
+    blunders: f64,
+    final_margin: f64,
+}
+
+/// Figures of one bot in one pairing: each a mean with the half-width of its 95% interval.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct BotRow {
+    pub pairing: String,
+    pub bot: String,
+    pub seats: usize,
+    pub accuracy: (f64, f64),
+    pub points_lost_per_decision: (f64, f64),
+    /// Mistakes and blunders in a game.
+    pub marks_per_game: (f64, f64),
+    pub blunders_per_game: (f64, f64),
+    pub final_margin: (f64, f64),
+    /// Games in which this bot's accuracy was below the other's (the weaker's row only).
+    pub below_the_other: Option<f64>,
+}
+
+fn interval(values: &[f64]) -> (f64, f64) {
+    let (mean, spread) = mean_and_spread(values);
+    let half = 1.96 * spread / (values.len().max(1) as f64).sqrt();
+    (
+        (mean * 100.0).round() / 100.0,
+        (half * 100.0).round() / 100.0,
+    )
+}
+
+fn figures(review: &Review, seat: u8) -> SeatFigures {
+    let s = &review.summary[usize::from(seat)];
+    SeatFigures {
+        accuracy: s.accuracy,
+        lost_per_decision: s.points_lost / s.judged.max(1) as f64,
+        marks: (s.mistakes + s.blunders) as f64,
+        blunders: s.blunders as f64,
+        final_margin: s.final_margin,
+    }
+}
+
+/// Play and review `games` games of `pairing`; the weaker bot's seats alternate with the
+/// stronger's, and which comes first alternates from game to game.
+pub fn calibrate_pairing(
+    pairing: Pairing,
+    variant: Variant,
+    players: u8,
+    games: u64,
+    seed: u64,
+    effort: Effort,
+) -> Result<Vec<BotRow>, ReviewToolError> {
+    let (mut weaker, mut stronger) = (Vec::new(), Vec::new());
+    let mut below = 0usize;
+    for g in 0..games {
+        let weak_at = |seat: u8| (u64::from(seat) + g) % 2 == 0;
+        let kinds: Vec<BotKind> = (0..players)
+            .map(|s| {
+                if weak_at(s) {
+                    pairing.weaker.1
+                } else {
+                    pairing.stronger.1
+                }
+            })
+            .collect();
+        let record = mixed_game(&kinds, variant, seed.wrapping_add(g))?;
+        let review = crate::review::review(&record, effort, seed.wrapping_add(g))?;
+        let (mut weak_acc, mut strong_acc) = (Vec::new(), Vec::new());
+        for seat in 0..players {
+            let f = figures(&review, seat);
+            if weak_at(seat) {
+                weak_acc.push(f.accuracy);
+                weaker.push(f);
+            } else {
+                strong_acc.push(f.accuracy);
+                stronger.push(f);
+            }
+        }
+        if mean_and_spread(&weak_acc).0 < mean_and_spread(&strong_acc).0 {
+            below += 1;
+        }
+    }
+    let name = format!("{} v {}", pairing.weaker.0, pairing.stronger.0);
+    let same = pairing.weaker.0 == pairing.stronger.0;
+    let row = |bot: &str, seats: &[SeatFigures], below: Option<f64>| {
+        let of = |f: fn(&SeatFigures) -> f64| interval(&seats.iter().map(f).collect::<Vec<_>>());
+        BotRow {
+            pairing: name.clone(),
+            bot: bot.to_string(),
+            seats: seats.len(),
+            accuracy: of(|f| f.accuracy),
+            points_lost_per_decision: of(|f| f.lost_per_decision),
+            marks_per_game: of(|f| f.marks),
+            blunders_per_game: of(|f| f.blunders),
+            final_margin: of(|f| f.final_margin),
+            below_the_other: below,
+        }
+    };
+    if same {
+        let all: Vec<SeatFigures> = weaker.into_iter().chain(stronger).collect();
+        return Ok(vec![row(pairing.weaker.0, &all, None)]);
+    }
+    Ok(vec![
+        row(
+            pairing.weaker.0,
+            &weaker,
+            Some(below as f64 / games.max(1) as f64),
+        ),
+        row(pairing.stronger.0, &stronger, None),
+    ])
+}
+
+/// The table of `rows`, in Markdown.
+pub fn table(variant: Variant, players: u8, games: u64, rows: &[BotRow]) -> String {
+    let pm = |(m, h): (f64, f64)| format!("{m:.2} ± {h:.2}");
+    let mut out = format!(
+        "{} with {players} players, {games} games a pairing\n\n\
+         | pairing | bot | seats | accuracy | points lost / decision | mistakes + blunders / game | blunders / game | final margin | accuracy below the other's |\n\
+         |---|---|---|---|---|---|---|---|---|\n",
+        variant.name()
+    );
+    for r in rows {
+        out += &format!(
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+            r.pairing,
+            r.bot,
+            r.seats,
+            pm(r.accuracy),
+            pm(r.points_lost_per_decision),
+            pm(r.marks_per_game),
+            pm(r.blunders_per_game),
+            pm(r.final_margin),
+            r.below_the_other
+                .map_or(String::new(), |b| format!("{:.0}%", b * 100.0)),
+        );
+    }
+    out
+}

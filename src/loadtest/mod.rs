@@ -63,6 +63,8 @@ pub struct LoadReport {
     pub finished_games: usize,
     pub accepted_moves: u64,
     pub refused_moves: u64,
+    /// Answers "come back later" (503 or 429) to the other requests, waited out and sent again.
+    pub busy_answers: u64,
     pub seconds: f64,
     pub accepted_moves_per_second: f64,
     /// The rate offered, when the tables were paced.
@@ -179,14 +181,39 @@ async fn call(req: reqwest::RequestBuilder, ok: u16) -> Result<Value, LoadError>
     call_for(req, ok).await
 }
 
+/// Answers "come back later" (503 or 429 with `Retry-After`) to the lobby's and reads' requests,
+/// each waited out and sent again: an overloaded server says so by design (its pool waits a
+/// second for a connection), and a client that stopped at the first would end the run.
+static BUSY_ANSWERS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// Times one request is sent again after "come back later".
+const BUSY_TRIES: usize = 30;
+
 /// `call`, reading the answer as `T` (fields it does not name are skipped unparsed).
 async fn call_for<T: serde::de::DeserializeOwned>(
-    req: reqwest::RequestBuilder,
+    mut req: reqwest::RequestBuilder,
     ok: u16,
 ) -> Result<T, LoadError> {
-    let r = req.send().await?;
-    let status = r.status().as_u16();
-    let body = r.text().await?;
+    let mut tries = 0;
+    let (status, body) = loop {
+        let again = req.try_clone();
+        let r = req.send().await?;
+        let status = r.status().as_u16();
+        let wait = r
+            .headers()
+            .get(reqwest::header::RETRY_AFTER)
+            .and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
+        let body = r.text().await?;
+        tries += 1;
+        match (again, wait) {
+            (Some(again), Some(seconds)) if matches!(status, 429 | 503) && tries < BUSY_TRIES => {
+                BUSY_ANSWERS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                tokio::time::sleep(Duration::from_secs(seconds.clamp(1, 5))).await;
+                req = again;
+            }
+            _ => break (status, body),
+        }
+    };
     if status != ok {
         return Err(LoadError::Answer { status, body });
     }
@@ -407,6 +434,7 @@ pub async fn run(options: LoadOptions) -> Result<LoadReport, LoadError> {
         finished_games: finished,
         accepted_moves: accepted,
         refused_moves: refused,
+        busy_answers: BUSY_ANSWERS.load(std::sync::atomic::Ordering::Relaxed),
         seconds,
         accepted_moves_per_second,
         offered_moves_per_second: options.rate,

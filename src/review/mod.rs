@@ -203,10 +203,16 @@ fn judge_decision(
         .map(|m| marks::mean_and_spread(m).0)
         .collect();
     // The best: the highest mean; equal means, the first listed.
-    let best = (0..legal.len()).fold(0, |b, i| if means[i] > means[b] { i } else { b });
+    let mut best = (0..legal.len()).fold(0, |b, i| if means[i] > means[b] { i } else { b });
     let spread = marks::mean_and_spread(&values.margins[best]).1;
+    // What the played choice gave away, measured on samples that did not pick the best (see
+    // `marks::held_out_loss`); none, and the played choice stands as the best.
+    let lost = marks::held_out_loss(&values.margins, at).max(0.0);
+    if lost == 0.0 {
+        best = at;
+    }
     let win_chance = marks::win_chance(means[at], spread);
-    let best_win_chance = marks::win_chance(means[best], spread);
+    let best_win_chance = marks::win_chance(means[at] + lost, spread);
     let chance_lost = (best_win_chance - win_chance).max(0.0);
     let clear = at != best && marks::clearly_worse(&values.margins[best], &values.margins[at]);
     let mark = if clear {
@@ -223,11 +229,11 @@ fn judge_decision(
         played: played.normalized().to_json(board),
         best: legal[best].normalized().to_json(board),
         margin: round(means[at]),
-        best_margin: round(means[best]),
+        best_margin: round(means[at] + lost),
         win_chance: round(win_chance),
         best_win_chance: round(best_win_chance),
         chance_lost: round(chance_lost),
-        points_lost: round((means[best] - means[at]).max(0.0)),
+        points_lost: round(lost),
         mark,
     };
     Ok((Some(judged), draws.then_some(means[at])))

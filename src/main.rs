@@ -205,7 +205,8 @@ enum Command {
         #[arg(long)]
         summary: bool,
         /// Instead: --games games of each pairing (random v greedy, greedy v strong, strong v
-        /// strong), reviewed, and a table of what the reviews said of each bot.
+        /// strong, strong v the judge playing its own best choices), reviewed, and a table of
+        /// what the reviews said of each player.
         #[arg(long)]
         calibrate: bool,
         /// The strong bot of --calibrate.
@@ -487,7 +488,7 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             };
             if calibrate {
                 let mut rows = Vec::new();
-                for pairing in cal::pairings(strong) {
+                for pairing in cal::pairings(strong, effort) {
                     rows.extend(cal::calibrate_pairing(
                         pairing, variant, players, games, seed, effort,
                     )?);

@@ -239,6 +239,29 @@ fn judge_decision(
     Ok((Some(judged), draws.then_some(means[at])))
 }
 
+/// The choice a review would call best from `view` (its seat to act): the highest mean margin on
+/// the same samples a review takes. A player that plays by it is the calibration's "judge as a
+/// player": a review is only as good as the advice it gives.
+pub fn best_choice(view: &View, effort: Effort, rng: &mut SeedRng) -> Result<Decision, ReviewError> {
+    let legal = view.resolved_legal_decisions().map_err(|_| {
+        crate::engine::bots::sample::SampleError("the view's choices could not be listed")
+    })?;
+    let Some(&first) = legal.first() else {
+        return Err(crate::engine::bots::sample::SampleError("nothing to choose").into());
+    };
+    if legal.len() == 1 {
+        return Ok(first);
+    }
+    let values = judge::choice_margins(view, &legal, effort, rng)?;
+    let means: Vec<f64> = values
+        .margins
+        .iter()
+        .map(|m| marks::mean_and_spread(m).0)
+        .collect();
+    let best = (0..legal.len()).fold(0, |b, i| if means[i] > means[b] { i } else { b });
+    Ok(legal[best])
+}
+
 fn summarise(
     seat: u8,
     decisions: &[JudgedDecision],

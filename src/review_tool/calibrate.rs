@@ -2,28 +2,32 @@
 //! known order (random, greedy, strong) play each other; every game is reviewed; a review that
 //! tells the truth gives the stronger bot the higher accuracy, the fewer points lost per
 //! decision and the fewer marks. One table row per bot of each pairing, with 95% intervals
-//! (issue 66; the table in docs/performance.md).
+//! (issue 66; the table in docs/performance.md). A fourth pairing seats the judge itself, playing
+//! the choice a review would call best, against the strong bot: a review is only as good as the
+//! advice it gives.
 
-use crate::engine::bots::{BotKind, Budget};
+use crate::engine::bots::BotKind;
 use crate::engine::Variant;
 use crate::review::marks::mean_and_spread;
 use crate::review::{Effort, Review};
 
-use super::{mixed_game, ReviewToolError};
+use super::{mixed_game, Player, ReviewToolError};
 
-/// A pairing of two bots, the weaker first; with more than two players the seats alternate.
+/// A pairing of two players, the weaker first (as far as known); with more than two players the
+/// seats alternate.
 #[derive(Clone, Copy, Debug)]
 pub struct Pairing {
-    pub weaker: (&'static str, BotKind),
-    pub stronger: (&'static str, BotKind),
+    pub weaker: (&'static str, Player),
+    pub stronger: (&'static str, Player),
 }
 
-/// The three pairings the calibration plays: random against greedy (greedy wins about 99% of
-/// such games), greedy against strong, strong against itself.
-pub fn pairings(strong: BotKind) -> [Pairing; 3] {
-    let random = ("random", BotKind::Random);
-    let greedy = ("greedy", BotKind::Greedy);
-    let strong = ("strong", strong);
+/// The pairings the calibration plays: random against greedy (greedy wins about 99% of such
+/// games), greedy against strong, strong against itself, and the strong bot against the judge
+/// playing at `effort`.
+pub fn pairings(strong: BotKind, effort: Effort) -> [Pairing; 4] {
+    let random = ("random", Player::Bot(BotKind::Random));
+    let greedy = ("greedy", Player::Bot(BotKind::Greedy));
+    let strong = ("strong", Player::Bot(strong));
     [
         Pairing {
             weaker: random,
@@ -37,17 +41,19 @@ pub fn pairings(strong: BotKind) -> [Pairing; 3] {
             weaker: strong,
             stronger: strong,
         },
+        Pairing {
+            weaker: strong,
+            stronger: ("judge", Player::Judge(effort)),
+        },
     ]
 }
-
-/// The strong bot of the calibration unless told: `bot-strong`'s search with a fixed number of
-/// sampled games instead of a time budget, so that a run is the same on any machine.
-pub const STRONG: BotKind = BotKind::Rollout(Budget::Iterations(32));
 
 /// What one seat's review said.
 #[derive(Clone, Copy, Debug, Default)]
 struct SeatFigures {
     accuracy: f64,
+    judged: f64,
+    lost: f64,
     lost_per_decision: f64,
     marks: f64,
     blunders: f64,
@@ -61,11 +67,16 @@ pub struct BotRow {
     pub bot: String,
     pub seats: usize,
     pub accuracy: (f64, f64),
+    /// Decisions judged (with a choice) in a game.
+    pub judged_per_game: (f64, f64),
+    pub points_lost_per_game: (f64, f64),
     pub points_lost_per_decision: (f64, f64),
     /// Mistakes and blunders in a game.
     pub marks_per_game: (f64, f64),
     pub blunders_per_game: (f64, f64),
     pub final_margin: (f64, f64),
+    /// The share of its seats that won.
+    pub won: f64,
     /// Games in which this bot's accuracy was below the other's (the weaker's row only).
     pub below_the_other: Option<f64>,
 }
@@ -83,6 +94,8 @@ fn figures(review: &Review, seat: u8) -> SeatFigures {
     let s = &review.summary[usize::from(seat)];
     SeatFigures {
         accuracy: s.accuracy,
+        judged: s.judged as f64,
+        lost: s.points_lost,
         lost_per_decision: s.points_lost / s.judged.max(1) as f64,
         marks: (s.mistakes + s.blunders) as f64,
         blunders: s.blunders as f64,
@@ -104,7 +117,7 @@ pub fn calibrate_pairing(
     let mut below = 0usize;
     for g in 0..games {
         let weak_at = |seat: u8| (u64::from(seat) + g) % 2 == 0;
-        let kinds: Vec<BotKind> = (0..players)
+        let kinds: Vec<Player> = (0..players)
             .map(|s| {
                 if weak_at(s) {
                     pairing.weaker.1
@@ -139,10 +152,14 @@ pub fn calibrate_pairing(
             bot: bot.to_string(),
             seats: seats.len(),
             accuracy: of(|f| f.accuracy),
+            judged_per_game: of(|f| f.judged),
+            points_lost_per_game: of(|f| f.lost),
             points_lost_per_decision: of(|f| f.lost_per_decision),
             marks_per_game: of(|f| f.marks),
             blunders_per_game: of(|f| f.blunders),
             final_margin: of(|f| f.final_margin),
+            won: seats.iter().filter(|f| f.final_margin > 0.0).count() as f64
+                / seats.len().max(1) as f64,
             below_the_other: below,
         }
     };
@@ -165,21 +182,24 @@ pub fn table(variant: Variant, players: u8, games: u64, rows: &[BotRow]) -> Stri
     let pm = |(m, h): (f64, f64)| format!("{m:.2} ± {h:.2}");
     let mut out = format!(
         "{} with {players} players, {games} games a pairing\n\n\
-         | pairing | bot | seats | accuracy | points lost / decision | mistakes + blunders / game | blunders / game | final margin | accuracy below the other's |\n\
-         |---|---|---|---|---|---|---|---|---|\n",
+         | pairing | bot | seats | accuracy | judged / game | points lost / game | points lost / decision | mistakes + blunders / game | blunders / game | final margin | won | accuracy below the other's |\n\
+         |---|---|---|---|---|---|---|---|---|---|---|---|\n",
         variant.name()
     );
     for r in rows {
         out += &format!(
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.0}% | {} |\n",
             r.pairing,
             r.bot,
             r.seats,
             pm(r.accuracy),
+            pm(r.judged_per_game),
+            pm(r.points_lost_per_game),
             pm(r.points_lost_per_decision),
             pm(r.marks_per_game),
             pm(r.blunders_per_game),
             pm(r.final_margin),
+            r.won * 100.0,
             r.below_the_other
                 .map_or(String::new(), |b| format!("{:.0}%", b * 100.0)),
         );

@@ -8,6 +8,7 @@ use std::time::Instant;
 use serde::Serialize;
 
 use crate::engine::bots::{Bot, BotKind};
+use crate::engine::setup::SeedRng;
 use crate::engine::{Game, Record, Setup, SetupError, Variant};
 use crate::review::{review, Effort, Review, ReviewError};
 
@@ -46,28 +47,43 @@ pub fn bot_game(
     players: u8,
     seed: u64,
 ) -> Result<Record, ReviewToolError> {
-    let kinds = vec![kind; usize::from(players)];
-    mixed_game(&kinds, variant, seed)
+    let seats = vec![Player::Bot(kind); usize::from(players)];
+    mixed_game(&seats, variant, seed)
 }
 
-/// A game with a bot of `kinds[seat]` at each seat, recorded.
-pub fn mixed_game(
-    kinds: &[BotKind],
-    variant: Variant,
-    seed: u64,
-) -> Result<Record, ReviewToolError> {
-    let players = kinds.len() as u8;
+/// Who plays a seat of a calibration game.
+#[derive(Clone, Copy, Debug)]
+pub enum Player {
+    Bot(BotKind),
+    /// The review's own judgement, at this effort ([`crate::review::best_choice`]).
+    Judge(Effort),
+}
+
+/// A game with `seats[seat]` playing each seat, recorded.
+pub fn mixed_game(seats: &[Player], variant: Variant, seed: u64) -> Result<Record, ReviewToolError> {
+    let players = seats.len() as u8;
     let setup = Setup::deal(variant, players, seed)?;
     let mut game = Game::from_setup(&setup)?;
     let mut record = Record::new(setup);
-    let mut bots: Vec<Bot> = (0..players)
-        .map(|s| Bot::new(kinds[usize::from(s)], seed ^ (0xB07 + u64::from(s))))
+    let mut bots: Vec<Option<Bot>> = seats
+        .iter()
+        .zip(0u64..)
+        .map(|(p, s)| match p {
+            Player::Bot(kind) => Some(Bot::new(*kind, seed ^ (0xB07 + s))),
+            Player::Judge(_) => None,
+        })
         .collect();
     while let Some(seat) = game.to_act() {
         let bot_error = |e: &dyn std::fmt::Display| ReviewToolError::Bot(e.to_string());
-        let d = bots[seat as usize]
-            .decide(&game.view(Some(seat)))
-            .map_err(|e| bot_error(&e))?;
+        let view = game.view(Some(seat));
+        let d = match (&mut bots[usize::from(seat)], seats[usize::from(seat)]) {
+            (Some(bot), _) => bot.decide(&view).map_err(|e| bot_error(&e))?,
+            (None, Player::Judge(effort)) => {
+                let stream = seed ^ ((record.decisions.len() as u64) << 8) ^ u64::from(seat);
+                crate::review::best_choice(&view, effort, &mut SeedRng::new(stream))?
+            }
+            (None, Player::Bot(_)) => return Err(ReviewToolError::Bot("no bot".into())),
+        };
         game.apply(seat, d).map_err(|e| bot_error(&e))?;
         record.push(&game, seat, d);
         if record.decisions.len() >= crate::arena::MAX_DECISIONS {

@@ -242,7 +242,11 @@ fn judge_decision(
 /// The choice a review would call best from `view` (its seat to act): the highest mean margin on
 /// the same samples a review takes. A player that plays by it is the calibration's "judge as a
 /// player": a review is only as good as the advice it gives.
-pub fn best_choice(view: &View, effort: Effort, rng: &mut SeedRng) -> Result<Decision, ReviewError> {
+pub fn best_choice(
+    view: &View,
+    effort: Effort,
+    rng: &mut SeedRng,
+) -> Result<Decision, ReviewError> {
     let legal = view.resolved_legal_decisions().map_err(|_| {
         crate::engine::bots::sample::SampleError("the view's choices could not be listed")
     })?;

@@ -60,7 +60,11 @@ pub enum Player {
 }
 
 /// A game with `seats[seat]` playing each seat, recorded.
-pub fn mixed_game(seats: &[Player], variant: Variant, seed: u64) -> Result<Record, ReviewToolError> {
+pub fn mixed_game(
+    seats: &[Player],
+    variant: Variant,
+    seed: u64,
+) -> Result<Record, ReviewToolError> {
     let players = seats.len() as u8;
     let setup = Setup::deal(variant, players, seed)?;
     let mut game = Game::from_setup(&setup)?;

@@ -348,3 +348,57 @@ pub(super) fn password_reset_mails_at_most_three_an_hour(db: Db) {
         assert_eq!(links, 3, "round {round}");
     }
 }
+
+/// Registration: one name, one account, whoever asks for it at the same moment.
+pub(super) fn name_registered_once(db: Db) {
+    let site = Site::start(db, |_| {});
+    for round in 0..ROUNDS {
+        let name = format!("twin{round}");
+        let answers = site.race(4, |i, s| {
+            s.post(
+                "/api/v1/auth/register",
+                None,
+                json!({"name": name, "password": format!("a long password {i}")}),
+            )
+        });
+        documented("post", "/api/v1/auth/register", &answers);
+        assert_eq!(with_status(&answers, 201), 1, "round {round}");
+        assert_eq!(codes(&answers, 409), vec!["name_taken"; 3], "round {round}");
+        let rows = site.a().count(&format!(
+            "SELECT COUNT(*) AS n FROM users WHERE name = '{name}'"
+        ));
+        assert_eq!(rows, 1, "round {round}");
+    }
+}
+
+/// Vacation: started once, whatever arrives at once, with every clock of the player's stopped
+/// once.
+pub(super) fn vacation_started_once(db: Db) {
+    let site = Site::start(db, |_| {});
+    for round in 0..ROUNDS {
+        let players = users(site.a(), &format!("va{round}_"), 2);
+        for _ in 0..2 {
+            site.a().started_with(
+                json!({"variant": "keltis-card", "players": 2,
+                       "time_control": {"type": "per_turn", "seconds": 86_400}}),
+                &players,
+            );
+        }
+        let p = &players[0];
+        let answers = site.race(4, |_, s| {
+            s.post("/api/v1/me/vacation", Some(&p.token), json!({}))
+        });
+        documented("post", "/api/v1/me/vacation", &answers);
+        assert_eq!(with_status(&answers, 200), 1, "round {round}");
+        assert_eq!(
+            codes(&answers, 409),
+            vec!["already_on_vacation"; 3],
+            "round {round}"
+        );
+        let rows = site.a().count(&format!(
+            "SELECT COUNT(*) AS n FROM vacations WHERE user_id = {}",
+            p.id
+        ));
+        assert_eq!(rows, 1, "round {round}");
+    }
+}

@@ -26,10 +26,10 @@ mod waiting;
 
 use account::{
     account_deleted_once, chat_at_most_ten_messages_a_minute, chat_read_mark_never_goes_back,
-    note_written_twice_is_one_note, password_reset_links_used_once,
+    name_registered_once, note_written_twice_is_one_note, password_reset_links_used_once,
     password_reset_mails_at_most_three_an_hour, push_devices_at_most_ten,
     push_endpoint_registered_twice_is_one_device, two_factor_started_twice_is_one_enrolment,
-    webhooks_at_most_ten,
+    vacation_started_once, webhooks_at_most_ten,
 };
 use lobby::{
     invitation_join_and_leave_together, last_seat_by_join_invitation_and_link,
@@ -72,6 +72,8 @@ on_both_databases!(
     invitation_join_and_leave_together,
     one_idempotency_key_on_two_games,
     account_deleted_once,
+    name_registered_once,
+    vacation_started_once,
 );
 
 /// The rules are listed in one place, docs/architecture.md ("Writes that race"): each names its
@@ -112,5 +114,5 @@ fn every_rule_listed_has_its_race_test() {
             "docs/architecture.md lists the race test `{test}`, which tests/http_races/ lacks"
         );
     }
-    assert!(listed >= 23, "only {listed} rules listed");
+    assert!(listed >= 25, "only {listed} rules listed");
 }

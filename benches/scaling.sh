@@ -158,12 +158,15 @@ start_server() {
   # As many workers as cores: what the server takes from its CPU mask, said outright for where
   # the mask is not enforced.
   env+=(KELTIS_WORKERS="$4")
+  # The log exists before the server starts: the background job opens it in its own time, and
+  # a busy machine let the first read below find no file (set -e then ended the script).
+  : >"$work/server.log"
   env -u DATABASE_URL "${env[@]}" taskset -c "$1" "$keltis" serve >"$work/server.log" 2>&1 &
   server_pid=$!
   # The port the server was given, from its log: one picked here and passed to it could be
   # taken by another process in between (tests run beside each other).
   for _ in $(seq 300); do
-    server_port=$(sed -nE 's/.*listening port=([0-9]+).*/\1/p' "$work/server.log" | head -n1)
+    server_port=$(sed -nE 's/.*listening port=([0-9]+).*/\1/p' "$work/server.log" | head -n1 || true)
     [ -n "$server_port" ] && curl -fs "http://127.0.0.1:$server_port/readyz" >/dev/null 2>&1 && break
     sleep 0.2
   done

@@ -480,21 +480,17 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             calibrate,
             strong,
         } => {
-            use keltis::review_tool::{calibrate as cal, greedy_game, read_records, review_timed};
+            use keltis::review_tool::{calibrate, greedy_game, print_reviews, read_records};
             let effort = keltis::review::Effort {
                 samples,
                 judge,
                 ..keltis::review::DEFAULT_EFFORT
             };
             if calibrate {
-                let mut rows = Vec::new();
-                for pairing in cal::pairings(strong, effort) {
-                    rows.extend(cal::calibrate_pairing(
-                        pairing, variant, players, games, seed, effort,
-                    )?);
-                    eprintln!("{}", cal::table(variant, players, games, &rows));
-                }
-                println!("{}", cal::table(variant, players, games, &rows));
+                let table = calibrate::run(strong, variant, players, games, seed, effort, |t| {
+                    eprintln!("{t}")
+                })?;
+                println!("{table}");
                 return Ok(());
             }
             let records = match records {
@@ -503,14 +499,7 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
                     .map(|g| greedy_game(variant, players, seed + g))
                     .collect::<Result<_, _>>()?,
             };
-            for record in &records {
-                let mut reviewed = review_timed(record, effort, seed)?;
-                if summary {
-                    reviewed.review.decisions.clear();
-                    reviewed.review.draws.clear();
-                }
-                println!("{}", serde_json::to_string(&reviewed)?);
-            }
+            print_reviews(&records, effort, seed, summary)?;
             Ok(())
         }
     }

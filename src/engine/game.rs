@@ -60,7 +60,8 @@ impl Phase {
 
 /// The version of the snapshot format and the rules together: a stored snapshot whose tag differs
 /// is thrown away and the state rebuilt from the game's decisions.
-pub const ENGINE_VERSION: i32 = super::RULESET_VERSION as i32 * 1000 + 3;
+// + 4: the cards known to be in each hand (`known_in_hand`), which older snapshots lack.
+pub const ENGINE_VERSION: i32 = super::RULESET_VERSION as i32 * 1000 + 4;
 
 /// The whole state of a game, hidden parts included. Serialises as a snapshot (hidden parts
 /// included: never send it to a client).
@@ -74,6 +75,11 @@ pub struct Game {
 
     /// Each seat's hand, kept sorted.
     pub(super) hands: Vec<Vec<Card>>,
+    /// Cards each seat drew from a discard pile and has not played since, kept sorted: everyone
+    /// saw them drawn (K8), so everyone knows they are in that hand. (Empty in snapshots written
+    /// before it was kept: known then as unknown.)
+    #[serde(default)]
+    pub(super) known_in_hand: Vec<Vec<Card>>,
     /// The draw pile; the last card is the top.
     pub(super) draw_pile: Vec<Card>,
     pub(super) removed: Vec<Card>,
@@ -120,6 +126,7 @@ impl Clone for Game {
             players,
             board,
             hands,
+            known_in_hand,
             draw_pile,
             removed,
             piles,
@@ -143,6 +150,7 @@ impl Clone for Game {
             players: *players,
             board: board.clone(),
             hands: hands.clone(),
+            known_in_hand: known_in_hand.clone(),
             draw_pile: draw_pile.clone(),
             removed: removed.clone(),
             piles: piles.clone(),
@@ -169,6 +177,7 @@ impl Clone for Game {
             players,
             board,
             hands,
+            known_in_hand,
             draw_pile,
             removed,
             piles,
@@ -191,6 +200,7 @@ impl Clone for Game {
         self.players.clone_from(players);
         self.board.clone_from(board);
         self.hands.clone_from(hands);
+        self.known_in_hand.clone_from(known_in_hand);
         self.draw_pile.clone_from(draw_pile);
         self.removed.clone_from(removed);
         self.piles.clone_from(piles);
@@ -304,6 +314,7 @@ impl Game {
                     h
                 })
                 .collect(),
+            known_in_hand: vec![Vec::new(); seats],
             draw_pile: setup.draw_pile.iter().rev().copied().collect(),
             removed: setup.removed.clone(),
             piles: Default::default(),
@@ -442,6 +453,31 @@ impl Game {
         if let Ok(i) = hand.binary_search(&card) {
             hand.remove(i);
         }
+        // A copy of a known card played: one fewer is known to be left (the one played may have
+        // been the unseen copy, but nobody can tell).
+        if let Some(known) = self.known_in_hand.get_mut(seat as usize) {
+            if let Ok(i) = known.binary_search(&card) {
+                known.remove(i);
+            }
+        }
+    }
+
+    /// `card`, drawn from a discard pile in sight of everyone, is known to be in `seat`'s hand.
+    pub(super) fn known_drawn(&mut self, seat: u8, card: Card) {
+        let seats = self.players as usize;
+        if self.known_in_hand.len() < seats {
+            self.known_in_hand.resize(seats, Vec::new());
+        }
+        let known = &mut self.known_in_hand[seat as usize];
+        let i = known.binary_search(&card).unwrap_or_else(|i| i);
+        known.insert(i, card);
+    }
+
+    /// The cards known to be in `seat`'s hand: drawn from a discard pile, not played since.
+    pub fn known_in_hand(&self, seat: u8) -> &[Card] {
+        self.known_in_hand
+            .get(seat as usize)
+            .map_or(&[], Vec::as_slice)
     }
 
     pub(super) fn put_in_hand(&mut self, seat: u8, card: Card) {

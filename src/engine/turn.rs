@@ -198,6 +198,7 @@ impl Game {
             .pop()
             .ok_or(RuleError::PileEmpty { color })?;
         self.put_in_hand(seat, card);
+        self.known_drawn(seat, card);
         Ok(Effect::Nothing)
     }
 

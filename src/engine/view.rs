@@ -72,6 +72,11 @@ pub struct SeatView {
     pub retired: Option<Retirement>,
     /// The seat's score as things stand, from what everyone sees (final once the game is over).
     pub score: Score,
+    /// Cards the seat drew from a discard pile and has not played since (everyone saw them
+    /// drawn). Kept for the bots and the review, which sample the hidden cards from a view; not
+    /// sent to clients (yet).
+    #[serde(skip)]
+    pub known_in_hand: Vec<Card>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
@@ -210,6 +215,7 @@ impl Game {
                     wish_stones,
                     retired: self.retired[s as usize],
                     score: self.score(s),
+                    known_in_hand: self.known_in_hand(s).to_vec(),
                 }
             })
             .collect();

@@ -1,11 +1,12 @@
 //! Judging one decision from what its player knew: games sampled from that player's view (their
-//! hand, everything in the open; the other hands, the draw pile's order and the removed cards
-//! dealt at random from the cards they could not see), every choice played on the same samples
+//! hand, everything in the open, the cards the others were seen to draw from the piles; the rest
+//! of the other hands, the draw pile's order and the removed cards dealt at random from the cards
+//! they could not see), every choice played on the same samples
 //! on, and the margins compared. The play-outs are the search bot's quick policy, to the end
 //! ([`Judge::Quick`], the server's), or the strong bot's own ([`Judge::Strong`], `keltis review
 //! --judge strong`: costlier, and its marks not yet calibrated). The last decisions of a game
 //! (the final plays, the last card of the draw pile) are searched exactly, every seat choosing
-//! its best.
+//! its best, within [`Effort::exact_nodes`] positions; beyond, the play-outs take over.
 //!
 //! Given only a [`View`], the judge cannot use a card its player could not see: honest by
 //! construction, as the bots are.

@@ -206,3 +206,24 @@ pub fn table(variant: Variant, players: u8, games: u64, rows: &[BotRow]) -> Stri
     }
     out
 }
+
+/// Every pairing of [`pairings`], played, reviewed and tabled; `progress` sees the table as it
+/// grows (a run of 200 games a pairing takes hours).
+pub fn run(
+    strong: BotKind,
+    variant: Variant,
+    players: u8,
+    games: u64,
+    seed: u64,
+    effort: Effort,
+    mut progress: impl FnMut(&str),
+) -> Result<String, ReviewToolError> {
+    let mut rows = Vec::new();
+    for pairing in pairings(strong, effort) {
+        rows.extend(calibrate_pairing(
+            pairing, variant, players, games, seed, effort,
+        )?);
+        progress(&table(variant, players, games, &rows));
+    }
+    Ok(table(variant, players, games, &rows))
+}

@@ -33,6 +33,8 @@ pub enum ReviewToolError {
     Bot(String),
     #[error("record {line}: {error}")]
     Record { line: usize, error: String },
+    #[error(transparent)]
+    Json(#[from] serde_json::Error),
 }
 
 /// A game between greedy bots, recorded.
@@ -132,4 +134,23 @@ pub fn review_timed(
         seconds: started.elapsed().as_secs_f64(),
         review,
     })
+}
+
+/// What `keltis review` prints: each game's review, one JSON line a game (its figures only with
+/// `summary`).
+pub fn print_reviews(
+    records: &[Record],
+    effort: Effort,
+    seed: u64,
+    summary: bool,
+) -> Result<(), ReviewToolError> {
+    for record in records {
+        let mut reviewed = review_timed(record, effort, seed)?;
+        if summary {
+            reviewed.review.decisions.clear();
+            reviewed.review.draws.clear();
+        }
+        println!("{}", serde_json::to_string(&reviewed)?);
+    }
+    Ok(())
 }

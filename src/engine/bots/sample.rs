@@ -1,6 +1,7 @@
-//! Determinisation: a full game state consistent with everything one seat may see. The unseen
-//! cards (the deck minus the seat's hand, every row and every pile) are shuffled and dealt to the
-//! other hands, the draw pile and the removed cards, in the sizes the view shows.
+//! Determinisation: a full game state consistent with everything one seat may see. The cards the
+//! others were seen to take from the discard piles stay in their hands; the unseen cards (the
+//! deck minus the seat's hand, every row, every pile and those) are shuffled and dealt to the rest
+//! of the other hands, the draw pile and the removed cards, in the sizes the view shows.
 
 use crate::engine::board::Slot;
 use crate::engine::cards::{board_game_deck, card_game_deck, Card, Color};
@@ -58,15 +59,28 @@ pub fn sample_game(view: &View, rng: &mut SeedRng) -> Result<Game, SampleError> 
     for c in own_hand {
         remove(c)?;
     }
+    // What the others were seen to draw from the piles is in their hands, not dealt at random.
+    for s in view.seats.iter().filter(|s| s.seat != seat) {
+        for c in &s.known_in_hand {
+            remove(c)?;
+        }
+    }
     rng.shuffle(&mut unseen);
     let mut cards = unseen.into_iter();
     let mut hands = Vec::with_capacity(players as usize);
+    let mut known_in_hand = Vec::with_capacity(players as usize);
     for s in &view.seats {
         let mut hand: Vec<Card> = if s.seat == seat {
             own_hand.clone()
         } else {
-            cards.by_ref().take(s.hand_size).collect()
+            let unknown = s.hand_size.saturating_sub(s.known_in_hand.len());
+            s.known_in_hand
+                .iter()
+                .copied()
+                .chain(cards.by_ref().take(unknown))
+                .collect()
         };
+        known_in_hand.push(s.known_in_hand.clone());
         if hand.len() != s.hand_size {
             return Err(SampleError("hand sizes do not add up"));
         }
@@ -133,6 +147,7 @@ pub fn sample_game(view: &View, rng: &mut SeedRng) -> Result<Game, SampleError> 
         players,
         board,
         hands,
+        known_in_hand,
         draw_pile,
         removed,
         piles,
@@ -156,6 +171,7 @@ pub fn sample_game(view: &View, rng: &mut SeedRng) -> Result<Game, SampleError> 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::decision::DecisionOf;
 
     #[test]
     fn a_sampled_game_shows_its_seat_exactly_the_same_view() {
@@ -187,6 +203,57 @@ mod tests {
                 step += 1;
             }
         }
+    }
+
+    /// A card seen drawn from a discard pile (K8: the piles are public) is in that hand in every
+    /// sample of another seat's view, until it is played; a copy played takes one off what is
+    /// known. The known cards are always in the hand.
+    #[test]
+    fn cards_seen_drawn_from_the_piles_stay_in_their_hands_in_every_sample() {
+        let contains_all = |hand: &[Card], known: &[Card]| {
+            let mut left = hand.to_vec();
+            known
+                .iter()
+                .all(|c| match left.iter().position(|h| h == c) {
+                    Some(i) => {
+                        left.remove(i);
+                        true
+                    }
+                    None => false,
+                })
+        };
+        let mut seen_known = 0;
+        for (variant, players, seed) in [
+            (Variant::KeltisCard, 2, 21),
+            (Variant::Keltis, 3, 22),
+            (Variant::NeueWege, 2, 23),
+        ] {
+            let mut rng = SeedRng::new(seed);
+            let mut game = Game::new(variant, players, seed).unwrap();
+            while let Some(to_act) = game.to_act() {
+                for other in 0..players {
+                    let known = game.known_in_hand(other);
+                    assert!(contains_all(game.hand(other), known), "{variant}");
+                    seen_known += known.len();
+                    let viewer = (other + 1) % players;
+                    if !known.is_empty() {
+                        let sample = sample_game(&game.view(Some(viewer)), &mut rng).unwrap();
+                        assert!(contains_all(sample.hand(other), known), "{variant}");
+                    }
+                }
+                // Drawing from a pile every other time one may: the piles' cards travel.
+                let legal = game.legal_decisions();
+                let pile = legal
+                    .iter()
+                    .find(|d| matches!(d, DecisionOf::DrawPile { .. }))
+                    .filter(|_| rng.below(2) == 0);
+                let d = pile
+                    .copied()
+                    .unwrap_or_else(|| legal[rng.below(legal.len() as u64) as usize]);
+                game.apply(to_act, d).unwrap();
+            }
+        }
+        assert!(seen_known > 100, "only {seen_known} known cards met");
     }
 
     #[test]

@@ -197,13 +197,7 @@ fn judge_decision(
         return Ok((None, before));
     }
     let values = judge::choice_margins(view, &legal, effort, rng)?;
-    let means: Vec<f64> = values
-        .margins
-        .iter()
-        .map(|m| marks::mean_and_spread(m).0)
-        .collect();
-    // The best: the highest mean; equal means, the first listed.
-    let mut best = (0..legal.len()).fold(0, |b, i| if means[i] > means[b] { i } else { b });
+    let (means, mut best) = means_and_best(&values);
     let spread = marks::mean_and_spread(&values.margins[best]).1;
     // What the played choice gave away, measured on samples that did not pick the best (see
     // `marks::held_out_loss`); none, and the played choice stands as the best.
@@ -257,13 +251,18 @@ pub fn best_choice(
         return Ok(first);
     }
     let values = judge::choice_margins(view, &legal, effort, rng)?;
+    Ok(legal[means_and_best(&values).1])
+}
+
+/// Each choice's mean margin, and the best: the highest mean; equal means, the first listed.
+fn means_and_best(values: &judge::ChoiceMargins) -> (Vec<f64>, usize) {
     let means: Vec<f64> = values
         .margins
         .iter()
         .map(|m| marks::mean_and_spread(m).0)
         .collect();
-    let best = (0..legal.len()).fold(0, |b, i| if means[i] > means[b] { i } else { b });
-    Ok(legal[best])
+    let best = (0..means.len()).fold(0, |b, i| if means[i] > means[b] { i } else { b });
+    (means, best)
 }
 
 fn summarise(

@@ -211,7 +211,12 @@ fn bad_messages_store_nothing(db: Db) {
 
 /// Every GET of the document, called as another player with the parameters pointing at the
 /// game, the player and the note's author.
-fn every_read_as(s: &TestServer, who: &User, game: i64, author: &str) -> Vec<(String, String)> {
+pub(crate) fn every_read_as(
+    s: &TestServer,
+    who: &User,
+    game: i64,
+    author: &str,
+) -> Vec<(String, String)> {
     let spec: Value = serde_json::from_str(&keltis::api::openapi_json()).unwrap();
     let mut answers = Vec::new();
     for (path, item) in spec["paths"].as_object().unwrap() {
@@ -230,7 +235,7 @@ fn every_read_as(s: &TestServer, who: &User, game: i64, author: &str) -> Vec<(St
 }
 
 /// Everything a stream of `url` sends as `who` until it falls silent (its first heartbeat).
-fn streamed_until_silent(url: &str, who: &User) -> String {
+pub(crate) fn streamed_until_silent(url: &str, who: &User) -> String {
     let mut stream = Sse::open(url, Some(&who.token), None);
     let mut seen = String::new();
     while let Some(frame) = stream.frame() {

@@ -41,6 +41,7 @@ mod http_my_games;
 mod http_oauth;
 mod http_pairing;
 mod http_passwords;
+mod http_plans;
 mod http_push;
 mod http_races;
 mod http_ratings;

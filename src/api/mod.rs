@@ -28,6 +28,7 @@ pub mod openapi;
 pub mod outside_bots;
 pub mod pairing;
 pub mod passwords;
+pub mod plans;
 pub mod players;
 pub mod push;
 pub mod rate_limit;
@@ -143,6 +144,9 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(social::mark_chat_read)
         .service(social::get_note)
         .service(social::set_note)
+        .service(plans::get_plan)
+        .service(plans::put_plan)
+        .service(plans::delete_plan)
         .service(social::list_blocks)
         .service(social::block)
         .service(social::unblock)

@@ -12,6 +12,7 @@
 //! - [`scoring`]: final scores (B8, X8, C10, K10, K11)
 //! - [`view`]: what a seat or a spectator may see (K8, X7)
 //! - [`record`]: full records and replay
+//! - [`planning`]: plans for the next turn, rehearsed and checked (a server feature, no rule)
 
 pub mod board;
 pub mod bots;
@@ -21,6 +22,7 @@ pub mod decision;
 pub mod error;
 pub mod game;
 pub mod movement;
+pub mod planning;
 pub mod record;
 pub mod rows;
 pub mod scoring;

@@ -17,6 +17,7 @@ pub mod i18n;
 pub mod maintenance;
 pub mod notify;
 pub mod pairing;
+pub mod plans;
 pub mod play;
 pub mod ratings;
 pub mod review;

@@ -19,7 +19,7 @@ use super::{DbConnection, StorageError};
 /// Delete every row that belongs to the user alone: sessions and their refresh tokens, API
 /// tokens, stored answers, vacations, notifications, email settings, webhooks and their
 /// deliveries, push devices and their deliveries, password resets, two-factor sign-in,
-/// invitations, ratings, review accuracies. Seats, results and the user row stay (the games' records).
+/// invitations, ratings, review accuracies, plans for the next turn. Seats, results and the user row stay (the games' records).
 pub fn erase_personal_rows(conn: &mut DbConnection, user_id: i64) -> Result<(), StorageError> {
     let own_webhooks = webhooks::table
         .filter(webhooks::user_id.eq(user_id))
@@ -69,6 +69,7 @@ pub fn erase_personal_rows(conn: &mut DbConnection, user_id: i64) -> Result<(), 
     diesel::delete(game_invites::table.filter(game_invites::user_id.eq(user_id))).execute(conn)?;
     diesel::delete(ratings::table.filter(ratings::user_id.eq(user_id))).execute(conn)?;
     super::reviews::erase_user(conn, user_id)?;
+    super::plans::erase_user(conn, user_id)?;
     super::oauth::delete_codes_of(conn, user_id)?;
     super::social::erase_user(conn, user_id)?;
     super::inbound_mail::erase_user(conn, user_id)?;

@@ -41,6 +41,7 @@ pub mod notifications;
 pub mod oauth;
 pub mod pairing;
 pub mod passwords;
+pub mod plans;
 mod pool;
 pub mod push;
 pub mod ratings;

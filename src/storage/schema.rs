@@ -565,6 +565,7 @@ diesel::table! {
 diesel::joinable!(game_events -> games (game_id));
 diesel::joinable!(game_archives -> games (game_id));
 diesel::joinable!(chat_messages -> users (user_id));
+diesel::joinable!(turn_plans -> games (game_id));
 
 diesel::table! {
     game_reviews (game_id) {
@@ -584,6 +585,31 @@ diesel::table! {
         user_id -> BigInt,
         variant -> Text,
         accuracy -> Double,
+    }
+}
+
+diesel::table! {
+    turn_plans (game_id, user_id) {
+        game_id -> BigInt,
+        user_id -> BigInt,
+        seat -> Integer,
+        made_on -> BigInt,
+        made_at -> BigInt,
+        plan -> Text,
+    }
+}
+
+diesel::table! {
+    plan_outcomes (id) {
+        id -> BigInt,
+        game_id -> BigInt,
+        user_id -> BigInt,
+        version -> BigInt,
+        alternative -> Nullable<Integer>,
+        steps -> Integer,
+        code -> Nullable<Text>,
+        reason -> Nullable<Text>,
+        at -> BigInt,
     }
 }
 
@@ -616,6 +642,8 @@ diesel::allow_tables_to_appear_in_same_query!(
     account_erasures,
     game_reviews,
     review_accuracies,
+    turn_plans,
+    plan_outcomes,
     oauth_codes,
     chat_messages,
     chat_reads,

@@ -22,6 +22,7 @@ fn users(s: &TestServer, prefix: &str, n: usize) -> Vec<User> {
 
 mod account;
 mod lobby;
+mod plans;
 mod waiting;
 
 use account::{
@@ -36,6 +37,7 @@ use lobby::{
     last_seats_taken_once, one_idempotency_key_on_two_games, running_games_cap_on_creations,
     running_games_cap_on_joins,
 };
+use plans::plan_kept_or_refused_as_the_turn_begins;
 use waiting::{
     event_last_places_taken_once, events_waiting_at_most_five_made,
     ladder_challenges_at_most_three_in, ladder_joined_once_each, pairing_request_filed_once,
@@ -51,6 +53,7 @@ mod mail {
 }
 
 on_both_databases!(
+    plan_kept_or_refused_as_the_turn_begins,
     pairing_requests_waiting_at_most_five,
     pairing_request_filed_once,
     events_waiting_at_most_five_made,

@@ -562,6 +562,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/games/{id}/plan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your plan for your next turn in this game, if one is waiting, and what became of your
+         *     earlier ones (played, or dropped and why). Nobody else ever reads it.
+         */
+        get: operations["getPlan"];
+        /**
+         * Leave the steps of your next turn, replacing any plan waiting: when your turn begins the
+         *     server plays the first alternative whose conditions hold and whose every step is still
+         *     legal, at once, using none of your clock; if none can be played the plan is dropped and your
+         *     turn notice says why. Each alternative is rehearsed now on your next turn as it would begin
+         *     if the others changed nothing, and refused unless every step is legal there.
+         */
+        put: operations["putPlan"];
+        post?: never;
+        /** Drop your waiting plan (there being none is no error). */
+        delete: operations["deletePlan"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/games/{id}/record": {
         parameters: {
             query?: never;
@@ -1897,6 +1925,27 @@ export interface components {
             /** @description Without their signing secrets. */
             webhooks: components["schemas"]["Webhook"][];
         };
+        /**
+         * @description One way to play the next turn: its steps (as decisions, or in words), and what must not
+         *     have changed for it to be played.
+         */
+        AlternativeRequest: {
+            /**
+             * @description Played only if these still hold (none: whatever the others did, as long as every step
+             *     is legal).
+             */
+            conditions?: components["schemas"]["Condition"][];
+            /**
+             * @description The steps as decisions, in order (as `POST /games/{id}/decisions` takes them). Give
+             *     `steps` or `text`, not both.
+             */
+            steps?: components["schemas"]["Decision"][] | null;
+            /**
+             * @description The steps in words, read as a typed move is ("lay blue 4 pawn 2 then deck"), on the turn
+             *     as it would begin if the others changed nothing. At most 500 characters.
+             */
+            text?: string | null;
+        };
         /** @description Where the browser goes with the player's answer. */
         Answered: {
             redirect_to: string;
@@ -2195,6 +2244,11 @@ export interface components {
          * @enum {string}
          */
         Color: "green" | "yellow" | "brown" | "blue" | "pink" | "gray";
+        /**
+         * @description What must still be as it was when the plan was made for it to be played.
+         * @enum {string}
+         */
+        Condition: "piles_unchanged" | "spaces_unchanged";
         /** @description What the consent screen shows: who asks, for what, where the answer goes. */
         Consent: {
             client_id: string;
@@ -2744,6 +2798,7 @@ export interface components {
             messages: components["schemas"]["ChatMessage"][];
             /** @description The caller's private note (empty for none). */
             note: string;
+            plan: null | components["schemas"]["PlanState"];
             review: null | components["schemas"]["GameReview"];
         };
         /**
@@ -3867,6 +3922,11 @@ export interface components {
          *     `{"type":"final_play","left":3}`.
          */
         Phase: components["schemas"]["PlayPhase"] | components["schemas"]["FreeStepPhase"] | components["schemas"]["DiscardTilePhase"] | components["schemas"]["DrawPhase"] | components["schemas"]["FinalPlayPhase"] | components["schemas"]["OverPhase"];
+        /** @description A discard pile a plan draws from, with its top card as the plan saw it. */
+        PileSeen: {
+            color: components["schemas"]["Color"];
+            top?: null | components["schemas"]["Card"];
+        };
         PileView: {
             cards: components["schemas"]["Card"][];
             color: components["schemas"]["Color"];
@@ -3878,6 +3938,116 @@ export interface components {
             /** @description Space id from the layout. */
             space: string;
             tile: components["schemas"]["TileKind"];
+        };
+        /** @description Why a plan for a turn was not played. */
+        PlanNotPlayed: {
+            /** @description As a plan's outcome says it (`pile_changed`, `space_changed`, `step_refused`...). */
+            code: string;
+            /** @description Why, in words, in your language. */
+            reason: string;
+        };
+        /** @description What became of one of the caller's plans. */
+        PlanOutcome: {
+            /**
+             * Format: int32
+             * @description The alternative played (from 1).
+             */
+            alternative?: number | null;
+            /**
+             * Format: int64
+             * @description When (milliseconds since the Unix epoch).
+             */
+            at: number;
+            /**
+             * @description Why it was dropped: `pile_changed`, `space_changed`, `step_refused`, `turn_over`,
+             *     `not_turn_start`, `game_over` (the game ended, or you left it), `played_yourself`.
+             */
+            code?: string | null;
+            /** @description Whether its steps were played. */
+            played: boolean;
+            /** @description Why, in words (in your language). */
+            reason?: string | null;
+            /**
+             * Format: int32
+             * @description Decisions it played.
+             */
+            steps: number;
+            /**
+             * Format: int64
+             * @description The game's version when it was played or dropped: its steps made the versions after it.
+             */
+            version: number;
+        };
+        /**
+         * @description A plan for the caller's next turn.
+         * @example {
+         *       "alternatives": [
+         *         {
+         *           "conditions": [
+         *             "piles_unchanged"
+         *           ],
+         *           "text": "take the blue 7 then draw deck"
+         *         },
+         *         {
+         *           "text": "discard green 4 then draw deck"
+         *         }
+         *       ],
+         *       "expected_version": 12
+         *     }
+         */
+        PlanRequest: {
+            /**
+             * @description Tried in order when the turn begins: the first whose conditions hold and whose steps are
+             *     all legal is played. One to four.
+             */
+            alternatives: components["schemas"]["AlternativeRequest"][];
+            /**
+             * Format: int64
+             * @description The game's version the plan is made on (the game's `version`): what it saw is kept from
+             *     there.
+             */
+            expected_version: number;
+        };
+        /**
+         * @description The caller's plan in a game: the one waiting, and what became of the earlier ones (latest
+         *     first). Nobody else ever reads it.
+         */
+        PlanState: {
+            /** Format: int64 */
+            game_id: number;
+            outcomes: components["schemas"]["PlanOutcome"][];
+            plan?: null | components["schemas"]["PlanView"];
+        };
+        /** @description The plan waiting for the caller's next turn. */
+        PlanView: {
+            alternatives: components["schemas"]["PlannedAlternative"][];
+            /**
+             * Format: int64
+             * @description When it was made (milliseconds since the Unix epoch).
+             */
+            made_at: number;
+            /**
+             * Format: int64
+             * @description The game's version it was made on.
+             */
+            made_on_version: number;
+        };
+        /** @description An alternative as kept: its steps, its conditions and what it saw. */
+        PlannedAlternative: {
+            conditions: components["schemas"]["Condition"][];
+            /**
+             * @description Whether its steps end the turn as it was rehearsed; if not, the rest of the turn is yours
+             *     to play once they are played.
+             */
+            ends_turn?: boolean;
+            /**
+             * @description The piles its steps draw from and the spaces its pawns reach, as they were when it was
+             *     made: what its conditions compare.
+             */
+            seen: components["schemas"]["Seen"];
+            steps: components["schemas"]["Decision"][];
+            /** @description The words it was given in, if it was. */
+            text?: string | null;
         };
         /**
          * PlayPhase
@@ -4468,6 +4638,14 @@ export interface components {
             wish_stones: components["schemas"]["HeldStones"][];
         };
         /**
+         * @description What a plan looked at: the piles its steps draw from and the spaces its pawns reach, as
+         *     they were at the start of the turn rehearsed.
+         */
+        Seen: {
+            piles?: components["schemas"]["PileSeen"][];
+            spaces?: components["schemas"]["SpaceSeen"][];
+        };
+        /**
          * @description One server-sent event as it travels (its `id:`, `event:` and `data:` lines); comment lines
          *     (`: heartbeat`) carry nothing.
          */
@@ -4571,6 +4749,18 @@ export interface components {
              * @enum {string}
              */
             type: "skip";
+        };
+        /** @description A space a plan's pawn reaches, with what it held as the plan saw it. */
+        SpaceSeen: {
+            /** @description The space's id in the layout. */
+            space: string;
+            /**
+             * Format: int32
+             * @description Wish stones left on it (the expansion's pile spaces).
+             */
+            stones: number;
+            /** @description The tile on it (`clover`, `points_4`, `wish_stone`...), if any was left. */
+            tile?: string | null;
         };
         /** @description A line of the standings. */
         StandingView: {
@@ -5123,6 +5313,7 @@ export interface components {
              * @enum {string}
              */
             kind: "your_turn";
+            plan_not_played?: null | components["schemas"]["PlanNotPlayed"];
             /** Format: int32 */
             seat: number;
             /** Format: int64 */
@@ -6971,6 +7162,173 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getPlan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlanState"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description `not_seated`; `insufficient_scope`: the API token lacks the scope */
+            403: {
+                headers: {
+                    /** @description On `insufficient_scope` (RFC 6750 §3.1): `Bearer error="insufficient_scope", scope="play"` names the scope that would do; where only a signed-in session does, `error_description` says so instead of `scope` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_found`: no such game; `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    putPlan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlanRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlanState"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description `not_seated`; `insufficient_scope`: the API token lacks the scope */
+            403: {
+                headers: {
+                    /** @description On `insufficient_scope` (RFC 6750 §3.1): `Bearer error="insufficient_scope", scope="play"` names the scope that would do; where only a signed-in session does, `error_description` says so instead of `scope` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_found`: no such game; `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description `stale_version` (with `current_version`: the game moved on, look again), `not_started`, `plan_on_your_turn` (it is your turn: play it), `no_next_turn` (Keltis Card's final phase has no play left for you); `write_conflict`: another request wrote the same thing at the same moment, in a way the server did not foresee (it logs it as a bug): look again, then retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description `plan_not_playable` (a step is not legal on your next turn as it would begin, or the turn is over before it: the message says which), `invalid_body` (no alternative or more than four; an alternative with both or neither of `steps` and `text`; a text with a control or invisible formatting character), `text_too_long`, the words' codes as for a typed move (`words_unreadable`, `words_not_a_choice`, `words_ambiguous` with `choices`, `words_turn_over`), `unknown_space`, `game_over`, `seat_retired`; `invalid_body`: the body does not fit the schema, or a text field holds control characters */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deletePlan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No plan waits */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description `not_seated`; `insufficient_scope`: the API token lacks the scope */
+            403: {
+                headers: {
+                    /** @description On `insufficient_scope` (RFC 6750 §3.1): `Bearer error="insufficient_scope", scope="play"` names the scope that would do; where only a signed-in session does, `error_description` says so instead of `scope` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_found`: no such game; `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];

@@ -20,8 +20,8 @@ use utoipa::{Modify, OpenApi};
 
 use super::{
     accounts, deletion, email, error, events, games, health, inbound_mail, ladders, moderation,
-    my_games, notifications, oauth, outside_bots, pairing, passwords, players, push, reviews,
-    social, streams, two_factor, vacation, webhooks, words,
+    my_games, notifications, oauth, outside_bots, pairing, passwords, plans, players, push,
+    reviews, social, streams, two_factor, vacation, webhooks, words,
 };
 
 /// The whole document: health at the root, the API nested under `/api/v1`.
@@ -96,6 +96,9 @@ struct ApiDoc;
         social::mark_chat_read,
         social::get_note,
         social::set_note,
+        plans::get_plan,
+        plans::put_plan,
+        plans::delete_plan,
         social::list_blocks,
         social::block,
         social::unblock,

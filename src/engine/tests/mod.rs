@@ -6,6 +6,7 @@ mod base_game;
 mod both_boards;
 mod card_game;
 mod neue_wege;
+mod plans;
 mod seats_and_views;
 
 use super::board::{SpaceIdx, TileKind};

@@ -41,6 +41,10 @@ pub struct ExportedGame {
     /// The game's review, once someone asked for it.
     #[schema(required = true)]
     pub review: Option<crate::service::review::GameReview>,
+    /// The caller's plan waiting for their next turn, and what became of the earlier ones
+    /// (none where they had no seat).
+    #[schema(required = true)]
+    pub plan: Option<crate::service::plans::PlanState>,
 }
 
 /// Everything the server holds about the caller.
@@ -97,12 +101,13 @@ pub fn export(
             let id = game.summary.id;
             let events = events::events(db, caller, id, 0, ALL_EVENTS)?;
             // An invitation has no seat, so no note or message yet.
-            let (note, messages) = match game.your_seat {
+            let (note, messages, plan) = match game.your_seat {
                 Some(_) => (
                     notes::get(db, caller, id)?.text,
                     chat::own_messages(db, caller, id)?,
+                    Some(crate::service::plans::of_owner(db, caller.user_id, id)?),
                 ),
-                None => (String::new(), Vec::new()),
+                None => (String::new(), Vec::new(), None),
             };
             games.push(ExportedGame {
                 game,
@@ -110,6 +115,7 @@ pub fn export(
                 note,
                 messages,
                 review: crate::service::review::of_game(db, id)?,
+                plan,
             });
         }
         match page.next_cursor {

@@ -200,6 +200,17 @@ impl ClockState {
         });
     }
 
+    /// A plan plays the turn at once: the turn's clock starts again now, so that the plan uses
+    /// none of it.
+    pub fn restart_turn(&mut self, now: i64) {
+        if let Some(turn) = &mut self.turn {
+            turn.used_ms = 0;
+            if turn.since.is_some() {
+                turn.since = Some(now);
+            }
+        }
+    }
+
     /// A seat's player goes on vacation (`away`) or comes back: their turn's clock stops, or runs
     /// again. A clock already past its deadline does not stop: the time-out comes first. Returns
     /// whether anything changed.

@@ -666,3 +666,14 @@ web-text-players = Spieler
 web-text-table-piles = Nachziehstapel und Ablagestapel
 web-text-last-moves = Letzte Züge
 web-you = du
+
+# Pläne für den nächsten Zug: warum ein Plan nicht gespielt wurde (mit dem Zug gesagt).
+plan-not-played = Dein Plan wurde nicht gespielt: { $reason }.
+plan-pile-empty = nichts
+plan-miss-pile-changed = auf dem Ablagestapel { $color } liegt { $now } statt { $was }
+plan-miss-space-changed = was auf { $space } lag, ist nicht mehr da
+plan-miss-step-refused = Schritt { $step } ist nicht mehr möglich
+plan-miss-turn-over = dein Zug endete vor Schritt { $step }
+plan-miss-game-over = die Partie ist vorbei, oder du hast sie verlassen
+plan-miss-played-yourself = du hast diesen Zug selbst gespielt
+plan-miss-not-turn-start = es war nicht der Anfang deines Zugs

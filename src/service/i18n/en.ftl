@@ -651,3 +651,14 @@ web-text-players = Players
 web-text-table-piles = Draw pile and discard piles
 web-text-last-moves = Last moves
 web-you = you
+
+# Plans for the next turn: why a plan was not played (told with the turn).
+plan-not-played = Your plan was not played: { $reason }.
+plan-pile-empty = nothing
+plan-miss-pile-changed = the { $color } pile shows { $now } instead of { $was }
+plan-miss-space-changed = what was on { $space } is gone
+plan-miss-step-refused = step { $step } is no longer possible
+plan-miss-turn-over = your turn ended before step { $step }
+plan-miss-game-over = the game is over, or you left it
+plan-miss-played-yourself = you played this turn yourself
+plan-miss-not-turn-start = it was not the start of your turn

@@ -668,3 +668,14 @@ web-text-players = Joueurs
 web-text-table-piles = Pioche et défausses
 web-text-last-moves = Derniers coups
 web-you = vous
+
+# Plans du prochain tour : pourquoi un plan n'a pas été joué (dit avec le tour).
+plan-not-played = Votre plan n'a pas été joué : { $reason }.
+plan-pile-empty = rien
+plan-miss-pile-changed = la défausse { $color } montre { $now } au lieu de { $was }
+plan-miss-space-changed = ce qui était sur { $space } n'y est plus
+plan-miss-step-refused = l'étape { $step } n'est plus possible
+plan-miss-turn-over = votre tour s'est terminé avant l'étape { $step }
+plan-miss-game-over = la partie est finie, ou vous l'avez quittée
+plan-miss-played-yourself = vous avez joué ce tour vous-même
+plan-miss-not-turn-start = ce n'était pas le début de votre tour

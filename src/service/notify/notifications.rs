@@ -29,6 +29,9 @@ pub enum Notice {
         game_id: i64,
         seat: u8,
         version: i64,
+        /// Your plan for this turn was not played, and why (only ever told to you).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        plan_not_played: Option<PlanNotPlayed>,
     },
     /// Someone invited you to a game, or (`rematch`) offers a rematch at the finished game
     /// `game_id`: accept or decline it there (`POST` or `DELETE /games/{id}/rematch`).
@@ -238,9 +241,16 @@ impl Notice {
                 deadline,
                 lead_ms,
             } => format!("{game_id}:{seat}:{deadline}:{lead_ms}"),
+            // A turn whose plan was dropped is told again, with why.
             Notice::YourTurn {
-                game_id, version, ..
-            } => format!("{game_id}:{version}"),
+                game_id,
+                version,
+                plan_not_played,
+                ..
+            } => match plan_not_played {
+                Some(_) => format!("{game_id}:{version}:plan"),
+                None => format!("{game_id}:{version}"),
+            },
             // A rematch may be offered again once an offer was declined or lapsed.
             Notice::Invitation {
                 game_id,
@@ -273,6 +283,15 @@ impl Notice {
         };
         format!("{}:{user_id}:{what}", self.kind())
     }
+}
+
+/// Why a plan for a turn was not played.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct PlanNotPlayed {
+    /// As a plan's outcome says it (`pile_changed`, `space_changed`, `step_refused`...).
+    pub code: String,
+    /// Why, in words, in your language.
+    pub reason: String,
 }
 
 /// Where a notification stands in the outbox.

@@ -151,6 +151,7 @@ pub fn decide(
         if ended {
             crate::service::play::packing::game_ended(db, game_id);
         }
+        crate::service::plans::playing::after_decision(db, game_id, caller.user_id, ratings);
         Ok(answer)
     })();
     match result {
@@ -176,6 +177,9 @@ pub fn decide(
 pub(in crate::service) enum Actor {
     /// A user, for their own seat (refused once that seat has left the game).
     Player(i64),
+    /// A user's plan, for their own seat, at the start of their turn: as `Player`, but it
+    /// uses none of the turn's clock.
+    Plan(i64),
     /// The stand-in bot (this user id), for the seat to act, which has left the game.
     StandIn(i64),
     /// The server's clock, timing out the seat to act once its deadline has passed.
@@ -299,7 +303,9 @@ fn prepare(
     } = load_game_at(conn, game_id, expected_version, memo)?;
     // A player's own seat, refused before anything else when there is none.
     let own_seat = match actor {
-        Actor::Player(user_id) => Some(seat_of(&seats, user_id).ok_or_else(not_seated)?),
+        Actor::Player(user_id) | Actor::Plan(user_id) => {
+            Some(seat_of(&seats, user_id).ok_or_else(not_seated)?)
+        }
         Actor::StandIn(_) | Actor::Clock => None,
     };
     match GameStatus::parse(&row.status) {
@@ -341,7 +347,7 @@ fn prepare(
                 })
             }
         },
-        (None, Actor::Player(_)) => return Err(not_seated()),
+        (None, Actor::Player(_) | Actor::Plan(_)) => return Err(not_seated()),
     };
     if expected_version != row.version {
         return Err(ServiceError::StaleVersion {
@@ -350,7 +356,7 @@ fn prepare(
     }
     // A decision of the seat to act after its deadline is too late: the clock's time-out will
     // be applied. (The deadline is that seat's alone: another seat may still resign.)
-    if let (Actor::Player(_), Some(deadline)) = (actor, row.deadline_at) {
+    if let (Actor::Player(_) | Actor::Plan(_), Some(deadline)) = (actor, row.deadline_at) {
         if deadline <= now && game.to_act() == Some(seat) {
             return Err(ServiceError::conflict(
                 "deadline_passed",
@@ -390,6 +396,9 @@ fn prepare(
     let to_act = to_act_user(conn, &game, &seats)?;
     // The clock runs for the seat to act, unless the stand-in plays it.
     let mut clock = ClockState::from_json(row.clock.as_deref());
+    if let Actor::Plan(_) = actor {
+        clock.restart_turn(now);
+    }
     clock.after(game.to_act().filter(|&s| game.retired(s).is_none()), now);
     let clock_json = clock.to_json()?;
     let event_rows = event_rows(&events)?;
@@ -477,6 +486,7 @@ fn turn_notices(
                 game_id,
                 seat,
                 version,
+                plan_not_played: None,
             },
             now,
         ),

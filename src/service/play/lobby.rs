@@ -300,6 +300,7 @@ fn take_seat_starting(
             game_id,
             seat,
             version,
+            plan_not_played: None,
         };
         queue_for_people(conn, &seats, |s| Some(s) == first, your_turn, now)?;
         return Ok(version);

@@ -14,14 +14,32 @@ where
     D: Deserializer<'de>,
     T: DeserializeOwned + Serialize,
 {
-    let object = Map::<String, Value>::deserialize(deserializer)?;
+    from_object(Map::<String, Value>::deserialize(deserializer)?)
+}
+
+/// [`tagged`] for each item of an optional list.
+pub fn tagged_list<'de, D, T>(deserializer: D) -> Result<Option<Vec<T>>, D::Error>
+where
+    D: Deserializer<'de>,
+    T: DeserializeOwned + Serialize,
+{
+    Option::<Vec<Map<String, Value>>>::deserialize(deserializer)?
+        .map(|items| items.into_iter().map(from_object).collect())
+        .transpose()
+}
+
+fn from_object<T, E>(object: Map<String, Value>) -> Result<T, E>
+where
+    T: DeserializeOwned + Serialize,
+    E: Error,
+{
     let fields = object.len();
-    let value = T::deserialize(Value::Object(object)).map_err(D::Error::custom)?;
+    let value = T::deserialize(Value::Object(object)).map_err(E::custom)?;
     // A unit variant is written as its tag alone.
     let unit =
         serde_json::to_value(&value).is_ok_and(|v| v.as_object().is_some_and(|o| o.len() == 1));
     if unit && fields > 1 {
-        return Err(D::Error::custom(
+        return Err(E::custom(
             "unknown field: this type takes no field beside its tag",
         ));
     }

@@ -109,7 +109,7 @@ pub struct TypedAnswer {
     pub game: GameDetail,
 }
 
-fn account_language(db: &Database, user_id: i64) -> ServiceResult<Language> {
+pub(crate) fn account_language(db: &Database, user_id: i64) -> ServiceResult<Language> {
     let settings = db.read(|c| crate::storage::mail::settings(c, user_id))?;
     Ok(settings
         .map(|s| Language::parse(&s.language))
@@ -189,19 +189,7 @@ pub fn play(
     ratings: &RatingParameters,
 ) -> ServiceResult<TypedAnswer> {
     caller.require(Scope::Play)?;
-    if typed.text.chars().count() > MAX_TEXT_CHARS {
-        return Err(ServiceError::invalid(
-            "text_too_long",
-            format!("a typed move has at most {MAX_TEXT_CHARS} characters"),
-        ));
-    }
-    if typed.text.chars().any(unseen) {
-        return Err(ServiceError::invalid(
-            "invalid_body",
-            "a typed move is one line without control characters or invisible formatting \
-             characters (zero-width spaces, direction marks)",
-        ));
-    }
+    check_text(&typed.text)?;
     let language = match typed.language {
         Some(l) => l,
         None => account_language(db, caller.user_id)?,
@@ -217,12 +205,67 @@ pub fn play(
         Some(to_act) if to_act != seat => return Err(RuleError::NotYourTurn { to_act }.into()),
         Some(_) => {}
     }
+    let wanted = read_steps(&mut game, seat, &typed.text, language)?;
+    let mut expected = version;
+    let mut detail = None;
+    for decision in &wanted {
+        let request = DecisionRequest {
+            expected_version: expected,
+            decision: decision.clone(),
+        };
+        match decisions::decide(db, caller, game_id, &request, None, ratings)? {
+            DecisionAnswer::Fresh(d) => {
+                expected = d.summary.version;
+                detail = Some(d);
+            }
+            DecisionAnswer::Repeated { .. } => {
+                return Err(ServiceError::Internal("a typed move was repeated".into()))
+            }
+        }
+    }
+    let game = detail.ok_or_else(|| ServiceError::Internal("nothing played".into()))?;
+    Ok(TypedAnswer {
+        played: wanted
+            .iter()
+            .map(|d| decision_in_words(language, &caller.name, d))
+            .collect(),
+        decisions: wanted,
+        game: *game,
+    })
+}
+
+/// Refuse a text too long, or with characters a player does not see as they type.
+pub(crate) fn check_text(text: &str) -> ServiceResult<()> {
+    if text.chars().count() > MAX_TEXT_CHARS {
+        return Err(ServiceError::invalid(
+            "text_too_long",
+            format!("a move in words has at most {MAX_TEXT_CHARS} characters"),
+        ));
+    }
+    if text.chars().any(unseen) {
+        return Err(ServiceError::invalid(
+            "invalid_body",
+            "a move in words is one line without control characters or invisible formatting \
+             characters (zero-width spaces, direction marks)",
+        ));
+    }
+    Ok(())
+}
+
+/// Read `text` step by step for `seat`, applying each step to `game` (the choices of each step
+/// are those after the last); every step must name exactly one choice, or nothing is read.
+pub(crate) fn read_steps(
+    game: &mut Game,
+    seat: u8,
+    text: &str,
+    language: Language,
+) -> ServiceResult<Vec<DecisionJson>> {
     // Read every step on a copy of the game: the choices of each step are those after the last.
-    let mut reading = Reading::strict(&typed.text);
+    let mut reading = Reading::strict(text);
     let mut wanted: Vec<DecisionJson> = Vec::new();
     loop {
-        let choices = offered(&game, seat);
-        let places = pawn_places(&game, seat);
+        let choices = offered(game, seat);
+        let places = pawn_places(game, seat);
         let Some(step) = reading.next_step(&phrases(&choices, &places)) else {
             break;
         };
@@ -268,37 +311,12 @@ pub fn play(
         wanted.push(decision);
     }
     if wanted.is_empty() {
-        let choices = offered(&game, seat);
+        let choices = offered(game, seat);
         return Err(not_understood(
             "words_unreadable",
             "no move could be read in these words; nothing was played".into(),
-            in_words(language, &choices, &pawn_places(&game, seat)),
+            in_words(language, &choices, &pawn_places(game, seat)),
         ));
     }
-    let mut expected = version;
-    let mut detail = None;
-    for decision in &wanted {
-        let request = DecisionRequest {
-            expected_version: expected,
-            decision: decision.clone(),
-        };
-        match decisions::decide(db, caller, game_id, &request, None, ratings)? {
-            DecisionAnswer::Fresh(d) => {
-                expected = d.summary.version;
-                detail = Some(d);
-            }
-            DecisionAnswer::Repeated { .. } => {
-                return Err(ServiceError::Internal("a typed move was repeated".into()))
-            }
-        }
-    }
-    let game = detail.ok_or_else(|| ServiceError::Internal("nothing played".into()))?;
-    Ok(TypedAnswer {
-        played: wanted
-            .iter()
-            .map(|d| decision_in_words(language, &caller.name, d))
-            .collect(),
-        decisions: wanted,
-        game: *game,
-    })
+    Ok(wanted)
 }

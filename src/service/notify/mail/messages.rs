@@ -31,6 +31,8 @@ pub struct GameFacts {
     /// aborted.
     pub result: Option<Outcome>,
     pub aborted: bool,
+    /// Why the reader's plan for this turn was not played, in words (told with their turn).
+    pub plan_not_played: Option<String>,
 }
 
 /// How a game ended, by player name.
@@ -164,6 +166,13 @@ fn game_text(language: Language, game: &GameFacts) -> GameText {
             &[("name", name.as_str().into())],
         )),
         (None, _) => {}
+    }
+    if let Some(reason) = &game.plan_not_played {
+        text.lines.push(i18n::text(
+            language,
+            "plan-not-played",
+            &[("reason", reason.as_str().into())],
+        ));
     }
     // The deadline is the player's to act: the others would read it as theirs.
     if let (Some(deadline), true) = (game.deadline, game.reader_to_act) {

@@ -192,9 +192,16 @@ pub(super) fn plan(
         }
         _ => {
             let game_id = notice.game_id().unwrap_or_default();
-            let Some(game) = game_facts(conn, game_id, row.user_id, now)? else {
+            let Some(mut game) = game_facts(conn, game_id, row.user_id, now)? else {
                 return Ok(Plan::Skip("the game is gone"));
             };
+            if let Notice::YourTurn {
+                plan_not_played: Some(why),
+                ..
+            } = &notice
+            {
+                game.plan_not_played = Some(why.reason.clone());
+            }
             // A turn notice or a reminder that waited (a relay down, a slow pass, fast play) may
             // no longer hold.
             if let Notice::YourTurn { .. } | Notice::DeadlineReminder { .. } = notice {

@@ -31,6 +31,7 @@ fn every_email_renders_with_its_values_escaped_in_html() {
         last_moves: vec![("bob & co".into(), DecisionJson::DrawDeck)],
         result: None,
         aborted: false,
+        plan_not_played: None,
     };
     let links = Links {
         main: "https://keltis.example/games/12?a=1&b=2",
@@ -91,6 +92,7 @@ fn an_invitation_never_says_whose_turn_it_is() {
         last_moves: vec![("bert".into(), DecisionJson::DrawDeck)],
         result: None,
         aborted: false,
+        plan_not_played: None,
     };
     let links = Links {
         main: "https://keltis.example/games/7",

@@ -1,0 +1,2 @@
+DROP TABLE plan_outcomes;
+DROP TABLE turn_plans;

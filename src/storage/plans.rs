@@ -3,7 +3,7 @@
 
 use diesel::prelude::*;
 
-use super::schema::{games, plan_outcomes, turn_plans};
+use super::schema::{game_events, games, plan_outcomes, turn_plans};
 use super::{DbConnection, StorageError};
 
 #[derive(Debug, Clone, Queryable, Selectable)]
@@ -132,6 +132,20 @@ pub fn in_ended_games(conn: &mut DbConnection, limit: i64) -> Result<Vec<PlanRow
         .filter(games::status.ne("active"))
         .limit(limit)
         .select(PlanRow::as_select())
+        .load(conn)?)
+}
+
+/// The payloads of the decisions appended to `game_id` after `version`.
+pub fn decisions_after(
+    conn: &mut DbConnection,
+    game_id: i64,
+    version: i64,
+) -> Result<Vec<String>, StorageError> {
+    Ok(game_events::table
+        .filter(game_events::game_id.eq(game_id))
+        .filter(game_events::seq.gt(version))
+        .filter(game_events::kind.eq("decided"))
+        .select(game_events::payload)
         .load(conn)?)
 }
 

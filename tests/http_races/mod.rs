@@ -93,6 +93,7 @@ fn every_rule_listed_has_its_race_test() {
         include_str!("mod.rs"),
         include_str!("account.rs"),
         include_str!("lobby.rs"),
+        include_str!("plans.rs"),
         include_str!("waiting.rs"),
     ]
     .concat();

@@ -10,7 +10,7 @@ use crate::ratings::RatingParameters;
 use crate::service::i18n::{self, Language};
 use crate::service::notify::notifications::{queue, Notice, PlanNotPlayed};
 use crate::service::play::decisions::{apply_decision, Actor, DecisionRequest};
-use crate::service::play::games::GameStatus;
+use crate::service::play::games::{GameEvent, GameStatus};
 use crate::service::play::loading::load_game;
 use crate::service::words::moves::account_language;
 use crate::service::words::saying;
@@ -118,6 +118,14 @@ fn play_or_drop(
     ratings: &RatingParameters,
 ) -> ServiceResult<bool> {
     let seat = plan.seat as u8;
+    // A turn of its owner's since it was made (a pass that came late): it was not for this one.
+    let decided = db.read(|c| store::decisions_after(c, plan.game_id, plan.made_on))?;
+    if decided.iter().any(|payload| {
+        matches!(serde_json::from_str(payload), Ok(GameEvent::Decided { seat: s, .. }) if s == seat)
+    }) {
+        let reason = |language| i18n::word(language, "plan-miss-played-yourself");
+        return drop_plan(db, plan, None, "played_yourself", &reason, false);
+    }
     let StoredPlan { alternatives } = stored(plan)?;
     let mut first_miss = None;
     let mut chosen = None;

@@ -141,6 +141,11 @@ pub fn decide(
             })?;
         }
         let ended = prepared.game.is_over();
+        // Plans matter where the turn passed to another seat, the game ended, or a seat left;
+        // within a turn there is nothing to read.
+        let plans_due = ended
+            || prepared.game.to_act() != Some(prepared.seat)
+            || request.decision == DecisionOf::Resign;
         keep(
             db.memo(),
             read_at,
@@ -151,7 +156,9 @@ pub fn decide(
         if ended {
             crate::service::play::packing::game_ended(db, game_id);
         }
-        crate::service::plans::playing::after_decision(db, game_id, caller.user_id, ratings);
+        if plans_due {
+            crate::service::plans::playing::after_decision(db, game_id, caller.user_id, ratings);
+        }
         Ok(answer)
     })();
     match result {

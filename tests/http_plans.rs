@@ -214,7 +214,9 @@ fn plans_are_dropped_by_their_condition(db: Db) {
         let a = s.decide(game, &ben, bens["version"].as_i64().unwrap(), &d);
         assert_eq!(a.status, 200, "{}", a.text);
         let after = s.game(game, &anna);
-        let top_now = after["state"]["discard_piles"]
+        // The pile as Ben's turn left it (his own answer: before her plan, which may take from
+        // it).
+        let top_now = a.json()["state"]["discard_piles"]
             .as_array()
             .unwrap()
             .iter()

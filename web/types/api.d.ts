@@ -3960,7 +3960,8 @@ export interface components {
             at: number;
             /**
              * @description Why it was dropped: `pile_changed`, `space_changed`, `step_refused`, `turn_over`,
-             *     `not_turn_start`, `game_over` (the game ended, or you left it), `played_yourself`.
+             *     `not_turn_start`, `game_over` (the game ended, or you left it), `played_yourself`,
+             *     `deadline_passed`.
              */
             code?: string | null;
             /** @description Whether its steps were played. */

@@ -677,3 +677,4 @@ plan-miss-turn-over = dein Zug endete vor Schritt { $step }
 plan-miss-game-over = die Partie ist vorbei, oder du hast sie verlassen
 plan-miss-played-yourself = du hast diesen Zug selbst gespielt
 plan-miss-not-turn-start = es war nicht der Anfang deines Zugs
+plan-miss-deadline = deine Zeit war abgelaufen

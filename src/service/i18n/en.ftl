@@ -662,3 +662,4 @@ plan-miss-turn-over = your turn ended before step { $step }
 plan-miss-game-over = the game is over, or you left it
 plan-miss-played-yourself = you played this turn yourself
 plan-miss-not-turn-start = it was not the start of your turn
+plan-miss-deadline = your time had run out

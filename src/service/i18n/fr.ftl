@@ -679,3 +679,4 @@ plan-miss-turn-over = votre tour s'est terminé avant l'étape { $step }
 plan-miss-game-over = la partie est finie, ou vous l'avez quittée
 plan-miss-played-yourself = vous avez joué ce tour vous-même
 plan-miss-not-turn-start = ce n'était pas le début de votre tour
+plan-miss-deadline = votre temps était écoulé

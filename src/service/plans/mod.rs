@@ -106,7 +106,8 @@ pub struct PlanOutcome {
     /// Decisions it played.
     pub steps: u32,
     /// Why it was dropped: `pile_changed`, `space_changed`, `step_refused`, `turn_over`,
-    /// `not_turn_start`, `game_over` (the game ended, or you left it), `played_yourself`.
+    /// `not_turn_start`, `game_over` (the game ended, or you left it), `played_yourself`,
+    /// `deadline_passed`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub code: Option<String>,
     /// Why, in words (in your language).

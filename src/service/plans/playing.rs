@@ -209,6 +209,17 @@ fn play_or_drop(
             Ok(true)
         }
         Ok(None) | Err(ServiceError::StaleVersion { .. }) => Ok(false),
+        // Checked on this very version, a step the rules still refuse (or a deadline passed):
+        // dropped rather than tried again at every pass.
+        Err(ServiceError::Rule(error)) => {
+            let miss = PlanMiss::StepRefused { step: 0, error };
+            let reason = |language| miss_in_words(language, &miss);
+            drop_plan(db, plan, Some(version), miss.code(), &reason, true)
+        }
+        Err(ServiceError::Conflict { code, .. }) => {
+            let reason = |language| i18n::word(language, "plan-miss-deadline");
+            drop_plan(db, plan, Some(version), code, &reason, true)
+        }
         Err(e) => Err(e),
     }
 }

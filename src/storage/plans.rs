@@ -104,6 +104,20 @@ pub fn delete(conn: &mut DbConnection, game_id: i64, user_id: i64) -> Result<boo
     Ok(diesel::delete(turn_plans::table.find((game_id, user_id))).execute(conn)? == 1)
 }
 
+/// Delete this very plan (the same made on the same version at the same moment), not one that
+/// replaced it since it was read; whether it was still there.
+pub fn delete_exact(conn: &mut DbConnection, row: &PlanRow) -> Result<bool, StorageError> {
+    Ok(diesel::delete(
+        turn_plans::table
+            .filter(turn_plans::game_id.eq(row.game_id))
+            .filter(turn_plans::user_id.eq(row.user_id))
+            .filter(turn_plans::made_on.eq(row.made_on))
+            .filter(turn_plans::made_at.eq(row.made_at)),
+    )
+    .execute(conn)?
+        == 1)
+}
+
 /// Every waiting plan in `game_id`.
 pub fn in_game(conn: &mut DbConnection, game_id: i64) -> Result<Vec<PlanRow>, StorageError> {
     Ok(turn_plans::table

@@ -58,7 +58,8 @@ pub fn play_waiting(db: &Database, ratings: &RatingParameters) -> ServiceResult<
     Ok(done)
 }
 
-/// Play or drop the waiting plans in `game_id` that are due: `decided_by`'s own (it played by
+/// Play or drop the waiting plans in `game_id` that are due (each as it was read: one that
+/// replaced it meanwhile is left alone, `storage::plans::delete_exact`): `decided_by`'s own (it played by
 /// hand), a seat's that left the game, every one once the game is over, and that of the player
 /// to act, again while a plan played passes the turn to another plan. Returns how many were
 /// played or dropped.
@@ -164,7 +165,7 @@ fn play_or_drop(
     let now = db.now();
     let memo = db.memo();
     let played = db.write(|conn| {
-        if !store::delete(conn, plan.game_id, plan.user_id)? {
+        if !store::delete_exact(conn, plan)? {
             return Ok(None);
         }
         let mut at = version;
@@ -244,7 +245,7 @@ fn drop_plan(
                 return Ok(false);
             }
         }
-        if !store::delete(conn, plan.game_id, plan.user_id)? {
+        if !store::delete_exact(conn, plan)? {
             return Ok(false);
         }
         let version = match at_version {

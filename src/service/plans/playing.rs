@@ -50,8 +50,7 @@ pub fn play_waiting(db: &Database, ratings: &RatingParameters) -> ServiceResult<
     }
     let left = db.read(|c| store::in_ended_games(c, BATCH))?;
     for plan in left {
-        let reason = |language| i18n::word(language, "plan-miss-game-over");
-        if drop_plan(db, &plan, None, "game_over", &reason, false)? {
+        if drop_quietly(db, &plan, "game_over")? {
             done += 1;
         }
     }
@@ -81,8 +80,7 @@ fn play_due(
         let active = GameStatus::parse(&loaded.row.status) == GameStatus::Active;
         let Some(game) = loaded.game.filter(|_| active) else {
             for plan in &plans {
-                let reason = |language| i18n::word(language, "plan-miss-game-over");
-                done += usize::from(drop_plan(db, plan, None, "game_over", &reason, false)?);
+                done += usize::from(drop_quietly(db, plan, "game_over")?);
             }
             break;
         };
@@ -91,11 +89,9 @@ fn play_due(
         for plan in &plans {
             let seat = plan.seat as u8;
             if game.retired(seat).is_some() {
-                let reason = |language| i18n::word(language, "plan-miss-game-over");
-                done += usize::from(drop_plan(db, plan, None, "game_over", &reason, false)?);
+                done += usize::from(drop_quietly(db, plan, "game_over")?);
             } else if decided_by == Some(plan.user_id) && plan.made_on < version {
-                let reason = |language| i18n::word(language, "plan-miss-played-yourself");
-                let dropped = drop_plan(db, plan, None, "played_yourself", &reason, false)?;
+                let dropped = drop_quietly(db, plan, "played_yourself")?;
                 done += usize::from(dropped);
             } else if loaded.row.to_act_user == Some(plan.user_id) && plan.made_on < version {
                 acted = play_or_drop(db, plan, &game, version, ratings)?;
@@ -124,8 +120,7 @@ fn play_or_drop(
     if decided.iter().any(|payload| {
         matches!(serde_json::from_str(payload), Ok(GameEvent::Decided { seat: s, .. }) if s == seat)
     }) {
-        let reason = |language| i18n::word(language, "plan-miss-played-yourself");
-        return drop_plan(db, plan, None, "played_yourself", &reason, false);
+        return drop_quietly(db, plan, "played_yourself");
     }
     let StoredPlan { alternatives } = stored(plan)?;
     let mut first_miss = None;
@@ -270,6 +265,20 @@ fn drop_plan(
         }
         Ok::<_, ServiceError>(true)
     })
+}
+
+/// Drop `plan` without telling its owner (the game ended, they left it, or they played the turn
+/// themselves), its outcome saying why under `code` (`game_over`, `played_yourself`).
+fn drop_quietly(db: &Database, plan: &PlanRow, code: &'static str) -> ServiceResult<bool> {
+    let id = format!("plan-miss-{}", code.replace('_', "-"));
+    drop_plan(
+        db,
+        plan,
+        None,
+        code,
+        &|language| i18n::word(language, &id),
+        false,
+    )
 }
 
 /// The owner's turn notice again, saying why their plan was not played.

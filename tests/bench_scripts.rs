@@ -46,8 +46,10 @@ fn check_a_run(mut script: Command, games: u32, databases: &[&str], sqlite_sync:
         .args([
             "--games",
             &games.to_string(),
+            // Long enough that a stall of the loaded test machine (seen: no move in 2 s on
+            // PostgreSQL beside the rest of the suite) leaves moves to count.
             "--seconds",
-            "2",
+            "5",
             "--warm-up",
             "1",
         ])

@@ -10,9 +10,9 @@ use diesel::prelude::*;
 use super::accounts::lower;
 use super::schema::{
     account_erasures, api_tokens, game_archives, game_events, game_invites, idempotency_keys,
-    mail_settings, notifications, password_resets, push_deliveries, push_subscriptions, ratings,
-    recovery_codes, refresh_tokens, sessions, two_factor, users, vacations, webhook_attempts,
-    webhook_deliveries, webhooks,
+    mail_settings, name_changes, notifications, password_resets, push_deliveries,
+    push_subscriptions, ratings, recovery_codes, refresh_tokens, sessions, two_factor, users,
+    vacations, webhook_attempts, webhook_deliveries, webhooks,
 };
 use super::{DbConnection, StorageError};
 
@@ -98,8 +98,15 @@ pub fn mark_deleted(
     ))
     .execute(conn)
     .map_err(StorageError::from_write)?;
-    // Every instance forgets the games it keeps: their seats carry the former name.
-    super::wakeups::touched(super::wakeups::Topic::Renamed(user_id));
+    if marked == 1 {
+        // Seats kept in any instance's memory carry the former name: every game read sees this
+        // count change at once (in this commit), and every instance is told to forget them.
+        diesel::update(name_changes::table.find(1))
+            .set(name_changes::generation.eq(name_changes::generation + 1))
+            .execute(conn)
+            .map_err(StorageError::from_write)?;
+        super::wakeups::touched(super::wakeups::Topic::Renamed(user_id));
+    }
     Ok(marked == 1)
 }
 

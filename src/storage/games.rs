@@ -98,33 +98,42 @@ pub fn game(conn: &mut DbConnection, id: i64) -> Result<Option<GameRow>, Storage
 }
 
 /// The game's row without its snapshot (`state` is `None`): what a request needs when this
-/// process already holds the decoded state of that version.
-pub fn game_head(conn: &mut DbConnection, id: i64) -> Result<Option<GameRow>, StorageError> {
+/// process already holds the decoded state of that version; and how many times a player's name
+/// has changed anywhere (`name_changes`), which seats kept in memory must match.
+pub fn game_head(conn: &mut DbConnection, id: i64) -> Result<Option<(GameRow, i64)>, StorageError> {
     use diesel::sql_types::{Nullable, Text};
+    let names = super::schema::name_changes::table
+        .find(1)
+        .select(super::schema::name_changes::generation)
+        .single_value();
     // Read by every view and every decision not held in the memo: on the backend's connection.
-    Ok(on_backend!(conn, |c| games::table
+    let head = on_backend!(conn, |c| games::table
         .find(id)
         .select((
-            games::id,
-            games::variant,
-            games::players,
-            games::status,
-            games::invite_only,
-            games::created_by,
-            games::created_at,
-            games::updated_at,
-            games::version,
-            None::<String>.into_sql::<Nullable<Text>>(),
-            games::state_engine_version,
-            games::to_act_user,
-            games::clock,
-            games::deadline_at,
-            games::reminder_at,
-            games::rated,
-            games::state_version,
+            (
+                games::id,
+                games::variant,
+                games::players,
+                games::status,
+                games::invite_only,
+                games::created_by,
+                games::created_at,
+                games::updated_at,
+                games::version,
+                None::<String>.into_sql::<Nullable<Text>>(),
+                games::state_engine_version,
+                games::to_act_user,
+                games::clock,
+                games::deadline_at,
+                games::reminder_at,
+                games::rated,
+                games::state_version,
+            ),
+            names,
         ))
-        .first::<GameRow>(c)
-        .optional())?)
+        .first::<(GameRow, Option<i64>)>(c)
+        .optional())?;
+    Ok(head.map(|(row, names)| (row, names.unwrap_or(0))))
 }
 
 /// Replace a stale snapshot (another engine version, or behind the row's version) by one rebuilt

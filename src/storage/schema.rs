@@ -613,6 +613,13 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    name_changes (id) {
+        id -> Integer,
+        generation -> BigInt,
+    }
+}
+
 diesel::allow_tables_to_appear_in_same_query!(
     users,
     refresh_tokens,
@@ -644,6 +651,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     review_accuracies,
     turn_plans,
     plan_outcomes,
+    name_changes,
     oauth_codes,
     chat_messages,
     chat_reads,

@@ -149,6 +149,7 @@ pub fn decide(
         keep(
             db.memo(),
             read_at,
+            prepared.names_at,
             &prepared.row_after(now),
             Arc::new(prepared.game),
             prepared.seats,
@@ -233,6 +234,8 @@ struct Prepared {
     /// The game's row as loaded (the version the decision was made on).
     row: GameRow,
     seats: Arc<Vec<SeatRow>>,
+    /// The count of name changes the seats were read at.
+    names_at: i64,
     /// The seat that decided.
     seat: u8,
     /// The game after the decision.
@@ -307,6 +310,7 @@ fn prepare(
         row,
         seats,
         game: loaded,
+        names_at,
     } = load_game_at(conn, game_id, expected_version, memo)?;
     // A player's own seat, refused before anything else when there is none.
     let own_seat = match actor {
@@ -413,6 +417,7 @@ fn prepare(
     Ok(Prepared {
         row,
         seats,
+        names_at,
         seat,
         game,
         events,

@@ -1,0 +1,1 @@
+DROP TABLE name_changes;

@@ -34,6 +34,7 @@ mod http_hardening;
 mod http_ladder;
 mod http_live;
 mod http_mail;
+mod http_mail_plans;
 mod http_mail_replies_refused;
 mod http_moderation;
 mod http_moves_by_mail;

@@ -2,13 +2,15 @@
 /**
  * The command line at the table: type a move in words (completed from the turn's choices, as the
  * server says them) or a question ("hand", "rows", "board", "scores", "last moves", "time
- * left"), answered in words in a polite live region. It works beside the board, for everybody,
- * and is the way to act at the text-first table.
+ * left", "plan"), answered in words in a polite live region; "plan: ..." leaves the steps of
+ * your next turn while the others move ("plan: drop" drops them). It works beside the board, for
+ * everybody, and is the way to act at the text-first table.
  */
 
 import { ApiError, call } from './api.js';
 import { duration, h } from './dom.js';
 import { language, t } from './i18n.js';
+import { plan, PLAN_LINE } from './plan_line.js';
 import { cardName, didSay, spaceName } from './words.js';
 
 /** @typedef {import('./types/api').components['schemas']} Schemas */
@@ -96,6 +98,12 @@ export function commandLine(id, table) {
     const g = table.game();
     if (!g || g.your_seat == null) {
       tell([t('answer-not-seated')]);
+      return;
+    }
+    const planned = PLAN_LINE.exec(text);
+    if (planned || t('ask-plan').split('|').some((w) => w.trim() === text.toLowerCase())) {
+      tell(await plan(id, g, planned ? planned[1].trim() : null));
+      if (planned) input.value = '';
       return;
     }
     try {

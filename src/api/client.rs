@@ -43,6 +43,7 @@ const FILES: &[(&str, &str, &[u8])] = &[
         JS,
         include_bytes!("../../web/command_line.js"),
     ),
+    ("plan_line.js", JS, include_bytes!("../../web/plan_line.js")),
     (
         "text_table.js",
         JS,

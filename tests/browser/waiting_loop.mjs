@@ -1,7 +1,8 @@
 // The correspondence loop in a browser: a link to a game (as in an email) opened without a
 // session asks to log in, then shows that game; the lobby lists the games waiting first and the
 // tab's title counts them; an opponent's move elsewhere updates both live; after a turn, the game
-// page offers the next game waiting, and its link opens it.
+// page offers the next game waiting, and its link opens it. While the opponent moves, the command
+// line leaves the next turn as a plan ("plan: 1 then deck"), which the opponent's move plays.
 // Usage: node waiting_loop.mjs <base> <name> <password> <game id> <opponent token> <other game id>
 // Prints one JSON line.
 import { DESKTOP, act, launch, watchOutside } from './lib.mjs';
@@ -23,6 +24,22 @@ async function opponentTurn(id) {
     await api(`/games/${id}/decisions`, {
       method: 'POST',
       body: JSON.stringify({ expected_version: g.version, decision: g.state.legal_decisions[0] }),
+    });
+  }
+}
+
+/** The opponent plays one turn of Keltis Card in game `id`: a card, then a draw. */
+async function opponentCardAndDraw(id) {
+  const api = (path, init = {}) => fetch(`${base}/api/v1${path}`, {
+    ...init,
+    headers: { authorization: `Bearer ${opponentToken}`, 'content-type': 'application/json' },
+  }).then((r) => r.json());
+  for (let i = 0; i < 2; i++) {
+    const g = await api(`/games/${id}`);
+    const draw = g.state.legal_decisions.find((d) => d.type === 'draw_deck');
+    await api(`/games/${id}/decisions`, {
+      method: 'POST',
+      body: JSON.stringify({ expected_version: g.version, decision: draw ?? g.state.legal_decisions[0] }),
     });
   }
 }
@@ -64,13 +81,28 @@ try {
     await act(page).catch(() => null);
     await page.waitForTimeout(150);
   }
+  // The next turn, planned at the command line while the opponent moves; the opponent's move
+  // plays it at once.
+  const ask = async (text) => {
+    await page.evaluate(() => { document.querySelector('#command-answer').textContent = ''; });
+    await page.fill('#command', text);
+    await page.press('#command', 'Enter');
+    await page.waitForFunction(() => document.querySelector('#command-answer')?.textContent !== '', null, { timeout: 5000 });
+    return page.locator('#command-answer').innerText();
+  };
+  const plan = { made: await ask('plan: 1 then deck'), asked: await ask('plan') };
+  await opponentCardAndDraw(gameId);
+  plan.after = await ask('plan');
+  plan.again = await ask('plan: 2 then deck');
+  plan.dropped = await ask('plan: drop');
+  plan.none = await ask('plan');
   await page.waitForSelector('#next-game a', { timeout: 10000 });
   const offered = await page.locator('#next-game a').innerText();
   await page.click('#next-game a');
   await page.waitForURL(new RegExp(`/games/${otherId}$`));
   await page.waitForSelector('#turn');
   const next = { url: page.url(), turn: await page.locator('#turn').innerText(), title: await page.title() };
-  console.log(JSON.stringify({ deepLink, lobby, live, offered, next, outside }));
+  console.log(JSON.stringify({ deepLink, lobby, live, plan, offered, next, outside }));
 } finally {
   await browser.close();
 }

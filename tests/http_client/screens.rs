@@ -6,6 +6,7 @@ use super::*;
 /// The correspondence loop: a game's link (as in an email) opened without a session logs in and
 /// shows that game; the lobby lists the games waiting first and the title counts them; an
 /// opponent's move updates both live; after a turn the game page offers the next game waiting.
+/// And (issue 69) the command line leaves the next turn as a plan, which the opponent's move plays.
 #[test]
 #[cfg_attr(
     not(browser_tests),
@@ -72,6 +73,48 @@ fn the_loop_from_an_email_link_to_the_next_game() {
     );
     assert_eq!(report["next"]["turn"], json!("Your turn"), "{report}");
     assert_eq!(report["outside"], json!([]), "{report}");
+    // Issue 69: the plan made at the command line, read back, played by the opponent's move.
+    let lines = |key: &str| -> Vec<String> {
+        report["plan"][key]
+            .as_str()
+            .unwrap_or_default()
+            .lines()
+            .map(str::to_string)
+            .filter(|l| !l.trim().is_empty())
+            .collect()
+    };
+    let made = lines("made");
+    assert_eq!(made.len(), 3, "the heading and two steps: {report}");
+    assert_eq!(made[0], "Your plan for your next turn:", "{report}");
+    assert!(made[1..].iter().all(|l| l.starts_with("anna ")), "{report}");
+    assert_eq!(lines("asked"), made, "{report}");
+    assert_eq!(
+        lines("after"),
+        vec![
+            "No plan waits for your next turn.",
+            "Your last plan was played (2 steps)."
+        ],
+        "{report}"
+    );
+    assert_eq!(
+        lines("again")[0],
+        "Your plan for your next turn:",
+        "{report}"
+    );
+    assert_eq!(lines("dropped"), vec!["Your plan is dropped."], "{report}");
+    assert_eq!(
+        lines("none")[0],
+        "No plan waits for your next turn.",
+        "{report}"
+    );
+    let plan = s.get(&format!("/api/v1/games/{game}/plan"), Some(&anna.token));
+    assert_eq!(plan.json()["outcomes"][0]["played"], true, "{}", plan.text);
+    assert!(plan.json()["plan"].is_null(), "{}", plan.text);
+    assert_eq!(
+        s.game(game, &anna)["state"]["to_act"],
+        1,
+        "bert's turn again"
+    );
 }
 
 /// On a phone (360 x 740 and 412 x 915), every variant: during a turn the page is never wider

@@ -3278,6 +3278,19 @@ export interface components {
             name: string;
             password: string;
         };
+        /** @description A plan for the next turn carried by a reply by email, and whether it was kept. */
+        MailPlan: {
+            /**
+             * @description Why it was not kept: `reply_not_played` (the reply's own move was not played),
+             *     `plan_on_your_turn` (your turn goes on), `no_next_turn`, `plan_not_playable`, `invalid_body`
+             *     (more than four lines), or a `words_*` code.
+             */
+            code: string | null;
+            /** @description Kept for your next turn (as `PUT /games/{id}/plan` keeps one, without conditions). */
+            kept: boolean;
+            /** @description The plan's words (cut short). */
+            said: string;
+        };
         /**
          * MailReplyNotice
          * @description The answer to a reply by email (moves by email): what it played, and why the rest was not
@@ -3293,6 +3306,7 @@ export interface components {
             kind: "mail_reply";
             /** @description The `Message-ID` of the reply answered. */
             message_id: string | null;
+            plan?: null | components["schemas"]["MailPlan"];
             /** @description The decisions played, in order. */
             played: components["schemas"]["Decision"][];
             /**

@@ -127,6 +127,7 @@ mail-unsubscribe = Keine E-Mails dieser Art mehr
 mail-hand = Deine Hand: { $cards }
 mail-choices = Deine Möglichkeiten:
 mail-reply-how = Antworte auf diese E-Mail mit der Nummer deiner Wahl, zum Beispiel „3“, oder mit dem ganzen Zug, zum Beispiel „3 dann Nachziehstapel“. Worte gehen auch: „lege“, „wirf ab“ oder „ziehe“ mit einer Karte deiner Hand oder einer Farbe, „groß“ für die große Figur, „Nachziehstapel“, „auslassen“ oder die ganze Zeile einer Möglichkeit.
+mail-reply-plan-how = Auch deinen nächsten Zug, wenn du willst: in einer eigenen Zeile „plan:“ und die Schritte dieses Zugs in Worten („lege“ oder „wirf ab“ mit einer Karte deiner Hand, dann „Nachziehstapel“ oder den Ablagestapel einer Farbe); er wird gespielt, wenn du dran bist, sofern jeder Schritt noch möglich ist.
 mail-reply-played-subject = Partie { $id } ({ $variant }): dein Zug ist gespielt
 mail-reply-problem-subject = Partie { $id } ({ $variant }): deine Antwort wurde nicht gespielt
 mail-reply-played = Aus deiner E-Mail gespielt:
@@ -139,6 +140,12 @@ mail-reply-problem-ambiguous = „{ $said }“ passt zu mehreren Möglichkeiten:
 mail-reply-problem-turn_over = „{ $said }“ wurde nicht gespielt: dein Zug war vorbei.
 mail-reply-problem-game_over = Die Partie ist vorbei: nichts wurde gespielt.
 mail-reply-problem-other = „{ $said }“ kann jetzt nicht gespielt werden.
+mail-reply-plan-kept = Dein Plan für deinen nächsten Zug ist gespeichert: „{ $said }“. Er wird gespielt, wenn du dran bist, sofern jeder Schritt noch möglich ist.
+mail-reply-plan-reply_not_played = Dein Plan „{ $said }“ wurde nicht gespeichert: der Zug davor wurde nicht gespielt.
+mail-reply-plan-plan_on_your_turn = Dein Plan „{ $said }“ wurde nicht gespeichert: dein Zug geht weiter, spiele ihn zuerst.
+mail-reply-plan-no_next_turn = Dein Plan „{ $said }“ wurde nicht gespeichert: du hast in dieser Partie keinen Zug mehr.
+mail-reply-plan-plan_not_playable = Dein Plan „{ $said }“ wurde nicht gespeichert: er wäre in deinem nächsten Zug, wie er beginnen wird, nicht spielbar.
+mail-reply-plan-unreadable = Dein Plan „{ $said }“ wurde nicht gespeichert: er lässt sich nicht als Züge deines nächsten Zugs lesen.
 
 ## Push-Nachrichten
 
@@ -634,7 +641,7 @@ web-ladders = Leitern
 web-command-title = Befehlszeile
 web-command-label = Zug oder Frage eingeben
 web-command-send = Los
-web-command-hint = Ein Zug in Worten („lege blau 4“, „ziehe Stapel“, die Nummer einer Wahl, oder mehrere: „3 dann Stapel“), oder eine Frage: Hand, Reihen, Brett, Punkte, letzte Züge, Restzeit.
+web-command-hint = Ein Zug in Worten („lege blau 4“, „ziehe Stapel“, die Nummer einer Wahl, oder mehrere: „3 dann Stapel“), oder eine Frage: Hand, Reihen, Brett, Punkte, letzte Züge, Restzeit, Plan. Während die anderen ziehen, legt „plan: 3 dann Stapel“ deinen nächsten Zug fest („plan: verwerfen“ verwirft ihn).
 web-ask-hand = hand|meine hand|karten
 web-ask-rows = reihen|pfade
 web-ask-board = brett|figuren
@@ -654,6 +661,13 @@ web-answer-no-clock = Diese Partie hat keine Uhr.
 web-answer-time = { $name }: noch { $left }
 web-answer-not-seated = Nur die Spieler dieser Partie können sie spielen.
 web-answer-choices = Deine Wahl:
+web-ask-plan = plan|mein plan
+web-plan-drop = verwerfen|keiner
+web-answer-plan-kept = Dein Plan für deinen nächsten Zug:
+web-answer-no-plan = Kein Plan wartet auf deinen nächsten Zug.
+web-answer-plan-dropped = Dein Plan ist verworfen.
+web-answer-plan-played = Dein letzter Plan wurde gespielt ({ $steps } Schritte).
+web-answer-plan-not-played = Dein letzter Plan wurde nicht gespielt: { $reason }.
 
 ## The text-first table
 web-text-table-link = Texttisch (für Screenreader und Tastatur)

@@ -111,6 +111,7 @@ mail-unsubscribe = No more emails of this kind
 mail-hand = Your hand: { $cards }
 mail-choices = Your choices:
 mail-reply-how = Answer this email with the number of your choice, for example "3", or with the whole turn, for example "3 then deck". Words work too: "lay", "discard" or "draw" with a card of your hand or a colour, "big" for the big pawn, "deck", "skip", or a choice's whole line.
+mail-reply-plan-how = Your next turn too, if you like: on a line of its own, "plan:" and the moves of that turn in words ("lay" or "discard" with a card of your hand, then "deck" or a colour's pile); it is played when your turn comes, if every step is still possible.
 mail-reply-played-subject = Game { $id } ({ $variant }): your move is played
 mail-reply-problem-subject = Game { $id } ({ $variant }): your answer was not played
 mail-reply-played = Played from your email:
@@ -123,6 +124,12 @@ mail-reply-problem-ambiguous = "{ $said }" fits several of your choices: say whi
 mail-reply-problem-turn_over = "{ $said }" was not played: your turn was over.
 mail-reply-problem-game_over = The game is over: nothing was played.
 mail-reply-problem-other = "{ $said }" could not be played now.
+mail-reply-plan-kept = Your plan for your next turn is kept: "{ $said }". It is played when your turn comes, if every step is still possible.
+mail-reply-plan-reply_not_played = Your plan "{ $said }" was not kept: the move before it was not played.
+mail-reply-plan-plan_on_your_turn = Your plan "{ $said }" was not kept: your turn goes on, play it first.
+mail-reply-plan-no_next_turn = Your plan "{ $said }" was not kept: you have no turn left in this game.
+mail-reply-plan-plan_not_playable = Your plan "{ $said }" was not kept: it could not be played on your next turn as it will begin.
+mail-reply-plan-unreadable = Your plan "{ $said }" was not kept: it could not be read as the moves of your next turn.
 
 ## Push notifications (title and body, short: a phone's lock screen shows them)
 
@@ -619,7 +626,7 @@ web-ladders = Ladders
 web-command-title = Command line
 web-command-label = Type a move or a question
 web-command-send = Go
-web-command-hint = A move in words ("lay blue 4", "draw deck", a choice's number, or several: "3 then deck"), or a question: hand, rows, board, scores, last moves, time left.
+web-command-hint = A move in words ("lay blue 4", "draw deck", a choice's number, or several: "3 then deck"), or a question: hand, rows, board, scores, last moves, time left, plan. While the others move, "plan: 3 then deck" leaves your next turn ("plan: drop" drops it).
 web-ask-hand = hand|my hand|cards
 web-ask-rows = rows|paths
 web-ask-board = board|pawns
@@ -639,6 +646,13 @@ web-answer-no-clock = This game has no clock.
 web-answer-time = { $name }: { $left } left
 web-answer-not-seated = Only the players of this game can play it.
 web-answer-choices = Your choices:
+web-ask-plan = plan|my plan
+web-plan-drop = drop|none
+web-answer-plan-kept = Your plan for your next turn:
+web-answer-no-plan = No plan waits for your next turn.
+web-answer-plan-dropped = Your plan is dropped.
+web-answer-plan-played = Your last plan was played ({ $steps } steps).
+web-answer-plan-not-played = Your last plan was not played: { $reason }.
 
 ## The text-first table
 web-text-table-link = Text table (for screen readers and keyboards)

@@ -129,6 +129,7 @@ mail-unsubscribe = Ne plus recevoir ce type d'e-mail
 mail-hand = Votre main : { $cards }
 mail-choices = Vos choix :
 mail-reply-how = Répondez à cet e-mail avec le numéro de votre choix, par exemple « 3 », ou avec tout le tour, par exemple « 3 puis pioche ». Les mots marchent aussi : « pose », « défausse » ou « pioche » avec une carte de votre main ou une couleur, « grand » pour le grand pion, « passe », ou toute la ligne d'un choix.
+mail-reply-plan-how = Votre prochain tour aussi, si vous voulez : sur une ligne à part, « plan: » et les coups de ce tour en mots (« pose » ou « défausse » avec une carte de votre main, puis « pioche » ou la défausse d'une couleur) ; il sera joué quand votre tour viendra, si chaque étape est encore possible.
 mail-reply-played-subject = Partie { $id } ({ $variant }) : votre coup est joué
 mail-reply-problem-subject = Partie { $id } ({ $variant }) : votre réponse n'a pas été jouée
 mail-reply-played = Joué depuis votre e-mail :
@@ -141,6 +142,12 @@ mail-reply-problem-ambiguous = « { $said } » correspond à plusieurs choix : d
 mail-reply-problem-turn_over = « { $said } » n'a pas été joué : votre tour était fini.
 mail-reply-problem-game_over = La partie est finie : rien n'a été joué.
 mail-reply-problem-other = « { $said } » ne peut pas être joué maintenant.
+mail-reply-plan-kept = Votre plan pour votre prochain tour est gardé : « { $said } ». Il sera joué quand votre tour viendra, si chaque étape est encore possible.
+mail-reply-plan-reply_not_played = Votre plan « { $said } » n'a pas été gardé : le coup qui le précède n'a pas été joué.
+mail-reply-plan-plan_on_your_turn = Votre plan « { $said } » n'a pas été gardé : votre tour continue, jouez-le d'abord.
+mail-reply-plan-no_next_turn = Votre plan « { $said } » n'a pas été gardé : il ne vous reste aucun tour dans cette partie.
+mail-reply-plan-plan_not_playable = Votre plan « { $said } » n'a pas été gardé : il ne pourrait pas être joué à votre prochain tour tel qu'il commencera.
+mail-reply-plan-unreadable = Votre plan « { $said } » n'a pas été gardé : il ne se lit pas comme les coups de votre prochain tour.
 
 ## Notifications push
 
@@ -636,7 +643,7 @@ web-ladders = Échelles
 web-command-title = Ligne de commande
 web-command-label = Tapez un coup ou une question
 web-command-send = Valider
-web-command-hint = Un coup en mots (« pose bleu 4 », « pioche », le numéro d'un choix, ou plusieurs : « 3 puis pioche »), ou une question : main, rangées, plateau, scores, derniers coups, temps restant.
+web-command-hint = Un coup en mots (« pose bleu 4 », « pioche », le numéro d'un choix, ou plusieurs : « 3 puis pioche »), ou une question : main, rangées, plateau, scores, derniers coups, temps restant, plan. Pendant que les autres jouent, « plan: 3 puis pioche » prépare votre prochain tour (« plan: annuler » l'annule).
 web-ask-hand = main|ma main|cartes
 web-ask-rows = rangées|rangees|chemins
 web-ask-board = plateau|pions
@@ -656,6 +663,13 @@ web-answer-no-clock = Cette partie n'a pas de pendule.
 web-answer-time = { $name } : il reste { $left }
 web-answer-not-seated = Seuls les joueurs de cette partie peuvent y jouer.
 web-answer-choices = Vos choix :
+web-ask-plan = plan|mon plan
+web-plan-drop = annuler|aucun
+web-answer-plan-kept = Votre plan pour votre prochain tour :
+web-answer-no-plan = Aucun plan n'attend votre prochain tour.
+web-answer-plan-dropped = Votre plan est annulé.
+web-answer-plan-played = Votre dernier plan a été joué ({ $steps } étapes).
+web-answer-plan-not-played = Votre dernier plan n'a pas été joué : { $reason }.
 
 ## The text-first table
 web-text-table-link = Table en texte (lecteurs d'écran et clavier)

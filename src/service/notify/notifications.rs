@@ -100,6 +100,9 @@ pub enum Notice {
         /// The `Message-ID` of the reply answered.
         #[schema(required = true)]
         message_id: Option<String>,
+        /// The plan for the next turn the reply carried ("plan: ..." lines), if it did.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        plan: Option<MailPlan>,
     },
     /// News of an event you entered: your entry confirmed, a round dealt (your game, or a bye),
     /// the event over with your place, or cancelled.
@@ -283,6 +286,20 @@ impl Notice {
         };
         format!("{}:{user_id}:{what}", self.kind())
     }
+}
+
+/// A plan for the next turn carried by a reply by email, and whether it was kept.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct MailPlan {
+    /// Kept for your next turn (as `PUT /games/{id}/plan` keeps one, without conditions).
+    pub kept: bool,
+    /// The plan's words (cut short).
+    pub said: String,
+    /// Why it was not kept: `reply_not_played` (the reply's own move was not played),
+    /// `plan_on_your_turn` (your turn goes on), `no_next_turn`, `plan_not_playable`, `invalid_body`
+    /// (more than four lines), or a `words_*` code.
+    #[schema(required = true)]
+    pub code: Option<String>,
 }
 
 /// Why a plan for a turn was not played.

@@ -230,6 +230,52 @@ pub fn put(
     if version != request.expected_version {
         return Err(ServiceError::StaleVersion { current: version });
     }
+    let language = account_language(db, caller.user_id)?;
+    let row = plan_row(
+        PlanFor {
+            game: &game,
+            game_id,
+            version,
+            seat,
+            user_id: caller.user_id,
+            now: db.now(),
+        },
+        &request.alternatives,
+        language,
+    )?;
+    if !db.write(|conn| store::put(conn, &row))? {
+        let current = db.read(|c| crate::service::play::games::load_row(c, game_id))?;
+        return Err(ServiceError::StaleVersion {
+            current: current.version,
+        });
+    }
+    state(db, caller.user_id, game_id)
+}
+
+/// Where a plan is made: the game as it stands at `version`, the owner's seat, and when.
+pub(crate) struct PlanFor<'a> {
+    pub game: &'a Game,
+    pub game_id: i64,
+    pub version: i64,
+    pub seat: u8,
+    pub user_id: i64,
+    pub now: i64,
+}
+
+/// A plan's row, its alternatives read (`language`: the words') and rehearsed on the owner's next
+/// turn; refused unless every step of each is legal there (for the API, and a reply by email).
+pub(crate) fn plan_row(
+    at: PlanFor<'_>,
+    alternatives: &[AlternativeRequest],
+    language: Language,
+) -> ServiceResult<PlanRow> {
+    let PlanFor { game, seat, .. } = at;
+    if alternatives.is_empty() || alternatives.len() > MAX_ALTERNATIVES {
+        return Err(ServiceError::invalid(
+            "invalid_body",
+            format!("a plan has one to {MAX_ALTERNATIVES} alternatives"),
+        ));
+    }
     if game.retired(seat).is_some() {
         return Err(RuleError::SeatRetired { seat }.into());
     }
@@ -240,30 +286,24 @@ pub fn put(
             ServiceError::conflict("no_next_turn", "you have no turn left in this game")
         });
     };
-    let language = account_language(db, caller.user_id)?;
-    let mut alternatives = Vec::new();
-    for (i, alternative) in request.alternatives.iter().enumerate() {
-        alternatives.push(
+    let mut planned_ones = Vec::new();
+    for (i, alternative) in alternatives.iter().enumerate() {
+        planned_ones.push(
             planned(&next, seat, alternative, language)
-                .map_err(|e| in_alternative(e, i, request.alternatives.len()))?,
+                .map_err(|e| in_alternative(e, i, alternatives.len()))?,
         );
     }
-    let row = PlanRow {
-        game_id,
-        user_id: caller.user_id,
+    Ok(PlanRow {
+        game_id: at.game_id,
+        user_id: at.user_id,
         seat: seat as i32,
-        made_on: version,
-        made_at: db.now(),
-        plan: serde_json::to_string(&StoredPlan { alternatives })
-            .map_err(|e| ServiceError::Internal(e.to_string()))?,
-    };
-    if !db.write(|conn| store::put(conn, &row))? {
-        let current = db.read(|c| crate::service::play::games::load_row(c, game_id))?;
-        return Err(ServiceError::StaleVersion {
-            current: current.version,
-        });
-    }
-    state(db, caller.user_id, game_id)
+        made_on: at.version,
+        made_at: at.now,
+        plan: serde_json::to_string(&StoredPlan {
+            alternatives: planned_ones,
+        })
+        .map_err(|e| ServiceError::Internal(e.to_string()))?,
+    })
 }
 
 /// Drop the caller's waiting plan (nothing to drop is no error).

@@ -8,6 +8,7 @@
 //! confirmation, or why nothing was played and the choices again). Mail that names none of our
 //! turns, or whose sender is not the seat's confirmed address, is dropped without an answer.
 
+mod plan_line;
 pub mod reading;
 pub mod token;
 
@@ -205,6 +206,7 @@ pub fn receive(
             problem: reply.problem.map(String::from),
             said: reply.said,
             message_id: answered_id.clone(),
+            plan: reply.plan,
         };
         queue(conn, user_id, &notice, now)?;
         Ok::<_, ServiceError>(Some((outcome, reply.ended)))
@@ -282,6 +284,8 @@ struct Reply {
     /// The words of the step that was not played.
     said: Option<String>,
     ended: bool,
+    /// The plan the reply carried, kept or not.
+    plan: Option<crate::service::notify::notifications::MailPlan>,
 }
 
 /// Play the reply's steps on the turn it answers, one validated decision after another.
@@ -301,7 +305,12 @@ fn play(
         problem: None,
         said: None,
         ended: false,
+        plan: None,
     };
+    let (text, plan_texts) = plan_line::split(text);
+    let text = text.as_str();
+    // Where the reply's move cannot be played, neither is its plan kept.
+    reply.plan = plan_line::not_kept(&plan_texts, SAID_CHARS);
     let loaded = load_game(conn, turn.game_id, &memo)?;
     let status = GameStatus::parse(&loaded.row.status);
     if status != GameStatus::Active {
@@ -400,6 +409,24 @@ fn play(
         }
     }
     reply.ended = game.is_over();
+    if !plan_texts.is_empty() {
+        let after = plan_line::After {
+            game: &game,
+            game_id: turn.game_id,
+            version,
+            seat: turn.seat,
+            user_id,
+            now,
+        };
+        let move_played = !reply.played.is_empty() && reply.problem.is_none();
+        reply.plan = Some(plan_line::keep(
+            conn,
+            after,
+            &plan_texts,
+            move_played,
+            SAID_CHARS,
+        )?);
+    }
     Ok(reply)
 }
 

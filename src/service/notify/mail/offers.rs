@@ -6,6 +6,7 @@ use serde::Serialize;
 
 use crate::engine::{Card, DecisionJson};
 use crate::service::i18n::{self, Language};
+use crate::service::notify::notifications::MailPlan;
 use crate::service::words::saying::{card, choice_in_words, decision_in_words};
 
 /// What the seat to act may do now, for a "your turn" email or an answer to a reply.
@@ -45,7 +46,11 @@ pub(super) fn offer_text(language: Language, offer: &TurnOffer) -> OfferText {
             .iter()
             .map(|c| choice_in_words(language, c, &offer.pawns))
             .collect(),
-        how: i18n::word(language, "mail-reply-how"),
+        how: format!(
+            "{} {}",
+            i18n::word(language, "mail-reply-how"),
+            i18n::word(language, "mail-reply-plan-how")
+        ),
     }
 }
 
@@ -58,6 +63,8 @@ pub struct ReplyAnswer<'a> {
     pub said: Option<&'a str>,
     pub offer: Option<&'a TurnOffer>,
     pub hand: &'a [Card],
+    /// The plan for the next turn the reply carried.
+    pub plan: Option<&'a MailPlan>,
 }
 
 /// The answer as the templates show it.
@@ -85,6 +92,24 @@ pub(super) fn answer_text(
         lines.push(i18n::text(language, &id, &[("said", said.into())]));
     } else if answer.offer.is_some() {
         lines.push(i18n::word(language, "mail-reply-turn-goes-on"));
+    }
+    if let Some(plan) = answer.plan {
+        let id = match (plan.kept, plan.code.as_deref()) {
+            (true, _) => "mail-reply-plan-kept".to_string(),
+            (
+                false,
+                Some(
+                    code @ ("reply_not_played" | "plan_on_your_turn" | "no_next_turn"
+                    | "plan_not_playable"),
+                ),
+            ) => format!("mail-reply-plan-{code}"),
+            (false, _) => "mail-reply-plan-unreadable".to_string(),
+        };
+        lines.push(i18n::text(
+            language,
+            &id,
+            &[("said", plan.said.as_str().into())],
+        ));
     }
     lines.extend(game_lines);
     if answer.offer.is_none() && !answer.hand.is_empty() {

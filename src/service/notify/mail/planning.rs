@@ -250,6 +250,7 @@ pub(super) fn plan(
                         problem,
                         said,
                         message_id,
+                        plan,
                         ..
                     },
                     offer,
@@ -264,6 +265,7 @@ pub(super) fn plan(
                             said: said.as_deref(),
                             offer: offer.as_ref(),
                             hand: &hand,
+                            plan: plan.as_ref(),
                         },
                     }
                 }

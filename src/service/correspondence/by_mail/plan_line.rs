@@ -1,0 +1,138 @@
+//! A plan for the next turn carried by a reply by email: a line of its own that begins with
+//! "plan:" ("plan: lay blue 4 then deck"; up to four such lines, tried in order, as a plan's
+//! alternatives). It is kept after the reply's own move, in the same transaction, as
+//! `PUT /games/{id}/plan` keeps one without conditions; the answer says whether it was kept.
+
+use crate::engine::Game;
+use crate::service::i18n::Language;
+use crate::service::notify::notifications::MailPlan;
+use crate::service::plans::{plan_row, AlternativeRequest, PlanFor};
+use crate::service::{ServiceError, ServiceResult};
+use crate::storage::DbConnection;
+
+/// The reply's move (the lines that are not plans) and its plan's words, one a line.
+pub fn split(words: &str) -> (String, Vec<String>) {
+    let mut moves = Vec::new();
+    let mut plans = Vec::new();
+    for line in words.lines() {
+        let trimmed = line.trim();
+        let lower = trimmed.to_lowercase();
+        let rest = lower.strip_prefix("plan").map(str::trim_start);
+        match rest.and_then(|r| r.strip_prefix(':')) {
+            // The same length in lower case for the ASCII "plan" and ':' it cut: the rest of the
+            // line as written.
+            Some(after) => plans.push(trimmed[trimmed.len() - after.len()..].trim().to_string()),
+            None => moves.push(line),
+        }
+    }
+    (moves.join("\n"), plans)
+}
+
+/// The game and the seat a plan is kept for, after the reply's own move.
+pub(super) struct After<'a> {
+    pub game: &'a Game,
+    pub game_id: i64,
+    pub version: i64,
+    pub seat: u8,
+    pub user_id: i64,
+    pub now: i64,
+}
+
+/// What the answer says of a plan in `texts` (if any) when the reply's move was not played.
+pub(super) fn not_kept(texts: &[String], said_chars: usize) -> Option<MailPlan> {
+    (!texts.is_empty()).then(|| MailPlan {
+        kept: false,
+        said: said_of(texts, said_chars),
+        code: Some("reply_not_played".to_string()),
+    })
+}
+
+fn said_of(texts: &[String], said_chars: usize) -> String {
+    texts.join(" / ").chars().take(said_chars).collect()
+}
+
+/// Keep the plan in `texts` (a reply's "plan:" lines) if the reply's move was played
+/// (`move_played`): what the answer says of it. A refusal is told, not an error; what the
+/// database says is.
+pub(super) fn keep(
+    conn: &mut DbConnection,
+    at: After<'_>,
+    texts: &[String],
+    move_played: bool,
+    said_chars: usize,
+) -> ServiceResult<MailPlan> {
+    let said = said_of(texts, said_chars);
+    let refused = |code: &str| MailPlan {
+        kept: false,
+        said: said.clone(),
+        code: Some(code.to_string()),
+    };
+    if !move_played {
+        return Ok(refused("reply_not_played"));
+    }
+    let language = crate::storage::mail::settings(conn, at.user_id)?
+        .map(|s| Language::parse(&s.language))
+        .unwrap_or_default();
+    let alternatives: Vec<AlternativeRequest> = texts
+        .iter()
+        .map(|text| AlternativeRequest {
+            steps: None,
+            text: Some(text.clone()),
+            conditions: Vec::new(),
+        })
+        .collect();
+    let made = plan_row(
+        PlanFor {
+            game: at.game,
+            game_id: at.game_id,
+            version: at.version,
+            seat: at.seat,
+            user_id: at.user_id,
+            now: at.now,
+        },
+        &alternatives,
+        language,
+    );
+    let row = match made {
+        Ok(row) => row,
+        Err(e @ (ServiceError::Storage(_) | ServiceError::Internal(_))) => return Err(e),
+        Err(e) => return Ok(refused(refusal_code(&e))),
+    };
+    // In the reply's own transaction, on the version its move made: nothing came between.
+    if !crate::storage::plans::put(conn, &row)? {
+        return Err(ServiceError::StaleVersion {
+            current: at.version,
+        });
+    }
+    Ok(MailPlan {
+        kept: true,
+        said,
+        code: None,
+    })
+}
+
+/// The stable code of a plan's refusal, as the API would answer it.
+fn refusal_code(e: &ServiceError) -> &'static str {
+    match e {
+        ServiceError::Invalid { code, .. }
+        | ServiceError::Conflict { code, .. }
+        | ServiceError::NotUnderstood { code, .. } => code,
+        ServiceError::Rule(rule) => rule.code(),
+        _ => "not_kept",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::split;
+
+    #[test]
+    fn plan_lines_are_taken_out_of_the_reply() {
+        let (moves, plans) = split("3 then deck\nPlan: lay Blue 4 then deck\n plan : deck\nthanks");
+        assert_eq!(moves, "3 then deck\nthanks");
+        assert_eq!(plans, vec!["lay Blue 4 then deck", "deck"]);
+        let (moves, plans) = split("planning ahead\n2");
+        assert_eq!(moves, "planning ahead\n2");
+        assert!(plans.is_empty());
+    }
+}

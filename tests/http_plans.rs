@@ -81,9 +81,13 @@ fn plan_first_choice(s: &TestServer, game: i64, user: &User, version: &Value) ->
 }
 
 /// Anna plays by plans alone: each time her turn ends she plans the next one, and Ben's last
-/// step of his turn plays it at once (in his request), through the ordinary decision path.
+/// step of his turn plays it at once (in his request), through the ordinary decision path. On
+/// PostgreSQL through two instances: the plans are made through one, the turns played through
+/// the other (whose requests, and both instances' workers, may play a plan: once).
 fn whole_games_are_played_by_plans(db: Db) {
     let s = support::spawn(db, |_| {}).expect("a database for this test");
+    let second = (db == Db::Postgres).then(|| support::second_instance(&s));
+    let turns_through = second.as_ref().unwrap_or(&s);
     for (variant, prefix) in [("keltis-card", "kc"), ("keltis", "kt"), ("neue-wege", "nw")] {
         let anna = s.register(&format!("{prefix}anna"));
         let ben = s.register(&format!("{prefix}ben"));
@@ -99,7 +103,7 @@ fn whole_games_are_played_by_plans(db: Db) {
             if seat == 0 {
                 // Her plan was dropped (a tile taken, the turn reshaped), or none was made.
                 by_hand += 1;
-                turn_by_hand(&s, game, &users);
+                turn_by_hand(turns_through, game, &users);
                 continue;
             }
             let (mut made, mut whole_turn) = (false, false);
@@ -114,7 +118,7 @@ fn whole_games_are_played_by_plans(db: Db) {
                 }
             }
             let before = s.game(game, &anna)["version"].as_i64().unwrap();
-            turn_by_hand(&s, game, &users);
+            turn_by_hand(turns_through, game, &users);
             // Played within Ben's request: at once, before any worker's pass.
             let after = s.game(game, &anna);
             let state = plan_state(&s, game, &anna);

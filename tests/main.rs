@@ -42,6 +42,7 @@ mod http_my_games;
 mod http_oauth;
 mod http_pairing;
 mod http_passwords;
+mod http_plan_choices;
 mod http_plans;
 mod http_push;
 mod http_races;

@@ -16,6 +16,7 @@ import { refresh as refreshWaiting } from './waiting.js';
 import { confirmMoves } from './settings.js';
 import { tableTalk } from './table_talk.js';
 import { commandLine } from './command_line.js';
+import { planPanel } from './plan_panel.js';
 import { followGame } from './live_game.js';
 import { rematchPanel } from './rematch.js';
 import { shareLink } from './challenge.js';
@@ -65,7 +66,9 @@ export function showGame(main, id) {
     moves: (n) => log.recent(n),
   });
   const commandPlace = h('div');
-  main.replaceChildren(body, commandPlace, talkPlace, announce);
+  // "Plan my next turn", while the others move.
+  const planning = planPanel(id);
+  main.replaceChildren(body, commandPlace, planning.section, talkPlace, announce);
   // The page's first link: the same game as text, for screen readers and keyboards.
   const first = /** @type {HTMLAnchorElement | null} */ (document.getElementById('first-link'));
   if (first) {
@@ -279,6 +282,7 @@ export function showGame(main, id) {
     // The command line plays moves: offered while the game runs only.
     commandPlace.hidden = over;
     command.refresh().catch(() => {});
+    planning.refresh(g).catch(() => {});
     // A log entry that kept the focus shows its space again once the board is drawn anew.
     setTimeout(() => {
       const entry = /** @type {HTMLElement | null} */ (document.activeElement?.closest('#log li[data-to]') ?? null);

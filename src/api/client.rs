@@ -45,6 +45,11 @@ const FILES: &[(&str, &str, &[u8])] = &[
     ),
     ("plan_line.js", JS, include_bytes!("../../web/plan_line.js")),
     (
+        "plan_panel.js",
+        JS,
+        include_bytes!("../../web/plan_panel.js"),
+    ),
+    (
         "text_table.js",
         JS,
         include_bytes!("../../web/text_table.js"),

@@ -144,6 +144,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(social::mark_chat_read)
         .service(social::get_note)
         .service(social::set_note)
+        .service(plans::get_plan_choices)
         .service(plans::get_plan)
         .service(plans::put_plan)
         .service(plans::delete_plan)

@@ -2,12 +2,56 @@
 //! (`service::plans`). Read by its owner alone.
 
 use actix_web::{delete, get, put, web, HttpResponse};
+use serde::Deserialize;
+use utoipa::IntoParams;
 
 use super::auth::Authenticated;
 use super::error::{ApiError, Problem};
 use super::json_body::JsonObject;
 use super::AppState;
+use crate::service::i18n::Language;
 use crate::service::plans::{self, PlanRequest, PlanState};
+use crate::service::words::moves::TurnInWords;
+
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct NextChoicesQuery {
+    /// `en`, `fr` or `de` (default: the account's language).
+    #[param(inline)]
+    pub language: Option<Language>,
+    /// The steps chosen so far, in words (as a plan's `text`): the choices after them. None: the
+    /// turn's first step. At most 500 characters.
+    pub after: Option<String>,
+}
+
+/// The choices of your next turn as it would begin if the others changed nothing, in words and
+/// as decisions, after the steps in `after`: what a plan can hold, one step after another.
+/// Empty once those steps end the turn or draw from the deck (nobody knows that card yet).
+/// `version` is the one to make the plan on.
+#[utoipa::path(operation_id = "getPlanChoices", tag = "play", security(("bearer" = [])), params(("id" = i64, Path), NextChoicesQuery), responses(
+    (status = 200, body = TurnInWords),
+    (status = 403, description = "`not_seated`", body = Problem),
+    (status = 404, description = "`not_found`: no such game", body = Problem),
+    (status = 409, description = "`not_started`, `plan_on_your_turn` (it is your turn: play it), `no_next_turn`", body = Problem),
+    (status = 422, description = "`after` could not be read on your next turn: the words' codes as for a typed move (`words_unreadable`, `words_not_a_choice`, `words_ambiguous` with `choices`, `words_turn_over`), `invalid_body` (an invisible formatting character: zero-width, direction marks), `text_too_long`; `game_over`, `seat_retired`", body = Problem),
+    (status = 400, description = "`invalid_query`: a parameter this operation does not take, a control character, or an unknown `language`", body = Problem),
+))]
+#[get("/games/{id}/plan/choices")]
+pub async fn get_plan_choices(
+    state: web::Data<AppState>,
+    Authenticated(caller): Authenticated,
+    id: web::Path<i64>,
+    query: web::Query<NextChoicesQuery>,
+) -> Result<web::Json<TurnInWords>, ApiError> {
+    let id = id.into_inner();
+    let NextChoicesQuery { language, after } = query.into_inner();
+    Ok(web::Json(
+        web::block(move || {
+            plans::choices::next_choices(&state.db, &caller, id, language, after.as_deref())
+        })
+        .await??,
+    ))
+}
 
 /// Your plan for your next turn in this game, if one is waiting, and what became of your
 /// earlier ones (played, or dropped and why). Nobody else ever reads it.

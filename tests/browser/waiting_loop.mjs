@@ -91,18 +91,43 @@ try {
     return page.locator('#command-answer').innerText();
   };
   const plan = { made: await ask('plan: 1 then deck'), asked: await ask('plan') };
+  const lastMove = () => Math.max(0, ...[...document.querySelectorAll('#log li[value]')].map((li) => Number(li.getAttribute('value'))));
+  const logged = await page.evaluate(lastMove);
   await opponentCardAndDraw(gameId);
+  // The page follows: the opponent's two moves and the plan's two in its log.
+  await page.waitForFunction((n) => Math.max(0, ...[...document.querySelectorAll('#log li[value]')]
+    .map((li) => Number(li.getAttribute('value')))) >= n, logged + 4, { timeout: 10000 });
   plan.after = await ask('plan');
   plan.again = await ask('plan: 2 then deck');
   plan.dropped = await ask('plan: drop');
   plan.none = await ask('plan');
+  // The same from the "Plan my next turn" panel: a choice, then the draw from the deck (the turn
+  // ends there), a condition; kept, shown, dropped.
+  const panel = {};
+  await page.waitForSelector('#plan-choices button');
+  panel.first = await page.locator('#plan-choices button').count();
+  await page.locator('#plan-choices button').first().click();
+  await page.waitForFunction(() => document.querySelectorAll('#plan-steps li').length === 1);
+  const deck = page.locator('#plan-choices button', { hasText: 'deck' });
+  await ((await deck.count()) ? deck.first() : page.locator('#plan-choices button').first()).click();
+  await page.waitForFunction(() => document.querySelectorAll('#plan-steps li').length === 2);
+  panel.ends = await page.locator('#plan-builder').innerText();
+  await page.check('input[value="piles_unchanged"]');
+  await page.click('#plan-keep');
+  await page.waitForSelector('#plan-waiting');
+  panel.waiting = await page.locator('#plan-waiting').innerText();
+  panel.steps = await page.locator('#plan-waiting li').count();
+  panel.kept = await page.locator('#plan-status').innerText();
+  await page.click('#plan-drop');
+  await page.waitForSelector('#plan-builder');
+  panel.dropped = await page.locator('#plan-status').innerText();
   await page.waitForSelector('#next-game a', { timeout: 10000 });
   const offered = await page.locator('#next-game a').innerText();
   await page.click('#next-game a');
   await page.waitForURL(new RegExp(`/games/${otherId}$`));
   await page.waitForSelector('#turn');
   const next = { url: page.url(), turn: await page.locator('#turn').innerText(), title: await page.title() };
-  console.log(JSON.stringify({ deepLink, lobby, live, plan, offered, next, outside }));
+  console.log(JSON.stringify({ deepLink, lobby, live, plan, panel, offered, next, outside }));
 } finally {
   await browser.close();
 }

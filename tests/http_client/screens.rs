@@ -107,6 +107,28 @@ fn the_loop_from_an_email_link_to_the_next_game() {
         "No plan waits for your next turn.",
         "{report}"
     );
+    // And from the "Plan my next turn" panel.
+    let panel = &report["panel"];
+    assert!(panel["first"].as_u64().is_some_and(|n| n > 0), "{report}");
+    assert!(
+        panel["ends"]
+            .as_str()
+            .is_some_and(|t| t.contains("Your turn ends here.")),
+        "{report}"
+    );
+    assert_eq!(panel["steps"], 2, "{report}");
+    assert!(
+        panel["waiting"].as_str().is_some_and(
+            |t| t.contains("the discard piles it draws from still show the same cards")
+        ),
+        "{report}"
+    );
+    assert_eq!(
+        panel["kept"],
+        json!("The plan is kept: it is played when your turn comes."),
+        "{report}"
+    );
+    assert_eq!(panel["dropped"], json!("The plan is dropped."), "{report}");
     let plan = s.get(&format!("/api/v1/games/{game}/plan"), Some(&anna.token));
     assert_eq!(plan.json()["outcomes"][0]["played"], true, "{}", plan.text);
     assert!(plan.json()["plan"].is_null(), "{}", plan.text);

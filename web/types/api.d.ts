@@ -590,6 +590,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/games/{id}/plan/choices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The choices of your next turn as it would begin if the others changed nothing, in words and
+         *     as decisions, after the steps in `after`: what a plan can hold, one step after another.
+         *     Empty once those steps end the turn or draw from the deck (nobody knows that card yet).
+         *     `version` is the one to make the plan on.
+         */
+        get: operations["getPlanChoices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/games/{id}/record": {
         parameters: {
             query?: never;
@@ -7344,6 +7366,88 @@ export interface operations {
             };
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getPlanChoices: {
+        parameters: {
+            query?: {
+                /** @description `en`, `fr` or `de` (default: the account's language). */
+                language?: "en" | "fr" | "de";
+                /**
+                 * @description The steps chosen so far, in words (as a plan's `text`): the choices after them. None: the
+                 *     turn's first step. At most 500 characters.
+                 */
+                after?: string;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TurnInWords"];
+                };
+            };
+            /** @description `invalid_query`: a parameter this operation does not take, a control character, or an unknown `language`; `malformed_json`: the body is not JSON; `invalid_query`: a query parameter is unknown (but on `reviewAuthorization`, which ignores those as RFC 6749 asks), malformed or out of range, or the query holds a control character or invalid UTF-8 (on every operation, whether it takes parameters or not); `invalid_idempotency_key`; `bad_request`: the request is not HTTP/1.1 as the server reads it (refused before any route runs) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description `not_seated`; `insufficient_scope`: the API token lacks the scope */
+            403: {
+                headers: {
+                    /** @description On `insufficient_scope` (RFC 6750 §3.1): `Bearer error="insufficient_scope", scope="play"` names the scope that would do; where only a signed-in session does, `error_description` says so instead of `scope` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_found`: no such game; `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description `not_started`, `plan_on_your_turn` (it is your turn: play it), `no_next_turn` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `after` could not be read on your next turn: the words' codes as for a typed move (`words_unreadable`, `words_not_a_choice`, `words_ambiguous` with `choices`, `words_turn_over`), `invalid_body` (an invisible formatting character: zero-width, direction marks), `text_too_long`; `game_over`, `seat_retired` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];

@@ -97,6 +97,7 @@ struct ApiDoc;
         social::get_note,
         social::set_note,
         plans::get_plan,
+        plans::get_plan_choices,
         plans::put_plan,
         plans::delete_plan,
         social::list_blocks,

@@ -668,6 +668,20 @@ web-answer-no-plan = Kein Plan wartet auf deinen nächsten Zug.
 web-answer-plan-dropped = Dein Plan ist verworfen.
 web-answer-plan-played = Dein letzter Plan wurde gespielt ({ $steps } Schritte).
 web-answer-plan-not-played = Dein letzter Plan wurde nicht gespielt: { $reason }.
+web-plan-title = Meinen nächsten Zug planen
+web-plan-hint = Während die anderen ziehen, wähle die Schritte deines nächsten Zugs: Sie werden gespielt, sobald er beginnt, sofern jeder Schritt noch möglich ist. Das sind die Möglichkeiten, die er bietet, wenn die anderen nichts ändern; deine Hand ist die oben.
+web-plan-turn-ends = Hier endet dein Zug.
+web-plan-conditions = Nur spielen, wenn
+web-plan-if-piles_unchanged = die Ablagestapel, von denen er zieht, noch dieselben Karten zeigen
+web-plan-if-spaces_unchanged = die Felder, die seine Figuren erreichen, noch tragen, was sie jetzt tragen
+web-plan-keep = Diesen Plan speichern
+web-plan-clear = Neu beginnen
+web-plan-then = dann
+web-plan-waiting = Dein Plan für deinen nächsten Zug:
+web-plan-or-else = sonst:
+web-plan-drop-button = Plan verwerfen
+web-plan-dropped = Der Plan ist verworfen.
+web-plan-kept = Der Plan ist gespeichert: Er wird gespielt, wenn du dran bist.
 
 ## The text-first table
 web-text-table-link = Texttisch (für Screenreader und Tastatur)

@@ -653,6 +653,20 @@ web-answer-no-plan = No plan waits for your next turn.
 web-answer-plan-dropped = Your plan is dropped.
 web-answer-plan-played = Your last plan was played ({ $steps } steps).
 web-answer-plan-not-played = Your last plan was not played: { $reason }.
+web-plan-title = Plan my next turn
+web-plan-hint = While the others move, choose the steps of your next turn: they are played the moment it begins, if every step is still possible. These are the choices it will open if the others change nothing; your hand is the one above.
+web-plan-turn-ends = Your turn ends here.
+web-plan-conditions = Play it only if
+web-plan-if-piles_unchanged = the discard piles it draws from still show the same cards
+web-plan-if-spaces_unchanged = the spaces its pawns reach still hold what they hold now
+web-plan-keep = Keep this plan
+web-plan-clear = Start again
+web-plan-then = then
+web-plan-waiting = Your plan for your next turn:
+web-plan-or-else = or else:
+web-plan-drop-button = Drop the plan
+web-plan-dropped = The plan is dropped.
+web-plan-kept = The plan is kept: it is played when your turn comes.
 
 ## The text-first table
 web-text-table-link = Text table (for screen readers and keyboards)

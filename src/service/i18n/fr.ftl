@@ -670,6 +670,20 @@ web-answer-no-plan = Aucun plan n'attend votre prochain tour.
 web-answer-plan-dropped = Votre plan est annulé.
 web-answer-plan-played = Votre dernier plan a été joué ({ $steps } étapes).
 web-answer-plan-not-played = Votre dernier plan n'a pas été joué : { $reason }.
+web-plan-title = Préparer mon prochain tour
+web-plan-hint = Pendant que les autres jouent, choisissez les étapes de votre prochain tour : elles seront jouées dès qu'il commencera, si chaque étape est encore possible. Voici les choix qu'il offrira si les autres ne changent rien ; votre main est celle ci-dessus.
+web-plan-turn-ends = Votre tour s'arrête là.
+web-plan-conditions = Le jouer seulement si
+web-plan-if-piles_unchanged = les défausses où il pioche montrent encore les mêmes cartes
+web-plan-if-spaces_unchanged = les cases que ses pions atteignent portent encore ce qu'elles portent
+web-plan-keep = Garder ce plan
+web-plan-clear = Recommencer
+web-plan-then = puis
+web-plan-waiting = Votre plan pour votre prochain tour :
+web-plan-or-else = sinon :
+web-plan-drop-button = Annuler le plan
+web-plan-dropped = Le plan est annulé.
+web-plan-kept = Le plan est gardé : il sera joué quand votre tour viendra.
 
 ## The text-first table
 web-text-table-link = Table en texte (lecteurs d'écran et clavier)

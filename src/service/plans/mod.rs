@@ -7,6 +7,7 @@
 //! learns of it, or that one exists. The rehearsal and the checks are the engine's
 //! (`engine::planning`).
 
+pub mod choices;
 pub mod playing;
 
 use serde::{Deserialize, Serialize};

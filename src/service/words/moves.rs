@@ -131,7 +131,7 @@ fn seated_game(db: &Database, caller: &Caller, game_id: i64) -> ServiceResult<(G
     Ok((game, loaded.row.version, seat))
 }
 
-fn in_words(
+pub(crate) fn in_words(
     language: Language,
     choices: &[DecisionJson],
     places: &[Option<String>],

@@ -16,12 +16,13 @@ pub fn split(words: &str) -> (String, Vec<String>) {
     let mut plans = Vec::new();
     for line in words.lines() {
         let trimmed = line.trim();
-        let lower = trimmed.to_lowercase();
-        let rest = lower.strip_prefix("plan").map(str::trim_start);
-        match rest.and_then(|r| r.strip_prefix(':')) {
-            // The same length in lower case for the ASCII "plan" and ':' it cut: the rest of the
-            // line as written.
-            Some(after) => plans.push(trimmed[trimmed.len() - after.len()..].trim().to_string()),
+        // "plan" in any case, then ':' (spaces between allowed): the rest of the line as written.
+        let after = trimmed
+            .get(..4)
+            .filter(|word| word.eq_ignore_ascii_case("plan"))
+            .and_then(|_| trimmed[4..].trim_start().strip_prefix(':'));
+        match after {
+            Some(after) => plans.push(after.trim().to_string()),
             None => moves.push(line),
         }
     }
@@ -134,5 +135,9 @@ mod tests {
         let (moves, plans) = split("planning ahead\n2");
         assert_eq!(moves, "planning ahead\n2");
         assert!(plans.is_empty());
+        // Letters whose lower case is longer or shorter than they are cut nothing short.
+        let (moves, plans) = split("PLAN: İİ lay\nİplan: x\npl");
+        assert_eq!(moves, "İplan: x\npl");
+        assert_eq!(plans, vec!["İİ lay"]);
     }
 }

@@ -3,14 +3,14 @@
 //! turn" lists, one step after another). Only what the caller may see: the turn ends its list at
 //! a draw from the deck, whose card nobody knows yet.
 
-use crate::engine::{DecisionOf, RuleError};
+use crate::engine::DecisionOf;
 use crate::service::accounts::{Caller, Scope};
 use crate::service::i18n::Language;
 use crate::service::words::moves::{
     account_language, check_text, in_words, read_steps, TurnInWords,
 };
 use crate::service::words::{offered, pawn_places};
-use crate::service::{ServiceError, ServiceResult};
+use crate::service::ServiceResult;
 use crate::storage::Database;
 
 /// The choices of the caller's next turn after the steps `after` (words, as a plan's text; none:
@@ -28,16 +28,7 @@ pub fn next_choices(
         None => account_language(db, caller.user_id)?,
     };
     let (game, version, seat) = super::seated(db, caller, game_id)?;
-    if game.retired(seat).is_some() {
-        return Err(RuleError::SeatRetired { seat }.into());
-    }
-    let Some(mut next) = game.next_turn_of(seat) else {
-        return Err(if game.to_act() == Some(seat) {
-            ServiceError::conflict("plan_on_your_turn", "it is your turn: play it")
-        } else {
-            ServiceError::conflict("no_next_turn", "you have no turn left in this game")
-        });
-    };
+    let mut next = super::next_turn(&game, seat)?;
     let mut drew_from_deck = false;
     if let Some(text) = after.filter(|t| !t.trim().is_empty()) {
         check_text(text)?;

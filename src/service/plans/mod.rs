@@ -277,16 +277,7 @@ pub(crate) fn plan_row(
             format!("a plan has one to {MAX_ALTERNATIVES} alternatives"),
         ));
     }
-    if game.retired(seat).is_some() {
-        return Err(RuleError::SeatRetired { seat }.into());
-    }
-    let Some(next) = game.next_turn_of(seat) else {
-        return Err(if game.to_act() == Some(seat) {
-            ServiceError::conflict("plan_on_your_turn", "it is your turn: play it")
-        } else {
-            ServiceError::conflict("no_next_turn", "you have no turn left in this game")
-        });
-    };
+    let next = next_turn(game, seat)?;
     let mut planned_ones = Vec::new();
     for (i, alternative) in alternatives.iter().enumerate() {
         planned_ones.push(
@@ -304,6 +295,20 @@ pub(crate) fn plan_row(
             alternatives: planned_ones,
         })
         .map_err(|e| ServiceError::Internal(e.to_string()))?,
+    })
+}
+
+/// `seat`'s next turn as it would begin if the others changed nothing: what a plan is made for.
+fn next_turn(game: &Game, seat: u8) -> ServiceResult<Game> {
+    if game.retired(seat).is_some() {
+        return Err(RuleError::SeatRetired { seat }.into());
+    }
+    game.next_turn_of(seat).ok_or_else(|| {
+        if game.to_act() == Some(seat) {
+            ServiceError::conflict("plan_on_your_turn", "it is your turn: play it")
+        } else {
+            ServiceError::conflict("no_next_turn", "you have no turn left in this game")
+        }
     })
 }
 

@@ -410,7 +410,7 @@ fn play(
     }
     reply.ended = game.is_over();
     if !plan_texts.is_empty() {
-        let after = plan_line::After {
+        let after = crate::service::plans::PlanFor {
             game: &game,
             game_id: turn.game_id,
             version,

@@ -3,7 +3,6 @@
 //! alternatives). It is kept after the reply's own move, in the same transaction, as
 //! `PUT /games/{id}/plan` keeps one without conditions; the answer says whether it was kept.
 
-use crate::engine::Game;
 use crate::service::i18n::Language;
 use crate::service::notify::notifications::MailPlan;
 use crate::service::plans::{plan_row, AlternativeRequest, PlanFor};
@@ -29,16 +28,6 @@ pub fn split(words: &str) -> (String, Vec<String>) {
     (moves.join("\n"), plans)
 }
 
-/// The game and the seat a plan is kept for, after the reply's own move.
-pub(super) struct After<'a> {
-    pub game: &'a Game,
-    pub game_id: i64,
-    pub version: i64,
-    pub seat: u8,
-    pub user_id: i64,
-    pub now: i64,
-}
-
 /// What the answer says of a plan in `texts` (if any) when the reply's move was not played.
 pub(super) fn not_kept(texts: &[String], said_chars: usize) -> Option<MailPlan> {
     (!texts.is_empty()).then(|| MailPlan {
@@ -52,12 +41,12 @@ fn said_of(texts: &[String], said_chars: usize) -> String {
     texts.join(" / ").chars().take(said_chars).collect()
 }
 
-/// Keep the plan in `texts` (a reply's "plan:" lines) if the reply's move was played
-/// (`move_played`): what the answer says of it. A refusal is told, not an error; what the
+/// Keep the plan in `texts` (a reply's "plan:" lines) for the game as the reply's move left it
+/// (`at`), if that move was played (`move_played`): what the answer says of it. A refusal is told, not an error; what the
 /// database says is.
 pub(super) fn keep(
     conn: &mut DbConnection,
-    at: After<'_>,
+    at: PlanFor<'_>,
     texts: &[String],
     move_played: bool,
     said_chars: usize,
@@ -82,18 +71,8 @@ pub(super) fn keep(
             conditions: Vec::new(),
         })
         .collect();
-    let made = plan_row(
-        PlanFor {
-            game: at.game,
-            game_id: at.game_id,
-            version: at.version,
-            seat: at.seat,
-            user_id: at.user_id,
-            now: at.now,
-        },
-        &alternatives,
-        language,
-    );
+    let version = at.version;
+    let made = plan_row(at, &alternatives, language);
     let row = match made {
         Ok(row) => row,
         Err(e @ (ServiceError::Storage(_) | ServiceError::Internal(_))) => return Err(e),
@@ -101,9 +80,7 @@ pub(super) fn keep(
     };
     // In the reply's own transaction, on the version its move made: nothing came between.
     if !crate::storage::plans::put(conn, &row)? {
-        return Err(ServiceError::StaleVersion {
-            current: at.version,
-        });
+        return Err(ServiceError::StaleVersion { current: version });
     }
     Ok(MailPlan {
         kept: true,

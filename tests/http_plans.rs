@@ -155,21 +155,37 @@ fn whole_games_are_played_by_plans(db: Db) {
 }
 
 /// Anna plans to take the top of a discard pile only if it still shows what it showed; Ben
-/// takes it (or covers it) every time: every plan is dropped, and her turn notice says why.
+/// takes it (or covers it) every time: every plan is dropped, and her turn notice says why. In
+/// every variant, to the game's end (Keltis Card's to its final plays, which take no draw).
 fn plans_are_dropped_by_their_condition(db: Db) {
     let s = support::spawn(db, |_| {}).expect("a database for this test");
-    let (anna, ben) = (s.register("anna"), s.register("ben"));
+    for variant in ["keltis-card", "keltis", "neue-wege"] {
+        let (dropped, kept_by_chance) = every_plan_dropped(&s, variant);
+        assert!(
+            dropped >= 5,
+            "{variant}: {dropped} plans dropped ({kept_by_chance} kept)"
+        );
+    }
+}
+
+/// One game of `variant` played as [`plans_are_dropped_by_their_condition`] says: how many of
+/// Anna's plans were dropped, and how many were played because the pile showed an equal card.
+fn every_plan_dropped(s: &TestServer, variant: &str) -> (usize, usize) {
+    let (anna, ben) = (
+        s.register(&format!("anna-{variant}")),
+        s.register(&format!("ben-{variant}")),
+    );
     let users = [anna.clone(), ben.clone()];
-    let game = s.started_game("keltis-card", &users);
+    let game = s.started_game(variant, &users);
     let (mut dropped, mut kept_by_chance) = (0usize, 0usize);
-    for _ in 0..200 {
+    for _ in 0..400 {
         let view = s.game(game, &anna);
         if view["status"] != "active" || view["state"]["phase"]["type"] == "final_play" {
             break;
         }
         let seat = view["state"]["to_act"].as_u64().unwrap() as usize;
         if seat == 0 {
-            turn_by_hand(&s, game, &users);
+            turn_by_hand(s, game, &users);
             continue;
         }
         // A pile to take from: one that shows a card, not of the colour she discards.
@@ -181,12 +197,12 @@ fn plans_are_dropped_by_their_condition(db: Db) {
             .iter()
             .find(|p| top(p).is_some() && p["color"] != discard["color"])
         else {
-            turn_by_hand(&s, game, &users);
+            turn_by_hand(s, game, &users);
             continue;
         };
         let color = pile["color"].clone();
         let a = put_plan(
-            &s,
+            s,
             game,
             &anna,
             json!({"expected_version": view["version"], "alternatives": [{
@@ -226,13 +242,19 @@ fn plans_are_dropped_by_their_condition(db: Db) {
             .iter()
             .find(|p| p["color"] == color)
             .and_then(top);
-        let state = plan_state(&s, game, &anna);
+        let state = plan_state(s, game, &anna);
         let latest = &state["outcomes"][0];
         if top_now == planned_top {
             // Two equal cards on one pile: the pile shows what it showed, the plan is played.
             kept_by_chance += 1;
             assert_eq!(latest["played"], true, "{state}");
             continue;
+        }
+        if after["status"] == "over" {
+            // Ben's draw ended the game (the last card, K9b; or the goal zone): no turn of hers is
+            // left, and her plan went with the game.
+            assert_eq!(latest["code"], "game_over", "{state}");
+            break;
         }
         dropped += 1;
         assert_eq!(latest["played"], false, "{state}");
@@ -244,12 +266,14 @@ fn plans_are_dropped_by_their_condition(db: Db) {
         let told = notices.json()[0]["notice"].clone();
         assert_eq!(told["kind"], "your_turn", "{told}");
         assert_eq!(told["plan_not_played"]["code"], "pile_changed", "{told}");
-        turn_by_hand(&s, game, &users);
+        turn_by_hand(s, game, &users);
     }
+    let over = s.game(game, &anna);
     assert!(
-        dropped >= 5,
-        "{dropped} plans dropped ({kept_by_chance} kept)"
+        over["status"] == "over" || over["state"]["phase"]["type"] == "final_play",
+        "{variant}: the game did not reach its end: {over}"
     );
+    (dropped, kept_by_chance)
 }
 
 /// What a plan refuses, and its owner's alone to read and drop.

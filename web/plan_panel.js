@@ -4,7 +4,10 @@
  * played the moment it begins if every step is still legal (and its conditions hold). The panel
  * lists the choices that turn will open (as it would begin if the others changed nothing: the
  * hand shown above is the hand it is played from, which the others never change), one step after
- * another; the conditions; then keeps the plan, shows it and drops it.
+ * another; the conditions; then keeps the plan, shows it and drops it. The choices are asked for
+ * only when the player opens the builder: asked at every move, they would often come back
+ * refused (the others' move, a bot's at once, had already given the turn back), and cost a
+ * request a move for a panel most turns leave closed.
  */
 
 import { ApiError, call } from './api.js';
@@ -25,6 +28,8 @@ export function planPanel(id) {
   let drawnFor = -1;
   /** The steps chosen so far, in words. @type {string[]} */
   let steps = [];
+  /** Whether the player opened the builder (its choices are then asked for). */
+  let building = false;
 
   /** An API call whose refusal is said in the panel (`null` then). @param {() => Promise<any>} f */
   const said = async (f) => {
@@ -69,6 +74,7 @@ export function planPanel(id) {
         alternatives: [{ text: steps.join(` ${t('plan-then')} `), conditions: chosen }],
       });
       steps = [];
+      building = false;
       status.textContent = t('plan-kept');
       await show();
     });
@@ -86,7 +92,8 @@ export function planPanel(id) {
     ]);
   };
 
-  /** Draw the panel: the plan waiting, or the next choices after the steps chosen so far. */
+  /** Draw the panel: the plan waiting, or the builder's next choices after the steps chosen so
+   * far, or the button that opens the builder. */
   const show = async () => {
     /** @type {Schemas['PlanState'] | null} */
     const state = await said(() => call('GET', `/games/${id}/plan`));
@@ -94,6 +101,8 @@ export function planPanel(id) {
     let content;
     if (state.plan) {
       content = waiting(state.plan);
+    } else if (!building) {
+      content = h('button', { type: 'button', id: 'plan-start', onclick: () => { building = true; show(); } }, [t('plan-start')]);
     } else {
       const after = steps.length ? `&after=${encodeURIComponent(steps.join(` ${t('plan-then')} `))}` : '';
       /** @type {Schemas['TurnInWords'] | null} */
@@ -112,6 +121,7 @@ export function planPanel(id) {
     if (!planning || g.version === drawnFor) return;
     drawnFor = g.version;
     steps = [];
+    building = false;
     await show();
   };
   return { section, refresh };

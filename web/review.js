@@ -105,10 +105,8 @@ export function reviewPanel(id, o) {
     o.loaded();
   };
 
-  const load = () => call('GET', `/games/${id}/review`).then(render, (/** @type {any} */ e) => {
-    if (e?.status === 404) render(null);
-    else failed(e);
-  });
+  // 204 (no body: `null`) until someone asks for the review.
+  const load = () => call('GET', `/games/${id}/review`).then(render, failed);
   load();
 
   return {

@@ -1,5 +1,5 @@
 //! The review of a finished game: asked for by a player who sat at it, read by anyone who may
-//! read its record. `202` while it is on its way, `200` once done.
+//! read its record. `202` while it is on its way, `200` once done, `204` before anyone asked.
 
 use actix_web::{get, post, web, HttpResponse};
 
@@ -37,11 +37,13 @@ pub async fn request(
 }
 
 /// The game's review: every decision with its choices' expected margins, marks and the better
-/// choice, each player's accuracy and luck. `202` while it is on its way.
+/// choice, each player's accuracy and luck. `202` while it is on its way; `204` when nobody has
+/// asked for one (a normal state: ask with `POST`).
 #[utoipa::path(operation_id = "getGameReview", tag = "play", security(("bearer" = [])), params(("id" = i64, Path)), responses(
     (status = 200, description = "Done (or given up: `state` is `failed`)", body = GameReview),
     (status = 202, description = "Queued or running", body = GameReview),
-    (status = 404, description = "`not_found`: no such game, or nobody asked for its review", body = Problem),
+    (status = 204, description = "Nobody has asked for this game's review"),
+    (status = 404, description = "`not_found`: no such game", body = Problem),
     (status = 409, description = "`game_not_over`", body = Problem),
 ))]
 #[get("/games/{id}/review")]
@@ -51,6 +53,10 @@ pub async fn get(
     id: web::Path<i64>,
 ) -> Result<HttpResponse, ApiError> {
     let id = id.into_inner();
-    let review = web::block(move || review::get(&state.db, &caller, id)).await??;
-    Ok(answered(review))
+    Ok(
+        match web::block(move || review::get(&state.db, &caller, id)).await?? {
+            Some(review) => answered(review),
+            None => HttpResponse::NoContent().finish(),
+        },
+    )
 }

@@ -13,6 +13,7 @@
 //! - [`view`]: what a seat or a spectator may see (K8, X7)
 //! - [`record`]: full records and replay
 //! - [`planning`]: plans for the next turn, rehearsed and checked (a server feature, no rule)
+//! - [`transposition`]: what a search of the end needs: a position's key, the next card drawn
 
 pub mod board;
 pub mod bots;
@@ -27,6 +28,7 @@ pub mod record;
 pub mod rows;
 pub mod scoring;
 pub mod setup;
+pub mod transposition;
 pub mod turn;
 pub mod view;
 

@@ -27,7 +27,7 @@ impl Direction {
 
 /// A row of laid cards. The direction is fixed by the first card that differs from the first
 /// card of the row (K5); equal values are always allowed.
-#[derive(Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct Row {
     cards: Vec<Card>,

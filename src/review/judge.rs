@@ -4,9 +4,10 @@
 //! they could not see), every choice played on the same samples
 //! on, and the margins compared. The play-outs are the search bot's quick policy, to the end
 //! ([`Judge::Quick`], the server's), or the strong bot's own ([`Judge::Strong`], `keltis review
-//! --judge strong`: costlier, and its marks not yet calibrated). The last decisions of a game
-//! (the final plays, the last card of the draw pile) are searched exactly, every seat choosing
-//! its best, within [`Effort::exact_nodes`] positions; beyond, the play-outs take over.
+//! --judge strong`: costlier, and its marks not yet calibrated). Near the end (the final plays,
+//! or at most [`EXACT_PILE`] cards in the draw pile) each sampled game is searched exactly
+//! ([`super::endgame`]) within [`Effort::exact_nodes`] positions; a sample whose search runs out
+//! is played out, every choice alike. A decision is exact when every sample was searched.
 //!
 //! Given only a [`View`], the judge cannot use a card its player could not see: honest by
 //! construction, as the bots are.
@@ -15,22 +16,32 @@ use crate::engine::bots::heuristic::potential;
 use crate::engine::bots::mcts::rollout_choice;
 use crate::engine::bots::rollout;
 use crate::engine::bots::sample::{sample_game, SampleError};
-use crate::engine::decision::Decision;
+use crate::engine::decision::{Decision, DecisionOf};
 use crate::engine::game::{Game, Phase};
 use crate::engine::setup::SeedRng;
 use crate::engine::view::View;
 
+use super::endgame::{Solver, Worth};
+
 /// A play-out still running after this many decisions is judged by its position (bots can in
 /// principle pass cards through the piles for a long time).
 const PLAY_OUT_LIMIT: usize = 1_000;
+
+/// A decision with at most this many cards in the draw pile (or in Keltis Card's final plays) is
+/// searched exactly where the search fits [`Effort::exact_nodes`].
+pub const EXACT_PILE: usize = 1;
+
+/// Once this many samples of one decision have run out of budget, the others are not searched
+/// (they are as large, and each costs the whole budget): the decision is judged by play-outs.
+const EXACT_FAILURES: usize = 1;
 
 /// How hard the judge looks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Effort {
     /// Sampled games per decision; every choice is played on each.
     pub samples: usize,
-    /// Positions an exact search of the game's last decisions (where the judged decision is
-    /// near the end) may visit per sample and choice before play-outs take over.
+    /// Positions an exact search of the game's end (where the judged decision is near it) may
+    /// expand per sampled game, for all its choices together, before play-outs take over.
     pub exact_nodes: u32,
     /// How the sampled games are played on.
     pub judge: Judge,
@@ -56,10 +67,26 @@ impl Judge {
     }
 }
 
-/// The margins each choice reached: `margins[choice][sample]`, in points, for the judged seat.
+/// The margins each choice reached: `margins[choice][sample]`, in points, for the judged seat,
+/// and whether it won (`wins[choice][sample]`: 1, a half for a shared win, 0; a chance between
+/// where a search weighed the draws to come).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ChoiceMargins {
     pub margins: Vec<Vec<f64>>,
+    pub wins: Vec<Vec<f64>>,
+    /// Every sample was searched exactly.
+    pub exact: bool,
+}
+
+/// Whether a final margin won: 1, a half where the best total is shared, 0.
+pub fn won(margin: f64) -> f64 {
+    if margin > 0.0 {
+        1.0
+    } else if margin == 0.0 {
+        0.5
+    } else {
+        0.0
+    }
 }
 
 /// A seat's final margin: its total minus the best total of the other seats (with two players,
@@ -81,23 +108,19 @@ pub fn samples(view: &View, n: usize, rng: &mut SeedRng) -> Result<Vec<Game>, Sa
     (0..n).map(|_| sample_game(view, rng)).collect()
 }
 
-/// What judging from `view` starts with: its seat, the sampled games, and the exact search's
-/// budget. Near the end the rest of the game is searched exactly while that stays within the
-/// budget (`None` otherwise): once one search runs out, the others (as large) are not tried.
+/// What judging from `view` starts with: its seat, the sampled games, and whether the end is
+/// near enough to search exactly.
 fn sampled(
     view: &View,
     effort: Effort,
     rng: &mut SeedRng,
-) -> Result<(u8, Vec<Game>, Option<u32>), SampleError> {
+) -> Result<(u8, Vec<Game>, bool), SampleError> {
     let seat = view
         .seat
         .ok_or(SampleError("a spectator's view has no hand"))?;
     let games = samples(view, effort.samples, rng)?;
-    let exact_nodes = games
-        .first()
-        .filter(|g| near_the_end(g))
-        .map(|_| effort.exact_nodes);
-    Ok((seat, games, exact_nodes))
+    let near = games.first().is_some_and(near_the_end) && effort.exact_nodes > 0;
+    Ok((seat, games, near))
 }
 
 /// Every choice of `legal` played on the same sampled games, for `view.seat`.
@@ -107,39 +130,74 @@ pub fn choice_margins(
     effort: Effort,
     rng: &mut SeedRng,
 ) -> Result<ChoiceMargins, SampleError> {
-    let (seat, games, mut exact_nodes) = sampled(view, effort, rng)?;
+    let (seat, games, mut search) = sampled(view, effort, rng)?;
     let mut margins = vec![Vec::with_capacity(games.len()); legal.len()];
+    let mut wins = vec![Vec::with_capacity(games.len()); legal.len()];
+    let (mut failures, mut exact) = (0, search);
     let mut play = PlayOut::new(effort.judge);
+    let mut after = Vec::with_capacity(legal.len());
     for base in &games {
         // One random stream per sample, the same for every choice: choices are compared on the
         // same cards and the same later play (common random numbers).
         let stream = rng.next_u64();
-        for (i, &d) in legal.iter().enumerate() {
+        after.clear();
+        for &d in legal {
             let mut game = base.clone();
             if game.apply(seat, d).is_err() {
                 return Err(SampleError("a legal choice was refused in a sample"));
             }
-            let m = play.finish(game, seat, &mut exact_nodes, &mut SeedRng::new(stream));
+            after.push(game);
+        }
+        if search {
+            if let Some(worths) = solved(&after, effort.exact_nodes) {
+                for (i, w) in worths.iter().enumerate() {
+                    margins[i].push(w.margin(seat));
+                    wins[i].push(w.win_chance(seat));
+                }
+                continue;
+            }
+            exact = false;
+            failures += 1;
+            search = failures < EXACT_FAILURES;
+        }
+        for (i, game) in after.drain(..).enumerate() {
+            let m = play.finish(game, seat, &mut SeedRng::new(stream));
             margins[i].push(m);
+            wins[i].push(won(m));
         }
     }
-    Ok(ChoiceMargins { margins })
+    Ok(ChoiceMargins {
+        margins,
+        wins,
+        exact,
+    })
+}
+
+/// Every game of `after` (one sample, after each choice) searched exactly on one budget; `None`
+/// where the budget ran out first.
+fn solved(after: &[Game], budget: u32) -> Option<Vec<Worth>> {
+    let mut solver = Solver::new(budget);
+    after.iter().map(|g| solver.solve(g)).collect()
 }
 
 /// The position `view` shows, played on to the end on sampled games: the mean margin for
 /// `view.seat` (who need not be the seat to act).
 pub fn position_margin(view: &View, effort: Effort, rng: &mut SeedRng) -> Result<f64, SampleError> {
-    let (seat, games, mut exact_nodes) = sampled(view, effort, rng)?;
+    let (seat, games, mut search) = sampled(view, effort, rng)?;
     let mut play = PlayOut::new(effort.judge);
+    let mut failures = 0;
     let mut total = 0.0;
     for game in &games {
         let stream = rng.next_u64();
-        total += play.finish(
-            game.clone(),
-            seat,
-            &mut exact_nodes,
-            &mut SeedRng::new(stream),
-        );
+        if search {
+            if let Some(w) = Solver::new(effort.exact_nodes).solve(game) {
+                total += w.margin(seat);
+                continue;
+            }
+            failures += 1;
+            search = failures < EXACT_FAILURES;
+        }
+        total += play.finish(game.clone(), seat, &mut SeedRng::new(stream));
     }
     Ok(total / games.len().max(1) as f64)
 }
@@ -160,22 +218,8 @@ impl PlayOut {
         }
     }
 
-    /// `seat`'s final margin: by the exact search where `exact_nodes` allows it (set to `None`
-    /// once a search runs out), else by the judge's play-out.
-    fn finish(
-        &mut self,
-        mut game: Game,
-        seat: u8,
-        exact_nodes: &mut Option<u32>,
-        rng: &mut SeedRng,
-    ) -> f64 {
-        if let Some(budget) = *exact_nodes {
-            let mut nodes = budget;
-            match exact(&game, &mut nodes) {
-                Some(t) => return margin(&t, seat),
-                None => *exact_nodes = None,
-            }
-        }
+    /// `seat`'s final margin by the judge's play-out.
+    fn finish(&mut self, mut game: Game, seat: u8, rng: &mut SeedRng) -> f64 {
         match self.judge {
             Judge::Strong => {
                 let horizon = rollout::horizon(game.variant());
@@ -194,7 +238,10 @@ impl PlayOut {
                 return totals(&game);
             };
             game.legal_decisions_into(&mut self.legal);
-            let d = rollout_choice(&game, actor, &self.legal, rng, &mut self.good);
+            let d = match self.last_card(&game, actor) {
+                Some(d) => d,
+                None => rollout_choice(&game, actor, &self.legal, rng, &mut self.good),
+            };
             if game.apply(actor, d).is_err() {
                 break;
             }
@@ -205,33 +252,36 @@ impl PlayOut {
     }
 }
 
+impl PlayOut {
+    /// The draw pile's last card in the board games (K9b: drawing it ends the game), as a player
+    /// would treat it and the quick policy does not (it takes a fitting card from a discard pile
+    /// first): a seat that wins if the game ends now draws it; one that would not takes any other
+    /// card there is (`self.legal` holds the choices). `None`: not that decision, the policy
+    /// chooses.
+    fn last_card(&self, game: &Game, actor: u8) -> Option<Decision> {
+        let deck = DecisionOf::DrawDeck;
+        if game.draw_pile_len() != 1 || !self.legal.contains(&deck) {
+            return None;
+        }
+        let mut ended = game.clone();
+        ended.apply(actor, deck).ok()?;
+        // Keltis Card's final plays come after it (C9): the policy plays those.
+        if !ended.is_over() {
+            return None;
+        }
+        if margin(&totals(&ended), actor) > 0.0 {
+            return Some(deck);
+        }
+        self.legal.iter().copied().find(|&d| d != deck)
+    }
+}
+
 fn totals(game: &Game) -> Vec<i32> {
     (0..game.players()).map(|s| game.score(s).total).collect()
 }
 
-/// Where an exact search may finish the game: the last card of the draw pile about to be drawn,
-/// or the final plays of Keltis Card.
+/// Where an exact search may finish the game: few cards left in the draw pile, or the final
+/// plays of Keltis Card.
 fn near_the_end(game: &Game) -> bool {
-    matches!(game.phase(), Phase::FinalPlay { .. }) || game.draw_pile_len() <= 1
-}
-
-/// The game played out with every seat choosing what maximises its own final margin, on the
-/// cards of this (sampled) game; `None` once more than `nodes` positions would be needed.
-pub fn exact(game: &Game, nodes: &mut u32) -> Option<Vec<i32>> {
-    let Some(actor) = game.to_act() else {
-        return Some(totals(game));
-    };
-    *nodes = nodes.checked_sub(1)?;
-    let mut best: Option<(f64, Vec<i32>)> = None;
-    for d in game.legal_decisions() {
-        let mut next = game.clone();
-        next.apply(actor, d).ok()?;
-        let t = exact(&next, nodes)?;
-        let m = margin(&t, actor);
-        // Equal margins: the first choice listed stands (the result is the same either way).
-        if best.as_ref().is_none_or(|(b, _)| m > *b) {
-            best = Some((m, t));
-        }
-    }
-    best.map(|(_, t)| t)
+    matches!(game.phase(), Phase::FinalPlay { .. }) || game.draw_pile_len() <= EXACT_PILE
 }

@@ -1,25 +1,21 @@
 //! From margins to what a player reads: winning chances, the chances a choice gave away, the
 //! marks, the accuracy figure.
 //!
-//! A margin is turned into a winning chance with the spread the samples themselves show: where
-//! the final margin of the best choice varies by σ points from sample to sample, an expected
-//! margin E wins with the chance Φ(E / σ) (the margin taken as roughly normal). So a loss of a
-//! few points weighs much in a close game with little left to come, and hardly at all where the
-//! game is decided or far from decided: Lichess's reason for judging by winning chances.
+//! A choice's winning chance is the share of the sampled games it won (a shared win counts a
+//! half; where the end was searched exactly, the search's chance over the draws to come). It
+//! was once a normal curve over the margin's mean and spread, which called a win certain on
+//! every sample a 0.85 chance when the margin was one point, and marked the choice that made it
+//! certain: the share tells the truth a curve can only approximate. So a loss of a few points
+//! weighs much in a close game, where it turns samples from won to lost, and nothing where the
+//! game is decided whatever the choice (Lichess's reason for judging by winning chances).
 
 use serde::{Deserialize, Serialize};
 
-/// Drops in winning chance that mark a decision, as on Lichess. With Φ's slope of 0.4 at an even
-/// game, 0.1 of winning chance is about a quarter of the game's spread at that moment: with a
-/// spread of 12 points (a close Keltis game near its middle), an inaccuracy gives away about 3
-/// points, a mistake 6, a blunder 9.
+/// Drops in winning chance that mark a decision, as on Lichess: a choice that turns a tenth of the
+/// samples from won to lost is an inaccuracy, a fifth a mistake, three tenths a blunder.
 pub const INACCURACY: f64 = 0.1;
 pub const MISTAKE: f64 = 0.2;
 pub const BLUNDER: f64 = 0.3;
-
-/// A spread below one point is taken as one point: the game is nearly decided, and a point
-/// is the least a choice can change.
-const LEAST_SPREAD: f64 = 1.0;
 
 /// What a decision is marked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
@@ -28,13 +24,6 @@ pub enum Mark {
     Inaccuracy,
     Mistake,
     Blunder,
-}
-
-/// The chance of a positive final margin when its mean is `mean` and its spread `spread`:
-/// Φ(mean / spread), by the logistic curve with slope 1.702 (within 0.01 of Φ everywhere).
-pub fn win_chance(mean: f64, spread: f64) -> f64 {
-    let z = mean / spread.max(LEAST_SPREAD);
-    1.0 / (1.0 + (-1.702 * z).exp())
 }
 
 /// The mean and the (sample) standard deviation.
@@ -109,25 +98,6 @@ pub fn accuracy(chance_lost: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn an_even_game_is_even_and_a_lead_of_one_spread_wins_most_times() {
-        assert!((win_chance(0.0, 10.0) - 0.5).abs() < 1e-9);
-        // Φ(1) = 0.841, Φ(-2) = 0.023.
-        assert!((win_chance(10.0, 10.0) - 0.841).abs() < 0.01);
-        assert!((win_chance(-20.0, 10.0) - 0.023).abs() < 0.01);
-        // No spread: one point stands for it.
-        assert!(win_chance(3.0, 0.0) > 0.99);
-    }
-
-    #[test]
-    fn points_lost_in_a_decided_game_hardly_count() {
-        let spread = 8.0;
-        let close = win_chance(0.0, spread) - win_chance(-4.0, spread);
-        let decided = win_chance(-30.0, spread) - win_chance(-34.0, spread);
-        assert!(close > 0.15, "{close}");
-        assert!(decided < 0.01, "{decided}");
-    }
 
     #[test]
     fn marks_follow_the_thresholds() {

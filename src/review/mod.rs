@@ -3,6 +3,7 @@
 //! their play. The service (`service/review`) queues reviews and stores what this module finds.
 //!
 //! - [`judge`]: a decision's choices scored on games sampled from the player's own view.
+//! - [`endgame`]: the end of a sampled game searched exactly, draws by their chances.
 //! - [`marks`]: margins turned into winning chances, marks and an accuracy figure.
 //!
 //! The outcome judged is the **final margin**: the player's total minus the best total of the
@@ -10,6 +11,7 @@
 //! player finished ahead of, or behind, the best of the rest, whose sign says whether they won.
 //! It is in points, as players count, and unlike a placing it tells a near miss from a rout.
 
+pub mod endgame;
 pub mod judge;
 pub mod marks;
 
@@ -30,7 +32,7 @@ pub use marks::Mark;
 /// The effort of a review unless told otherwise (see docs/performance.md for what it costs).
 pub const DEFAULT_EFFORT: Effort = Effort {
     samples: 100,
-    exact_nodes: 1_000,
+    exact_nodes: 5_000,
     // The strong judge costs 3.4-10 times as much and, its play-outs having no chance in them,
     // marks many more decisions (docs/performance.md): not the default until its marks are
     // calibrated.
@@ -71,6 +73,10 @@ pub struct JudgedDecision {
     /// Set only where the best choice was clearly better on the same samples.
     #[schema(required = true)]
     pub mark: Option<Mark>,
+    /// Every sampled game was searched exactly to its end (near the end of the game, where it
+    /// fits: see docs/playing.md).
+    #[serde(default)]
+    pub exact: bool,
 }
 
 /// A card drawn from the draw pile: how the player's expected margin moved when they saw it.
@@ -198,17 +204,26 @@ fn judge_decision(
     }
     let values = judge::choice_margins(view, &legal, effort, rng)?;
     let (means, mut best) = means_and_best(&values);
-    let spread = marks::mean_and_spread(&values.margins[best]).1;
     // What the played choice gave away, measured on samples that did not pick the best (see
     // `marks::held_out_loss`); none, and the played choice stands as the best.
     let lost = marks::held_out_loss(&values.margins, at).max(0.0);
     if lost == 0.0 {
         best = at;
     }
-    let win_chance = marks::win_chance(means[at], spread);
-    let best_win_chance = marks::win_chance(means[at] + lost, spread);
+    // The winning chances: the share of the samples won after each choice (a search's chance
+    // where it weighed the draws), the chance given away measured as the points are.
+    let wins = &values.wins;
+    let win_chance = marks::mean_and_spread(&wins[at]).0;
+    let best_win_chance = (win_chance + marks::held_out_loss(wins, at).max(0.0)).min(1.0);
+    let most = (0..wins.len()).fold(at, |b, i| {
+        if marks::mean_and_spread(&wins[i]).0 > marks::mean_and_spread(&wins[b]).0 {
+            i
+        } else {
+            b
+        }
+    });
+    let clear = most != at && marks::clearly_worse(&wins[most], &wins[at]);
     let chance_lost = (best_win_chance - win_chance).max(0.0);
-    let clear = at != best && marks::clearly_worse(&values.margins[best], &values.margins[at]);
     let mark = if clear {
         marks::mark(chance_lost)
     } else {
@@ -229,6 +244,7 @@ fn judge_decision(
         chance_lost: round(chance_lost),
         points_lost: round(lost),
         mark,
+        exact: values.exact,
     };
     Ok((Some(judged), draws.then_some(means[at])))
 }

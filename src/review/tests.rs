@@ -138,6 +138,71 @@ fn the_final_plays_agree_with_the_enumeration_on_every_sample() {
     assert!(checked > 0);
 }
 
+/// Near the end: a choice that makes the win certain (won on every sample) gives away no winning
+/// chance and is never marked, whatever points another would have added; a choice that throws a
+/// certain win away (lost on every sample where another wins on every one) is a blunder. The
+/// cases found from outside were of these kinds: a discard that made a win by 1 certain marked a
+/// blunder (Keltis, 2 players) and a mistake (Neue Wege), a 3-player win thrown away unmarked.
+#[test]
+fn a_certain_win_is_never_marked_and_one_thrown_away_is_a_blunder() {
+    let effort = Effort {
+        samples: 12,
+        exact_nodes: 20_000,
+        judge: Judge::Quick,
+    };
+    for (variant, players) in [
+        (Variant::Keltis, 2),
+        (Variant::NeueWege, 2),
+        (Variant::Keltis, 3),
+        (Variant::KeltisCard, 2),
+    ] {
+        let (mut certain, mut thrown, mut exact) = (0, 0, 0);
+        for seed in 0..2 {
+            let record = greedy_game(variant, players, seed);
+            for index in 0..record.decisions.len() {
+                let game = record.replay_to(index).unwrap();
+                let Some(seat) = game.to_act() else { continue };
+                if game.draw_pile_len() > 1 && !matches!(game.phase(), Phase::FinalPlay { .. }) {
+                    continue;
+                }
+                let view = game.view(Some(seat));
+                let legal = view.resolved_legal_decisions().unwrap();
+                if legal.len() < 2 {
+                    continue;
+                }
+                let values =
+                    choice_margins(&view, &legal, effort, &mut SeedRng::new(seed)).unwrap();
+                let all = |c: usize, w: f64| values.wins[c].iter().all(|&x| x == w);
+                let a_certain_win = (0..legal.len()).any(|c| all(c, 1.0));
+                for (c, &d) in legal.iter().enumerate() {
+                    let thrown_away = a_certain_win && all(c, 0.0);
+                    if !all(c, 1.0) && !thrown_away {
+                        continue;
+                    }
+                    // The same stream: the same samples as above.
+                    let (judged, _) =
+                        judge_decision(&view, index, d, effort, &mut SeedRng::new(seed)).unwrap();
+                    let judged = judged.unwrap();
+                    exact += usize::from(judged.exact);
+                    if all(c, 1.0) {
+                        assert_eq!(judged.mark, None, "{variant}: {judged:?}");
+                        assert_eq!(judged.chance_lost, 0.0, "{variant}: {judged:?}");
+                        certain += 1;
+                    }
+                    if thrown_away {
+                        assert_eq!(judged.mark, Some(Mark::Blunder), "{variant}: {judged:?}");
+                        thrown += 1;
+                    }
+                }
+            }
+        }
+        eprintln!(
+            "{variant} with {players}: {certain} certain wins, {thrown} thrown away, {exact} exact"
+        );
+        assert!(certain > 0, "{variant} with {players}: no certain win met");
+    }
+}
+
 /// Each decision's samples show its player exactly what that player saw (every card where they
 /// saw it, the rest dealt among the places they could not see), sample by sample, and differ
 /// from the real game where they could not see.

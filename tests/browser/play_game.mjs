@@ -26,6 +26,11 @@ try {
   const context = await browser.newContext({ viewport: DESKTOP });
   const page = await context.newPage();
   watchOutside(page, base, outside);
+  // Console errors from the first page to the finished game (the issue's "no console error
+  // from start to finished game"); the fresh finished page is watched apart below.
+  const playConsole = [];
+  page.on('console', (m) => { if (m.type() === 'error') playConsole.push(`${m.text()} ${m.location().url}`); });
+  page.on('pageerror', (e) => playConsole.push(String(e)));
   await register(page, base, name);
   const lobbyProblems = sharedPages ? [
     ...await accessibility(browser, context, base + '/', '#my-games'),
@@ -238,6 +243,7 @@ try {
     unringed,
     outside,
     finishedConsole,
+    playConsole,
     times: watch.times,
   }));
 } finally {

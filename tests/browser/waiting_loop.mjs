@@ -104,6 +104,7 @@ try {
   // The same from the "Plan my next turn" panel: a choice, then the draw from the deck (the turn
   // ends there), a condition; kept, shown, dropped.
   const panel = {};
+  await page.click('#plan-start');
   await page.waitForSelector('#plan-choices button');
   panel.first = await page.locator('#plan-choices button').count();
   await page.locator('#plan-choices button').first().click();
@@ -119,7 +120,7 @@ try {
   panel.steps = await page.locator('#plan-waiting li').count();
   panel.kept = await page.locator('#plan-status').innerText();
   await page.click('#plan-drop');
-  await page.waitForSelector('#plan-builder');
+  await page.waitForSelector('#plan-start');
   panel.dropped = await page.locator('#plan-status').innerText();
   await page.waitForSelector('#next-game a', { timeout: 10000 });
   const offered = await page.locator('#next-game a').innerText();

@@ -34,6 +34,8 @@ fn play_in_browser(variant: &str, player: &str) -> Value {
     assert!((10_000..150 * 1024).contains(&first_load), "{report}");
     assert_eq!(report["outside"], json!([]), "{report}");
     assert_eq!(report["finishedConsole"], json!([]), "{report}");
+    // Nor any console error from the first page to the game's end (a refused request is one).
+    assert_eq!(report["playConsole"], json!([]), "{report}");
     assert_eq!(report["lobbyProblems"], json!([]), "{report}");
     assert_eq!(report["gameProblems"], json!([]), "{report}");
     // Every board space has its ring, jokers included.

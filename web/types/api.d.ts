@@ -710,7 +710,8 @@ export interface paths {
         };
         /**
          * The game's review: every decision with its choices' expected margins, marks and the better
-         *     choice, each player's accuracy and luck. `202` while it is on its way.
+         *     choice, each player's accuracy and luck. `202` while it is on its way; `204` when nobody has
+         *     asked for one (a normal state: ask with `POST`).
          */
         get: operations["getGameReview"];
         put?: never;
@@ -3158,6 +3159,11 @@ export interface components {
             chance_lost: number;
             /** @description How many choices the player had. */
             choices: number;
+            /**
+             * @description Every sampled game was searched exactly to its end (near the end of the game, where it
+             *     fits: see docs/playing.md).
+             */
+            exact?: boolean;
             /** @description Its place in the game's record (0 is the first decision). */
             index: number;
             /**
@@ -7809,10 +7815,17 @@ export interface operations {
                     "application/json": components["schemas"]["GameReview"];
                 };
             };
+            /** @description Nobody has asked for this game's review */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            /** @description `not_found`: no such game, or nobody asked for its review; `not_found` */
+            /** @description `not_found`: no such game; `not_found` */
             404: {
                 headers: {
                     [name: string]: unknown;

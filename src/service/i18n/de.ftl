@@ -669,6 +669,7 @@ web-answer-plan-dropped = Dein Plan ist verworfen.
 web-answer-plan-played = Dein letzter Plan wurde gespielt ({ $steps } Schritte).
 web-answer-plan-not-played = Dein letzter Plan wurde nicht gespielt: { $reason }.
 web-plan-title = Meinen nächsten Zug planen
+web-plan-start = Seine Schritte wählen
 web-plan-hint = Während die anderen ziehen, wähle die Schritte deines nächsten Zugs: Sie werden gespielt, sobald er beginnt, sofern jeder Schritt noch möglich ist. Das sind die Möglichkeiten, die er bietet, wenn die anderen nichts ändern; deine Hand ist die oben.
 web-plan-turn-ends = Hier endet dein Zug.
 web-plan-conditions = Nur spielen, wenn

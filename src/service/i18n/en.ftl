@@ -654,6 +654,7 @@ web-answer-plan-dropped = Your plan is dropped.
 web-answer-plan-played = Your last plan was played ({ $steps } steps).
 web-answer-plan-not-played = Your last plan was not played: { $reason }.
 web-plan-title = Plan my next turn
+web-plan-start = Choose its steps
 web-plan-hint = While the others move, choose the steps of your next turn: they are played the moment it begins, if every step is still possible. These are the choices it will open if the others change nothing; your hand is the one above.
 web-plan-turn-ends = Your turn ends here.
 web-plan-conditions = Play it only if

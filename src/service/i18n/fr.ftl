@@ -671,6 +671,7 @@ web-answer-plan-dropped = Votre plan est annulé.
 web-answer-plan-played = Votre dernier plan a été joué ({ $steps } étapes).
 web-answer-plan-not-played = Votre dernier plan n'a pas été joué : { $reason }.
 web-plan-title = Préparer mon prochain tour
+web-plan-start = Choisir ses étapes
 web-plan-hint = Pendant que les autres jouent, choisissez les étapes de votre prochain tour : elles seront jouées dès qu'il commencera, si chaque étape est encore possible. Voici les choix qu'il offrira si les autres ne changent rien ; votre main est celle ci-dessus.
 web-plan-turn-ends = Votre tour s'arrête là.
 web-plan-conditions = Le jouer seulement si

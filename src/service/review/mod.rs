@@ -108,13 +108,14 @@ pub fn request(db: &Database, caller: &Caller, game_id: i64) -> ServiceResult<Ga
 
 /// The review of a finished game, done or on its way; 404 when nobody asked for it. Anyone who
 /// may read the game's record may read its review.
-pub fn get(db: &Database, caller: &Caller, game_id: i64) -> ServiceResult<GameReview> {
+pub fn get(db: &Database, caller: &Caller, game_id: i64) -> ServiceResult<Option<GameReview>> {
     caller.require(Scope::Read)?;
     let now = db.now();
     db.read(|conn| {
         require_over(conn, game_id)?;
-        let row = store::find(conn, game_id)?.ok_or(ServiceError::NotFound("review"))?;
-        answer(row, now)
+        store::find(conn, game_id)?
+            .map(|row| answer(row, now))
+            .transpose()
     })
 }
 

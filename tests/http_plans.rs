@@ -1,14 +1,14 @@
 //! Plans for the next turn (issue 69) over HTTP, on SQLite and on PostgreSQL when
 //! `TEST_DATABASE_URL` is set: whole games of every variant where one player plays by plans
-//! alone; a game where every plan is dropped by its condition, and the player told why with
-//! their turn; what a plan refuses; and nothing of a plan in any answer to another seat.
+//! alone; what a plan refuses; and nothing of a plan in any answer to another seat. Plans dropped
+//! by their conditions and plans with the clock, vacations and leaving: `http_plan_rules`.
 
 use crate::support;
 
 use serde_json::{json, Value};
 use support::{Db, TestServer, User};
 
-fn put_plan(s: &TestServer, game: i64, user: &User, body: Value) -> support::Answer {
+pub(crate) fn put_plan(s: &TestServer, game: i64, user: &User, body: Value) -> support::Answer {
     s.send(
         s.client
             .put(s.url(&format!("/api/v1/games/{game}/plan")))
@@ -17,7 +17,7 @@ fn put_plan(s: &TestServer, game: i64, user: &User, body: Value) -> support::Ans
     )
 }
 
-fn plan_state(s: &TestServer, game: i64, user: &User) -> Value {
+pub(crate) fn plan_state(s: &TestServer, game: i64, user: &User) -> Value {
     let a = s.get(&format!("/api/v1/games/{game}/plan"), Some(&user.token));
     assert_eq!(a.status, 200, "{}", a.text);
     a.json()
@@ -26,7 +26,7 @@ fn plan_state(s: &TestServer, game: i64, user: &User) -> Value {
 /// The seat to act plays its turn by hand: its first legal decisions (the draw from the deck
 /// where it is offered) until its own answer says the turn passed (a plan may then play the next
 /// turn at once, and the turn come back).
-fn turn_by_hand(s: &TestServer, game: i64, users: &[User]) {
+pub(crate) fn turn_by_hand(s: &TestServer, game: i64, users: &[User]) {
     let view = s.game(game, &users[0]);
     if view["status"] != "active" {
         return;
@@ -48,7 +48,12 @@ fn turn_by_hand(s: &TestServer, game: i64, users: &[User]) {
 /// A plan for `user`'s next turn in words: its first choice and the draws, in the shapes a turn
 /// takes (a free step or a tile between, two draws after a stone); the first that the server
 /// reads as a whole turn (`ends_turn`) is kept. Its answer.
-fn plan_first_choice(s: &TestServer, game: i64, user: &User, version: &Value) -> support::Answer {
+pub(crate) fn plan_first_choice(
+    s: &TestServer,
+    game: i64,
+    user: &User,
+    version: &Value,
+) -> support::Answer {
     let mut last = None;
     for text in [
         "1 then deck",
@@ -152,128 +157,6 @@ fn whole_games_are_played_by_plans(db: Db) {
         assert_eq!(bens["outcomes"], json!([]));
         assert!(bens["plan"].is_null());
     }
-}
-
-/// Anna plans to take the top of a discard pile only if it still shows what it showed; Ben
-/// takes it (or covers it) every time: every plan is dropped, and her turn notice says why. In
-/// every variant, to the game's end (Keltis Card's to its final plays, which take no draw).
-fn plans_are_dropped_by_their_condition(db: Db) {
-    let s = support::spawn(db, |_| {}).expect("a database for this test");
-    for variant in ["keltis-card", "keltis", "neue-wege"] {
-        let (dropped, kept_by_chance) = every_plan_dropped(&s, variant);
-        assert!(
-            dropped >= 5,
-            "{variant}: {dropped} plans dropped ({kept_by_chance} kept)"
-        );
-    }
-}
-
-/// One game of `variant` played as [`plans_are_dropped_by_their_condition`] says: how many of
-/// Anna's plans were dropped, and how many were played because the pile showed an equal card.
-fn every_plan_dropped(s: &TestServer, variant: &str) -> (usize, usize) {
-    let (anna, ben) = (
-        s.register(&format!("anna-{variant}")),
-        s.register(&format!("ben-{variant}")),
-    );
-    let users = [anna.clone(), ben.clone()];
-    let game = s.started_game(variant, &users);
-    let (mut dropped, mut kept_by_chance) = (0usize, 0usize);
-    for _ in 0..400 {
-        let view = s.game(game, &anna);
-        if view["status"] != "active" || view["state"]["phase"]["type"] == "final_play" {
-            break;
-        }
-        let seat = view["state"]["to_act"].as_u64().unwrap() as usize;
-        if seat == 0 {
-            turn_by_hand(s, game, &users);
-            continue;
-        }
-        // A pile to take from: one that shows a card, not of the colour she discards.
-        let hand = view["state"]["hand"].as_array().unwrap().clone();
-        let discard = hand[0].clone();
-        let piles = view["state"]["discard_piles"].as_array().unwrap().clone();
-        let top = |p: &Value| p["cards"].as_array().and_then(|c| c.last()).cloned();
-        let Some(pile) = piles
-            .iter()
-            .find(|p| top(p).is_some() && p["color"] != discard["color"])
-        else {
-            turn_by_hand(s, game, &users);
-            continue;
-        };
-        let color = pile["color"].clone();
-        let a = put_plan(
-            s,
-            game,
-            &anna,
-            json!({"expected_version": view["version"], "alternatives": [{
-                "steps": [{"type": "discard", "card": discard}, {"type": "draw_pile", "color": color}],
-                "conditions": ["piles_unchanged"],
-            }]}),
-        );
-        assert_eq!(a.status, 200, "{}", a.text);
-        let planned_top = top(pile);
-        // Ben discards his first card, then takes from that pile where he may.
-        let bens = s.game(game, &ben);
-        let his = bens["state"]["legal_decisions"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|d| d["type"] == "discard")
-            .cloned()
-            .unwrap();
-        let v = bens["version"].as_i64().unwrap();
-        assert_eq!(s.decide(game, &ben, v, &his).status, 200);
-        let bens = s.game(game, &ben);
-        let draw = json!({"type": "draw_pile", "color": color});
-        let legal = bens["state"]["legal_decisions"].as_array().unwrap();
-        let d = if legal.contains(&draw) {
-            draw
-        } else {
-            json!({"type": "draw_deck"})
-        };
-        let a = s.decide(game, &ben, bens["version"].as_i64().unwrap(), &d);
-        assert_eq!(a.status, 200, "{}", a.text);
-        let after = s.game(game, &anna);
-        // The pile as Ben's turn left it (his own answer: before her plan, which may take from
-        // it).
-        let top_now = a.json()["state"]["discard_piles"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|p| p["color"] == color)
-            .and_then(top);
-        let state = plan_state(s, game, &anna);
-        let latest = &state["outcomes"][0];
-        if top_now == planned_top {
-            // Two equal cards on one pile: the pile shows what it showed, the plan is played.
-            kept_by_chance += 1;
-            assert_eq!(latest["played"], true, "{state}");
-            continue;
-        }
-        if after["status"] == "over" {
-            // Ben's draw ended the game (the last card, K9b; or the goal zone): no turn of hers is
-            // left, and her plan went with the game.
-            assert_eq!(latest["code"], "game_over", "{state}");
-            break;
-        }
-        dropped += 1;
-        assert_eq!(latest["played"], false, "{state}");
-        assert_eq!(latest["code"], "pile_changed", "{state}");
-        assert!(latest["reason"].as_str().unwrap().contains("pile"));
-        assert_eq!(after["state"]["to_act"], json!(0), "her turn, by hand");
-        // Her turn notice says why.
-        let notices = s.get("/api/v1/me/notifications?limit=5", Some(&anna.token));
-        let told = notices.json()[0]["notice"].clone();
-        assert_eq!(told["kind"], "your_turn", "{told}");
-        assert_eq!(told["plan_not_played"]["code"], "pile_changed", "{told}");
-        turn_by_hand(s, game, &users);
-    }
-    let over = s.game(game, &anna);
-    assert!(
-        over["status"] == "over" || over["state"]["phase"]["type"] == "final_play",
-        "{variant}: the game did not reach its end: {over}"
-    );
-    (dropped, kept_by_chance)
 }
 
 /// What a plan refuses, and its owner's alone to read and drop.
@@ -451,7 +334,6 @@ fn a_plan_is_its_owners_alone(db: Db) {
 
 on_both_databases!(
     whole_games_are_played_by_plans,
-    plans_are_dropped_by_their_condition,
     plans_refuse_what_cannot_be_played,
     a_plan_is_its_owners_alone,
 );

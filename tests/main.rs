@@ -43,6 +43,7 @@ mod http_oauth;
 mod http_pairing;
 mod http_passwords;
 mod http_plan_choices;
+mod http_plan_rules;
 mod http_plans;
 mod http_push;
 mod http_races;

@@ -212,6 +212,9 @@ enum Command {
         /// The strong bot of --calibrate.
         #[arg(long, default_value = "rollout:32i", value_parser = parse_bot)]
         strong: keltis::engine::bots::BotKind,
+        /// The pairings --calibrate plays, by name (all unless given).
+        #[arg(long, value_delimiter = ',', value_parser = ["random-greedy", "greedy-strong", "strong-strong", "strong-judge"])]
+        pairings: Vec<String>,
     },
 }
 
@@ -479,6 +482,7 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             summary,
             calibrate,
             strong,
+            pairings,
         } => {
             use keltis::review_tool::{calibrate, greedy_game, print_reviews, read_records};
             let effort = keltis::review::Effort {
@@ -487,9 +491,11 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
                 ..keltis::review::DEFAULT_EFFORT
             };
             if calibrate {
-                let table = calibrate::run(strong, variant, players, games, seed, effort, |t| {
-                    eprintln!("{t}")
-                })?;
+                let only = |name: &str| pairings.is_empty() || pairings.iter().any(|p| p == name);
+                let table =
+                    calibrate::run(strong, variant, players, games, seed, effort, only, |t| {
+                        eprintln!("{t}")
+                    })?;
                 println!("{table}");
                 return Ok(());
             }

@@ -92,6 +92,7 @@ export function reviewPanel(id, o) {
         h('thead', {}, [h('tr', {}, [h('th', {}, []), ...['review-accuracy', 'review-inaccuracies', 'review-mistakes', 'review-blunders', 'review-luck'].map((k) => h('th', { scope: 'col' }, [t(k)]))])]),
         h('tbody', {}, rows),
       ])]),
+      h('p', { class: 'review-accuracy-note' }, [t('review-accuracy-note')]),
       graph(review, o.steps, o.names),
     );
     // The moves list: each marked decision says so.

@@ -1,7 +1,7 @@
 // The service worker (served at /sw.js, so that it controls the whole site): the app's shell
 // offline, and pushes shown as notifications, grouped per game, that open (or focus) the game.
 
-const SHELL = 'keltis-shell-v17';
+const SHELL = 'keltis-shell-v18';
 const FILES = ['/', '/web/style.css', '/web/app.js', '/web/api.js', '/web/i18n.js', '/web/board.js',
   '/web/dom.js', '/web/words.js', '/web/table.js', '/web/move_log.js', '/web/lobby.js', '/web/play_now.js', '/web/rematch.js', '/web/events.js', '/web/ladder.js', '/web/challenge.js', '/web/game.js', '/web/replay.js', '/web/review.js',
   '/web/waiting.js', '/web/notify.js', '/web/settings.js', '/web/password.js', '/web/two_factor.js', '/web/delete_account.js', '/web/bot_account.js', '/web/table_talk.js', '/web/command_line.js', '/web/plan_line.js', '/web/plan_panel.js', '/web/text_table.js', '/web/live_game.js', '/web/moderation.js', '/web/oauth.js', '/web/players.js', '/web/help.js', '/web/boards/keltis-base.json', '/web/boards/neue-wege.json',

@@ -16,10 +16,12 @@ use crate::engine::bots::heuristic::potential;
 use crate::engine::bots::mcts::rollout_choice;
 use crate::engine::bots::rollout;
 use crate::engine::bots::sample::{sample_game, SampleError};
+use crate::engine::cards::Color;
 use crate::engine::decision::{Decision, DecisionOf};
 use crate::engine::game::{Game, Phase};
 use crate::engine::setup::SeedRng;
 use crate::engine::view::View;
+use crate::engine::Variant;
 
 use super::endgame::{Solver, Worth};
 
@@ -238,6 +240,9 @@ impl PlayOut {
                 return totals(&game);
             };
             game.legal_decisions_into(&mut self.legal);
+            if game.variant() == Variant::KeltisCard {
+                drop_lonely_starts(&game, actor, &mut self.legal);
+            }
             let d = match self.last_card(&game, actor) {
                 Some(d) => d,
                 None => rollout_choice(&game, actor, &self.legal, rng, &mut self.good),
@@ -275,6 +280,30 @@ impl PlayOut {
         self.legal.iter().copied().find(|&d| d != deck)
     }
 }
+
+/// Keltis Card's new paths, left out of the quick play-outs unless the hand holds at least
+/// [`START_COMPANY`] more cards of the path's colour. The quick policy lays any low or high card
+/// on an empty path, and a path left at one or two cards scores -4 or -3 (C10): in its play-outs
+/// a card kept in hand was often laid so, and the judge found keeping a 0 or a 10 costly and
+/// discarding it best by 4 to 5 points, charging the greedy bot, which keeps such cards for a path
+/// worth starting (issue 66: the quick judge's bias in Keltis Card).
+fn drop_lonely_starts(game: &Game, actor: u8, legal: &mut Vec<Decision>) {
+    let hand = game.hand(actor);
+    legal.retain(|d| {
+        let DecisionOf::Lay { card, path, .. } = *d else {
+            return true;
+        };
+        let color = path.unwrap_or(card.color());
+        if card.is_end() || color == Color::Gray || !game.row(actor, color).is_empty() {
+            return true;
+        }
+        let company = hand.iter().filter(|c| c.color() == color).count();
+        company > START_COMPANY
+    });
+}
+
+/// See [`drop_lonely_starts`].
+const START_COMPANY: usize = 2;
 
 fn totals(game: &Game) -> Vec<i32> {
     (0..game.players()).map(|s| game.score(s).total).collect()

@@ -8,6 +8,9 @@
 //! certain: the share tells the truth a curve can only approximate. So a loss of a few points
 //! weighs much in a close game, where it turns samples from won to lost, and nothing where the
 //! game is decided whatever the choice (Lichess's reason for judging by winning chances).
+//!
+//! The accuracy is in points instead, measured against random play (see [`accuracy`]): marks
+//! say where a game was turned, the accuracy how well a player chose throughout.
 
 use serde::{Deserialize, Serialize};
 
@@ -87,12 +90,32 @@ pub fn mark(chance_lost: f64) -> Option<Mark> {
     }
 }
 
-/// A decision's accuracy, 0..100, from the winning chance it gave away (0..1): Lichess's curve,
-/// 103.1668 e^(-0.04354 x) - 3.1669 with x in percentage points (100 for no loss, about 64 for
-/// a loss of 0.1, 9 for a loss of 0.5).
-pub fn accuracy(chance_lost: f64) -> f64 {
-    let x = (chance_lost * 100.0).max(0.0);
-    (103.1668 * (-0.04354 * x).exp() - 3.1669).clamp(0.0, 100.0)
+/// What a player choosing uniformly at random would have given away at one decision: the mean,
+/// over every choice, of [`held_out_loss`] (each at least 0, as a played choice's loss is), on the
+/// same samples and by the same estimate as the played choice's.
+pub fn random_loss(margins: &[Vec<f64>]) -> f64 {
+    if margins.is_empty() {
+        return 0.0;
+    }
+    let total: f64 = (0..margins.len())
+        .map(|c| held_out_loss(margins, c).max(0.0))
+        .sum();
+    total / margins.len() as f64
+}
+
+/// A player's accuracy over their decisions, 0..100: the share of what random choices would have
+/// given away that the player kept, `100 (1 - lost / random)` with both summed over the decisions
+/// (`lost`: points given away; `random`: [`random_loss`]). 100 is the best choice every time; a
+/// player choosing at random is expected to score 0, in any game, close or decided, since both sums
+/// come from the same samples by the same estimate; below 0 is shown as 0. Measured in points, not
+/// winning chances: a player far behind still loses accuracy for poor choices (with chances, every
+/// choice of a decided game lost nothing, and random play was told it played at 94%). Decisions
+/// where the choices differ little weigh little. With nothing at stake, 100.
+pub fn accuracy(lost: f64, random: f64) -> f64 {
+    if random <= 0.0 {
+        return 100.0;
+    }
+    (100.0 * (1.0 - lost / random)).clamp(0.0, 100.0)
 }
 
 #[cfg(test)]
@@ -107,12 +130,48 @@ mod tests {
         assert_eq!(mark(0.3), Some(Mark::Blunder));
     }
 
+    /// Decisions with choices of known, different worth, valued on noisy samples: a player who
+    /// picks uniformly at random is told about 0 (not a figure near 90, as the winning-chance
+    /// curve gave in decided games), one who always picks the truly best near 100, and one who
+    /// picks the second best in between; the same whether the game is close or decided (the
+    /// margins shifted by 40 points change nothing).
     #[test]
-    fn accuracy_is_100_for_no_loss_and_falls_with_the_loss() {
-        assert!((accuracy(0.0) - 100.0).abs() < 0.01);
-        assert!((accuracy(0.1) - 63.6).abs() < 0.5);
-        assert!(accuracy(0.5) < 10.0);
-        assert_eq!(accuracy(1.0), 0.0);
+    fn random_choices_score_about_zero_and_the_best_about_100() {
+        let mut rng = crate::engine::setup::SeedRng::new(11);
+        for shift in [0.0, -40.0] {
+            let (mut random, mut best, mut second) = ([0.0; 2], [0.0; 2], [0.0; 2]);
+            for _ in 0..300 {
+                let worth: Vec<f64> = (0..6).map(|c| -(c as f64) * 1.5).collect();
+                let deals: Vec<f64> = (0..60)
+                    .map(|_| shift + (rng.below(2001) as f64 - 1000.0) / 100.0)
+                    .collect();
+                let margins: Vec<Vec<f64>> = worth
+                    .iter()
+                    .map(|w| {
+                        let noise = |r: &mut crate::engine::setup::SeedRng| {
+                            (r.below(2001) as f64 - 1000.0) / 250.0
+                        };
+                        deals.iter().map(|d| d + w + noise(&mut rng)).collect()
+                    })
+                    .collect();
+                let at_random = rng.below(6) as usize;
+                let r = random_loss(&margins);
+                for (sum, played) in [(&mut random, at_random), (&mut best, 0), (&mut second, 1)] {
+                    sum[0] += held_out_loss(&margins, played).max(0.0);
+                    sum[1] += r;
+                }
+            }
+            let (random, best, second) = (
+                accuracy(random[0], random[1]),
+                accuracy(best[0], best[1]),
+                accuracy(second[0], second[1]),
+            );
+            assert!(random < 10.0, "random play: {random}");
+            assert!(best > 85.0, "the best: {best}");
+            assert!(second > random + 20.0 && second < best - 20.0, "{second}");
+        }
+        assert_eq!(accuracy(0.0, 0.0), 100.0);
+        assert_eq!(accuracy(5.0, 2.0), 0.0);
     }
 
     /// Ten choices of equal worth, on noisy samples: the best mean beats the played one's by

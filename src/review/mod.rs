@@ -70,6 +70,10 @@ pub struct JudgedDecision {
     pub chance_lost: f64,
     /// Points given away (best minus played expected margin).
     pub points_lost: f64,
+    /// Points a choice made uniformly at random would have given away here, on average (by the
+    /// same measure): what the accuracy compares `points_lost` with.
+    #[serde(default)]
+    pub random_points_lost: f64,
     /// Set only where the best choice was clearly better on the same samples.
     #[schema(required = true)]
     pub mark: Option<Mark>,
@@ -95,7 +99,8 @@ pub struct PlayerReview {
     pub seat: u8,
     /// Decisions with more than one choice.
     pub judged: usize,
-    /// Mean accuracy (0..100) of the judged decisions.
+    /// Accuracy, 0..100: the share of the points that choosing at random would have given away
+    /// that the player kept (100: the best choice every time; about 0: as if at random).
     pub accuracy: f64,
     pub inaccuracies: usize,
     pub mistakes: usize,
@@ -207,21 +212,17 @@ fn judge_decision(
     // What the played choice gave away, measured on samples that did not pick the best (see
     // `marks::held_out_loss`); none, and the played choice stands as the best.
     let lost = marks::held_out_loss(&values.margins, at).max(0.0);
+    let random_lost = marks::random_loss(&values.margins);
     if lost == 0.0 {
         best = at;
     }
     // The winning chances: the share of the samples won after each choice (a search's chance
     // where it weighed the draws), the chance given away measured as the points are.
     let wins = &values.wins;
-    let win_chance = marks::mean_and_spread(&wins[at]).0;
+    let win_means: Vec<f64> = wins.iter().map(|w| marks::mean_and_spread(w).0).collect();
+    let win_chance = win_means[at];
     let best_win_chance = (win_chance + marks::held_out_loss(wins, at).max(0.0)).min(1.0);
-    let most = (0..wins.len()).fold(at, |b, i| {
-        if marks::mean_and_spread(&wins[i]).0 > marks::mean_and_spread(&wins[b]).0 {
-            i
-        } else {
-            b
-        }
-    });
+    let most = (0..wins.len()).fold(at, |b, i| if win_means[i] > win_means[b] { i } else { b });
     let clear = most != at && marks::clearly_worse(&wins[most], &wins[at]);
     let chance_lost = (best_win_chance - win_chance).max(0.0);
     let mark = if clear {
@@ -243,6 +244,7 @@ fn judge_decision(
         best_win_chance: round(best_win_chance),
         chance_lost: round(chance_lost),
         points_lost: round(lost),
+        random_points_lost: round(random_lost),
         mark,
         exact: values.exact,
     };
@@ -289,14 +291,10 @@ fn summarise(
 ) -> PlayerReview {
     let own: Vec<&JudgedDecision> = decisions.iter().filter(|d| d.seat == seat).collect();
     let count = |m: Mark| own.iter().filter(|d| d.mark == Some(m)).count();
-    let accuracy = if own.is_empty() {
-        100.0
-    } else {
-        own.iter()
-            .map(|d| marks::accuracy(d.chance_lost))
-            .sum::<f64>()
-            / own.len() as f64
-    };
+    let accuracy = marks::accuracy(
+        own.iter().map(|d| d.points_lost).sum(),
+        own.iter().map(|d| d.random_points_lost).sum(),
+    );
     PlayerReview {
         seat,
         judged: own.len(),

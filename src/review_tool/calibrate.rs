@@ -21,6 +21,13 @@ pub struct Pairing {
     pub stronger: (&'static str, Player),
 }
 
+impl Pairing {
+    /// `random-greedy`, `greedy-strong`, `strong-strong`, `strong-judge`.
+    pub fn name(&self) -> String {
+        format!("{}-{}", self.weaker.0, self.stronger.0)
+    }
+}
+
 /// The pairings the calibration plays: random against greedy (greedy wins about 99% of such
 /// games), greedy against strong, strong against itself, and the strong bot against the judge
 /// playing at `effort`.
@@ -207,8 +214,9 @@ pub fn table(variant: Variant, players: u8, games: u64, rows: &[BotRow]) -> Stri
     out
 }
 
-/// Every pairing of [`pairings`], played, reviewed and tabled; `progress` sees the table as it
-/// grows (a run of 200 games a pairing takes hours).
+/// The pairings of [`pairings`] that `only` takes (by [`Pairing::name`]), played, reviewed and
+/// tabled; `progress` sees the table as it grows (a run of 200 games a pairing takes hours).
+#[allow(clippy::too_many_arguments)]
 pub fn run(
     strong: BotKind,
     variant: Variant,
@@ -216,10 +224,14 @@ pub fn run(
     games: u64,
     seed: u64,
     effort: Effort,
+    only: impl Fn(&str) -> bool,
     mut progress: impl FnMut(&str),
 ) -> Result<String, ReviewToolError> {
     let mut rows = Vec::new();
     for pairing in pairings(strong, effort) {
+        if !only(&pairing.name()) {
+            continue;
+        }
         rows.extend(calibrate_pairing(
             pairing, variant, players, games, seed, effort,
         )?);

@@ -3178,6 +3178,12 @@ export interface components {
              * @description Points given away (best minus played expected margin).
              */
             points_lost: number;
+            /**
+             * Format: double
+             * @description Points a choice made uniformly at random would have given away here, on average (by the
+             *     same measure): what the accuracy compares `points_lost` with.
+             */
+            random_points_lost?: number;
             /** Format: int32 */
             seat: number;
             /**
@@ -4132,7 +4138,8 @@ export interface components {
         PlayerReview: {
             /**
              * Format: double
-             * @description Mean accuracy (0..100) of the judged decisions.
+             * @description Accuracy, 0..100: the share of the points that choosing at random would have given away
+             *     that the player kept (100: the best choice every time; about 0: as if at random).
              */
             accuracy: number;
             blunders: number;

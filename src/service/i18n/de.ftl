@@ -210,6 +210,7 @@ web-review-none = Für diese Partie hat noch niemand eine Analyse angefordert.
 web-review-failed = Diese Partie konnte nicht analysiert werden.
 web-review-next-mistake = Nächster Fehler
 web-review-accuracy = Genauigkeit
+web-review-accuracy-note = Genauigkeit: 100 ist jedes Mal die beste Wahl, 0 das, was zufälliges Wählen ergäbe, in Punkten des Endabstands.
 web-review-inaccuracies = Ungenauigkeiten
 web-review-mistakes = Fehler
 web-review-blunders = Patzer

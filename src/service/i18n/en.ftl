@@ -195,6 +195,7 @@ web-review-none = Nobody has asked for a review of this game yet.
 web-review-failed = This game could not be reviewed.
 web-review-next-mistake = Next mistake
 web-review-accuracy = Accuracy
+web-review-accuracy-note = Accuracy: 100 is the best choice every time, 0 what choosing at random would give, in points of the final margin.
 web-review-inaccuracies = Inaccuracies
 web-review-mistakes = Mistakes
 web-review-blunders = Blunders

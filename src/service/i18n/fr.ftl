@@ -212,6 +212,7 @@ web-review-none = Personne n'a encore demandé l'analyse de cette partie.
 web-review-failed = Cette partie n'a pas pu être analysée.
 web-review-next-mistake = Erreur suivante
 web-review-accuracy = Précision
+web-review-accuracy-note = Précision : 100, le meilleur choix à chaque fois ; 0, ce que donnerait un choix au hasard, en points d’écart final.
 web-review-inaccuracies = Imprécisions
 web-review-mistakes = Erreurs
 web-review-blunders = Gaffes

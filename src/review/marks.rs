@@ -19,6 +19,9 @@ use serde::{Deserialize, Serialize};
 pub const INACCURACY: f64 = 0.1;
 pub const MISTAKE: f64 = 0.2;
 pub const BLUNDER: f64 = 0.3;
+/// A decision whose first samples give away this much winning chance or more is judged again on
+/// more samples before it is marked (half of [`INACCURACY`]: a mark within sampling noise of it).
+pub const LOOK_AGAIN: f64 = 0.02;
 
 /// What a decision is marked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
@@ -43,14 +46,18 @@ pub fn mean_and_spread(values: &[f64]) -> (f64, f64) {
     (mean, var.sqrt())
 }
 
+/// The standard error of the mean paired difference between `best` and `played`.
+pub fn standard_error(best: &[f64], played: &[f64]) -> f64 {
+    let diffs: Vec<f64> = best.iter().zip(played).map(|(b, p)| b - p).collect();
+    mean_and_spread(&diffs).1 / (diffs.len().max(1) as f64).sqrt()
+}
+
 /// Whether the best choice beat the played one clearly on the same samples: the mean of the
 /// paired differences more than two standard errors above zero. A drop inside the noise of the
 /// sampling is not marked, however large it looks.
 pub fn clearly_worse(best: &[f64], played: &[f64]) -> bool {
-    let diffs: Vec<f64> = best.iter().zip(played).map(|(b, p)| b - p).collect();
-    let (mean, spread) = mean_and_spread(&diffs);
-    let error = spread / (diffs.len().max(1) as f64).sqrt();
-    mean > 0.0 && mean > 2.0 * error
+    let mean = best.iter().zip(played).map(|(b, p)| b - p).sum::<f64>() / best.len().max(1) as f64;
+    mean > 0.0 && mean > 2.0 * standard_error(best, played)
 }
 
 /// How much better than the choice `played` the best choice is, in points, without the winner's
@@ -75,6 +82,47 @@ pub fn held_out_loss(margins: &[Vec<f64>], played: usize) -> f64 {
         total += half(&margins[best], value) - half(&margins[played], value);
     }
     total / 2.0
+}
+
+/// A decision's winning chances: after the played choice, after the best, the chance given away
+/// (measured on held-out samples, as the points are), and whether the choice with the best winning
+/// chance beat the played one clearly on the same samples ([`clearly_worse`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Chances {
+    pub played: f64,
+    pub best: f64,
+    pub lost: f64,
+    /// The standard error of the paired difference between the best and the played choice.
+    pub error: f64,
+    pub clear: bool,
+}
+
+impl Chances {
+    /// From `wins[choice][sample]`, `played` the index of the played choice.
+    pub fn of(wins: &[Vec<f64>], played: usize) -> Chances {
+        let means: Vec<f64> = wins.iter().map(|w| mean_and_spread(w).0).collect();
+        let chance = means[played];
+        let best = (chance + held_out_loss(wins, played).max(0.0)).min(1.0);
+        let most = (0..wins.len()).fold(played, |b, i| if means[i] > means[b] { i } else { b });
+        Chances {
+            played: chance,
+            best,
+            lost: (best - chance).max(0.0),
+            error: standard_error(&wins[most], &wins[played]),
+            clear: most != played && clearly_worse(&wins[most], &wins[played]),
+        }
+    }
+
+    /// The mark, where the drop was clear: by the drop less one standard error, so that a drop
+    /// near a threshold is marked the lesser way (the same decision reviewed with other samples
+    /// is then marked alike more often).
+    pub fn mark(&self) -> Option<Mark> {
+        if self.clear {
+            mark(self.lost - self.error)
+        } else {
+            None
+        }
+    }
 }
 
 /// The mark for a drop in winning chance.

@@ -218,18 +218,11 @@ fn judge_decision(
     }
     // The winning chances: the share of the samples won after each choice (a search's chance
     // where it weighed the draws), the chance given away measured as the points are.
-    let wins = &values.wins;
-    let win_means: Vec<f64> = wins.iter().map(|w| marks::mean_and_spread(w).0).collect();
-    let win_chance = win_means[at];
-    let best_win_chance = (win_chance + marks::held_out_loss(wins, at).max(0.0)).min(1.0);
-    let most = (0..wins.len()).fold(at, |b, i| if win_means[i] > win_means[b] { i } else { b });
-    let clear = most != at && marks::clearly_worse(&wins[most], &wins[at]);
-    let chance_lost = (best_win_chance - win_chance).max(0.0);
-    let mark = if clear {
-        marks::mark(chance_lost)
-    } else {
-        None
-    };
+    let mut chances = marks::Chances::of(&values.wins, at);
+    if !values.exact && chances.lost >= marks::LOOK_AGAIN {
+        chances = look_again(view, &legal, at, &values.wins, effort, rng)?;
+    }
+    let mark = chances.mark();
     let board = view.variant.board();
     let board = board.as_deref();
     let judged = JudgedDecision {
@@ -240,9 +233,9 @@ fn judge_decision(
         best: legal[best].normalized().to_json(board),
         margin: round(means[at]),
         best_margin: round(means[at] + lost),
-        win_chance: round(win_chance),
-        best_win_chance: round(best_win_chance),
-        chance_lost: round(chance_lost),
+        win_chance: round(chances.played),
+        best_win_chance: round(chances.best),
+        chance_lost: round(chances.lost),
         points_lost: round(lost),
         random_points_lost: round(random_lost),
         mark,
@@ -250,6 +243,43 @@ fn judge_decision(
     };
     Ok((Some(judged), draws.then_some(means[at])))
 }
+
+/// A decision that may give winning chances away, judged again on [`LOOK_AGAIN_SAMPLES`] times
+/// more samples: the played choice and the [`LOOK_AGAIN_WIDTH`] others with the best winning
+/// chances so far, each on the first samples and the new ones (every choice on the same games in
+/// each). A drop in winning chance is measured on half the samples (held out), so near a mark's
+/// threshold a review with another seed often marked another way (92% of decisions marked alike
+/// in two reviews of the same games, before): samples are spent where a mark hangs on them.
+fn look_again(
+    view: &View,
+    legal: &[Decision],
+    at: usize,
+    wins: &[Vec<f64>],
+    effort: Effort,
+    rng: &mut SeedRng,
+) -> Result<marks::Chances, ReviewError> {
+    let means: Vec<f64> = wins.iter().map(|w| marks::mean_and_spread(w).0).collect();
+    let mut order: Vec<usize> = (0..legal.len()).filter(|&i| i != at).collect();
+    order.sort_by(|&a, &b| means[b].total_cmp(&means[a]));
+    order.truncate(LOOK_AGAIN_WIDTH);
+    order.insert(0, at);
+    let chosen: Vec<Decision> = order.iter().map(|&i| legal[i]).collect();
+    let more = Effort {
+        samples: effort.samples * LOOK_AGAIN_SAMPLES,
+        ..effort
+    };
+    let again = judge::choice_margins(view, &chosen, more, rng)?;
+    let joined: Vec<Vec<f64>> = order
+        .iter()
+        .zip(again.wins)
+        .map(|(&i, new)| wins[i].iter().copied().chain(new).collect())
+        .collect();
+    Ok(marks::Chances::of(&joined, 0))
+}
+
+/// See [`look_again`].
+const LOOK_AGAIN_SAMPLES: usize = 3;
+const LOOK_AGAIN_WIDTH: usize = 3;
 
 /// The choice a review would call best from `view` (its seat to act): the highest mean margin on
 /// the same samples a review takes. A player that plays by it is the calibration's "judge as a

@@ -212,6 +212,10 @@ enum Command {
         /// The strong bot of --calibrate.
         #[arg(long, default_value = "rollout:32i", value_parser = parse_bot)]
         strong: keltis::engine::bots::BotKind,
+        /// Instead: each game reviewed twice (with --seed and --seed + 1000), and how many
+        /// decisions both marked alike.
+        #[arg(long)]
+        stability: bool,
         /// The pairings --calibrate plays, by name (all unless given).
         #[arg(long, value_delimiter = ',', value_parser = ["random-greedy", "greedy-strong", "strong-strong", "strong-judge"])]
         pairings: Vec<String>,
@@ -483,6 +487,7 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             calibrate,
             strong,
             pairings,
+            stability,
         } => {
             use keltis::review_tool::{calibrate, greedy_game, print_reviews, read_records};
             let effort = keltis::review::Effort {
@@ -505,6 +510,11 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
                     .map(|g| greedy_game(variant, players, seed + g))
                     .collect::<Result<_, _>>()?,
             };
+            if stability {
+                let found = keltis::review_tool::stability(&records, effort, seed)?;
+                println!("{}", serde_json::to_string(&found)?);
+                return Ok(());
+            }
             print_reviews(&records, effort, seed, summary)?;
             Ok(())
         }

@@ -136,6 +136,34 @@ pub fn review_timed(
     })
 }
 
+/// How far reviews repeat themselves: each record reviewed with `seed` and with `seed + 1000`,
+/// the decisions both marked alike (`keltis review --stability`; issue 66 asks 95%).
+#[derive(Debug, Default, Serialize)]
+pub struct Stability {
+    pub decisions: usize,
+    pub marked_alike: usize,
+    /// Decisions marked in either review.
+    pub marked: usize,
+}
+
+pub fn stability(
+    records: &[Record],
+    effort: Effort,
+    seed: u64,
+) -> Result<Stability, ReviewToolError> {
+    let mut out = Stability::default();
+    for record in records {
+        let first = review(record, effort, seed)?;
+        let second = review(record, effort, seed.wrapping_add(1000))?;
+        for (a, b) in first.decisions.iter().zip(&second.decisions) {
+            out.decisions += 1;
+            out.marked_alike += usize::from(a.mark == b.mark);
+            out.marked += usize::from(a.mark.is_some() || b.mark.is_some());
+        }
+    }
+    Ok(out)
+}
+
 /// What `keltis review` prints: each game's review, one JSON line a game (its figures only with
 /// `summary`).
 pub fn print_reviews(

@@ -36,6 +36,8 @@ pub(crate) use locks::lock_until_commit;
 pub mod logs;
 pub mod mail;
 pub mod memo;
+#[cfg(test)]
+mod migration_tests;
 pub mod moderation;
 pub mod notifications;
 pub mod oauth;

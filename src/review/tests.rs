@@ -389,3 +389,45 @@ fn reviews_rank_a_random_player_below_the_greedy_bot() {
         }
     }
 }
+
+/// Given the first decision of a game (every path empty), when the quick play-outs list their
+/// choices, then a card that would start a path with fewer than two more of its colour in hand is
+/// left out, in every variant (C10; B1 and X1: a pawn on a path's first stones scores -4 to -2),
+/// and every other choice stays: discards, and starts with company.
+#[test]
+fn quick_play_outs_start_no_path_alone() {
+    use crate::engine::setup::Setup;
+    let (mut dropped, mut kept) = (0, 0);
+    for variant in [Variant::Keltis, Variant::NeueWege, Variant::KeltisCard] {
+        for seed in 1..=8 {
+            let game = Game::from_setup(&Setup::deal(variant, 2, seed).unwrap()).unwrap();
+            let seat = game.to_act().unwrap();
+            let legal = game.legal_decisions();
+            let mut quick = legal.clone();
+            super::judge::drop_lonely_starts(&game, seat, &mut quick);
+            for d in &legal {
+                let alone = match *d {
+                    DecisionOf::Lay { card, path, .. } => {
+                        let color = path.unwrap_or(card.color());
+                        let company = game
+                            .hand(seat)
+                            .iter()
+                            .filter(|c| c.color() == color)
+                            .count();
+                        !card.is_end() && color != crate::engine::cards::Color::Gray && company < 3
+                    }
+                    _ => false,
+                };
+                assert_eq!(quick.contains(d), !alone, "{variant:?} seed {seed}: {d:?}");
+                if matches!(d, DecisionOf::Lay { .. }) {
+                    if alone {
+                        dropped += 1;
+                    } else {
+                        kept += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(dropped > 0 && kept > 0, "dropped {dropped}, kept {kept}");
+}

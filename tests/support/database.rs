@@ -27,6 +27,23 @@ pub fn sqlite_at(url: &str) -> diesel::SqliteConnection {
     c
 }
 
+/// A connection of the test's own to the PostgreSQL database at `url`. When every connection is
+/// taken ("too many clients": the servers' pools of tests running beside this one, on a loaded
+/// machine), it tries again for up to 30 s rather than failing a test that did nothing wrong.
+pub fn pg_at(url: &str) -> diesel::PgConnection {
+    let mut tries = 0;
+    loop {
+        match diesel::PgConnection::establish(url) {
+            Ok(c) => return c,
+            Err(e) if tries < 150 && e.to_string().contains("too many clients") => {
+                tries += 1;
+                std::thread::sleep(std::time::Duration::from_millis(200));
+            }
+            Err(e) => panic!("connect to {url}: {e}"),
+        }
+    }
+}
+
 /// PostgreSQL's `max_connections` at `url`.
 pub fn max_connections(url: &str) -> i64 {
     #[derive(diesel::QueryableByName)]
@@ -34,7 +51,7 @@ pub fn max_connections(url: &str) -> i64 {
         #[diesel(sql_type = diesel::sql_types::Text)]
         setting: String,
     }
-    let mut c = diesel::PgConnection::establish(url).expect("TEST_DATABASE_URL reachable");
+    let mut c = pg_at(url);
     let rows: Vec<Setting> =
         diesel::sql_query("SELECT setting FROM pg_settings WHERE name = 'max_connections'")
             .load(&mut c)
@@ -47,7 +64,7 @@ pub fn max_connections(url: &str) -> i64 {
 /// `SELECT COUNT(*) AS n ...` on the database at `url`.
 pub fn count_at(url: &str, sql: &str) -> usize {
     let rows: Vec<Count> = if url.starts_with("postgres") {
-        let mut c = diesel::PgConnection::establish(url).expect("connect");
+        let mut c = pg_at(url);
         diesel::sql_query(sql).load(&mut c).expect("sql")
     } else {
         let mut c = sqlite_at(url);
@@ -59,7 +76,7 @@ pub fn count_at(url: &str, sql: &str) -> usize {
 /// The text column `t` of every row of `sql` on the database at `url`.
 pub fn texts_at(url: &str, sql: &str) -> Vec<String> {
     let rows: Vec<Text> = if url.starts_with("postgres") {
-        let mut c = diesel::PgConnection::establish(url).expect("connect");
+        let mut c = pg_at(url);
         diesel::sql_query(sql).load(&mut c).expect("sql")
     } else {
         let mut c = sqlite_at(url);
@@ -77,7 +94,7 @@ impl TestServer {
     /// Run SQL on the server's database behind its back (to age a snapshot, say).
     pub fn execute_sql(&self, sql: &str) -> usize {
         if self.database_url.starts_with("postgres") {
-            let mut c = diesel::PgConnection::establish(&self.database_url).expect("connect");
+            let mut c = pg_at(&self.database_url);
             diesel::sql_query(sql).execute(&mut c).expect("sql")
         } else {
             let mut c = sqlite_at(&self.database_url);

@@ -194,8 +194,9 @@ enum Command {
         /// Games sampled per decision.
         #[arg(long, default_value_t = keltis::review::DEFAULT_EFFORT.samples)]
         samples: usize,
-        /// How sampled games are played on: `quick` (the search bot's quick policy, the
-        /// server's) or `strong` (the strong bot's play-outs).
+        /// How sampled games are played on: `quick` (the search bot's quick policy), `strong`
+        /// (the strong bot's play-outs) or `hybrid` (quick for every choice, strong for the
+        /// best few: the server's).
         #[arg(long, default_value = "quick", value_parser = parse_judge)]
         judge: keltis::review::Judge,
         /// Records to review (one JSON record per line) instead of bot games.
@@ -228,7 +229,8 @@ fn parse_variant(s: &str) -> Result<Variant, String> {
 }
 
 fn parse_judge(s: &str) -> Result<keltis::review::Judge, String> {
-    keltis::review::Judge::parse(s).ok_or_else(|| format!("unknown judge {s:?}: strong or quick"))
+    keltis::review::Judge::parse(s)
+        .ok_or_else(|| format!("unknown judge {s:?}: strong, quick or hybrid"))
 }
 
 fn parse_bot(s: &str) -> Result<keltis::engine::bots::BotKind, String> {

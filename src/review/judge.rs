@@ -3,8 +3,8 @@
 //! of the other hands, the draw pile's order and the removed cards dealt at random from the cards
 //! they could not see), every choice played on the same samples
 //! on, and the margins compared. The play-outs are the search bot's quick policy, to the end
-//! ([`Judge::Quick`], the server's), or the strong bot's own ([`Judge::Strong`], `keltis review
-//! --judge strong`: costlier, and its marks not yet calibrated). Near the end (the final plays,
+//! ([`Judge::Quick`]), the strong bot's own ([`Judge::Strong`]: costlier), or the quick policy for
+//! every choice and the strong bot's for the best few ([`Judge::Hybrid`]). Near the end (the final plays,
 //! or at most [`EXACT_PILE`] cards in the draw pile) each sampled game is searched exactly
 //! ([`super::endgame`]) within [`Effort::exact_nodes`] positions; a sample whose search runs out
 //! is played out, every choice alike. A decision is exact when every sample was searched.
@@ -56,27 +56,62 @@ pub enum Judge {
     Strong,
     /// The search bot's quick policy, to the end: 3.4-10 times cheaper, and weaker.
     Quick,
+    /// The quick policy for every choice, then the strong bot's play-outs, on the same samples,
+    /// for the [`HYBRID_BEST`] choices the quick one valued most, the played one, and
+    /// [`HYBRID_STAND_INS`] of the others drawn at random (standing for the rest in what random
+    /// play gives away, so that both are measured on one scale). Every figure a review gives
+    /// comes from the strong play-outs (or the exact search); the quick ones only choose which
+    /// choices get them. The judge's own choices won 60% of games against the strong bot where
+    /// the quick judge's won 30% (docs/performance.md), at about a quarter of the strong judge's
+    /// cost.
+    Hybrid,
 }
+
+/// See [`Judge::Hybrid`].
+pub const HYBRID_BEST: usize = 4;
+pub const HYBRID_STAND_INS: usize = 2;
 
 impl Judge {
     pub fn parse(s: &str) -> Option<Judge> {
         match s {
             "strong" => Some(Judge::Strong),
             "quick" => Some(Judge::Quick),
+            "hybrid" => Some(Judge::Hybrid),
             _ => None,
         }
     }
 }
 
-/// The margins each choice reached: `margins[choice][sample]`, in points, for the judged seat,
-/// and whether it won (`wins[choice][sample]`: 1, a half for a shared win, 0; a chance between
-/// where a search weighed the draws to come).
+/// The margins the valued choices reached: `margins[k][sample]`, in points, for the judged seat,
+/// and whether it won (`wins[k][sample]`: 1, a half for a shared win, 0; a chance between
+/// where a search weighed the draws to come); `k` counts the valued choices, `choices[k]` says
+/// which of the choices given it is.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ChoiceMargins {
     pub margins: Vec<Vec<f64>>,
     pub wins: Vec<Vec<f64>>,
     /// Every sample was searched exactly.
     pub exact: bool,
+    /// The valued choices, as indices into the choices given: all of them in order, but for the
+    /// hybrid judge's second look (the best, the kept one, then the stand-ins).
+    pub choices: Vec<usize>,
+    /// How many of the last valued choices stand, drawn at random, for the choices not valued.
+    pub stand_ins: usize,
+    /// How many choices were given.
+    pub of: usize,
+}
+
+impl ChoiceMargins {
+    /// Where choice `index` (of the choices given) is among the valued ones.
+    pub fn position(&self, index: usize) -> Option<usize> {
+        self.choices.iter().position(|&c| c == index)
+    }
+
+    /// What a uniformly random choice among all those given would give away, in points
+    /// ([`super::marks::random_loss`]).
+    pub fn random_loss(&self) -> f64 {
+        super::marks::random_loss(&self.margins, self.stand_ins, self.of)
+    }
 }
 
 /// Whether a final margin won: 1, a half where the best total is shared, 0.
@@ -124,20 +159,106 @@ fn sampled(
     Ok((seat, games, near))
 }
 
-/// Every choice of `legal` played on the same sampled games, for `view.seat`.
+/// Every choice of `legal` played on the same sampled games, for `view.seat`. `keep`: a choice
+/// that must be among the valued ones (the played one, in a review).
 pub fn choice_margins(
     view: &View,
     legal: &[Decision],
+    keep: Option<usize>,
     effort: Effort,
     rng: &mut SeedRng,
 ) -> Result<ChoiceMargins, SampleError> {
-    let (seat, games, mut search) = sampled(view, effort, rng)?;
+    let (seat, games, search) = sampled(view, effort, rng)?;
+    let screened = effort.judge == Judge::Hybrid && legal.len() > HYBRID_BEST;
+    let first = match effort.judge {
+        Judge::Hybrid if screened => Judge::Quick,
+        Judge::Hybrid => Judge::Strong,
+        judge => judge,
+    };
+    let exact_nodes = if search { effort.exact_nodes } else { 0 };
+    let (values, solved) = play_choices(seat, &games, legal, exact_nodes, first, rng)?;
+    if !screened || values.exact {
+        return Ok(values);
+    }
+    let (chosen, stand_ins) = second_look(&values.margins, keep, rng);
+    let picked: Vec<Decision> = chosen.iter().map(|&i| legal[i]).collect();
+    let mut again = ChoiceMargins {
+        margins: vec![Vec::with_capacity(games.len()); chosen.len()],
+        wins: vec![Vec::with_capacity(games.len()); chosen.len()],
+        exact: false,
+        choices: chosen,
+        stand_ins,
+        of: legal.len(),
+    };
+    let mut play = PlayOut::new(Judge::Strong);
+    for (k, base) in games.iter().enumerate() {
+        for (j, (&i, &d)) in again.choices.iter().zip(&picked).enumerate() {
+            // A sample searched exactly keeps the search's values.
+            let (m, w) = if solved[k] {
+                (values.margins[i][k], values.wins[i][k])
+            } else {
+                let mut game = base.clone();
+                if game.apply(seat, d).is_err() {
+                    return Err(SampleError("a legal choice was refused in a sample"));
+                }
+                let m = play.finish(game, seat, rng);
+                (m, won(m))
+            };
+            again.margins[j].push(m);
+            again.wins[j].push(w);
+        }
+    }
+    Ok(again)
+}
+
+/// The hybrid judge's second look: the [`HYBRID_BEST`] choices with the best means, `keep`, then
+/// [`HYBRID_STAND_INS`] of the rest drawn at random; and how many those are.
+fn second_look(
+    margins: &[Vec<f64>],
+    keep: Option<usize>,
+    rng: &mut SeedRng,
+) -> (Vec<usize>, usize) {
+    let means: Vec<f64> = margins
+        .iter()
+        .map(|m| super::marks::mean_and_spread(m).0)
+        .collect();
+    let mut order: Vec<usize> = (0..margins.len()).collect();
+    order.sort_by(|&a, &b| means[b].total_cmp(&means[a]));
+    let mut rest = order.split_off(HYBRID_BEST.min(order.len()));
+    let mut chosen = order;
+    if let Some(k) = keep.filter(|k| rest.contains(k)) {
+        rest.retain(|&i| i != k);
+        chosen.push(k);
+    }
+    // Ascending, so that the draw below depends on the seed alone.
+    rest.sort_unstable();
+    let stand_ins = HYBRID_STAND_INS.min(rest.len());
+    for _ in 0..stand_ins {
+        let at = rng.below(rest.len() as u64) as usize;
+        chosen.push(rest.swap_remove(at));
+    }
+    (chosen, stand_ins)
+}
+
+/// Every choice of `legal` played on every game of `games` by `judge`'s play-outs, each sample
+/// first searched exactly within `exact_nodes` positions (none: 0) until a search runs out; and
+/// which samples were searched.
+fn play_choices(
+    seat: u8,
+    games: &[Game],
+    legal: &[Decision],
+    exact_nodes: u32,
+    judge: Judge,
+    rng: &mut SeedRng,
+) -> Result<(ChoiceMargins, Vec<bool>), SampleError> {
     let mut margins = vec![Vec::with_capacity(games.len()); legal.len()];
     let mut wins = vec![Vec::with_capacity(games.len()); legal.len()];
+    let mut search = exact_nodes > 0;
     let (mut failures, mut exact) = (0, search);
-    let mut play = PlayOut::new(effort.judge);
+    let mut solved_samples = Vec::with_capacity(games.len());
+    let mut play = PlayOut::new(judge);
     let mut after = Vec::with_capacity(legal.len());
-    for base in &games {
+    for base in games {
         // One random stream per sample, the same for every choice: choices are compared on the
         // same cards and the same later play (common random numbers).
         let stream = rng.next_u64();
@@ -150,28 +271,34 @@ pub fn choice_margins(
             after.push(game);
         }
         if search {
-            if let Some(worths) = solved(&after, effort.exact_nodes) {
+            if let Some(worths) = solved(&after, exact_nodes) {
                 for (i, w) in worths.iter().enumerate() {
                     margins[i].push(w.margin(seat));
                     wins[i].push(w.win_chance(seat));
                 }
+                solved_samples.push(true);
                 continue;
             }
             exact = false;
             failures += 1;
             search = failures < EXACT_FAILURES;
         }
+        solved_samples.push(false);
         for (i, game) in after.drain(..).enumerate() {
             let m = play.finish(game, seat, &mut SeedRng::new(stream));
             margins[i].push(m);
             wins[i].push(won(m));
         }
     }
-    Ok(ChoiceMargins {
+    let values = ChoiceMargins {
         margins,
         wins,
         exact,
-    })
+        choices: (0..legal.len()).collect(),
+        stand_ins: 0,
+        of: legal.len(),
+    };
+    Ok((values, solved_samples))
 }
 
 /// Every game of `after` (one sample, after each choice) searched exactly on one budget; `None`
@@ -222,7 +349,9 @@ impl PlayOut {
     /// `seat`'s final margin by the judge's play-out.
     fn finish(&mut self, mut game: Game, seat: u8, rng: &mut SeedRng) -> f64 {
         match self.judge {
-            Judge::Strong => {
+            // The hybrid judge's figures are the strong play-outs' (a position's too, so that a
+            // draw's luck compares like with like).
+            Judge::Strong | Judge::Hybrid => {
                 let horizon = rollout::horizon(game.variant());
                 rollout::play_out(&mut game, horizon, &mut self.legal);
                 rollout::lead(&game, seat)

@@ -139,17 +139,28 @@ pub fn mark(chance_lost: f64) -> Option<Mark> {
     }
 }
 
-/// What a player choosing uniformly at random would have given away at one decision: the mean,
-/// over every choice, of [`held_out_loss`] (each at least 0, as a played choice's loss is), on the
-/// same samples and by the same estimate as the played choice's.
-pub fn random_loss(margins: &[Vec<f64>]) -> f64 {
-    if margins.is_empty() {
+/// What a player choosing uniformly at random among `of` choices would have given away at one
+/// decision: the mean, over every choice, of [`held_out_loss`] (each at least 0, as a played
+/// choice's loss is), on the same samples and by the same estimate as the played choice's. Where
+/// not every choice was valued (the hybrid judge's second look), the last `stand_ins` of
+/// `margins` were drawn at random from those that were not chosen for their worth, and their mean
+/// loss stands for each of those (an unbiased estimate: the same scale as the played choice's).
+pub fn random_loss(margins: &[Vec<f64>], stand_ins: usize, of: usize) -> f64 {
+    if margins.is_empty() || of == 0 {
         return 0.0;
     }
-    let total: f64 = (0..margins.len())
+    let losses: Vec<f64> = (0..margins.len())
         .map(|c| held_out_loss(margins, c).max(0.0))
-        .sum();
-    total / margins.len() as f64
+        .collect();
+    let chosen = margins.len() - stand_ins.min(margins.len());
+    let (worth, drawn) = losses.split_at(chosen);
+    let unvalued = of.saturating_sub(chosen) as f64;
+    let rest = if drawn.is_empty() {
+        0.0
+    } else {
+        unvalued * drawn.iter().sum::<f64>() / drawn.len() as f64
+    };
+    (worth.iter().sum::<f64>() + rest) / of as f64
 }
 
 /// A player's accuracy over their decisions, 0..100: the share of what random choices would have
@@ -204,7 +215,7 @@ mod tests {
                     })
                     .collect();
                 let at_random = rng.below(6) as usize;
-                let r = random_loss(&margins);
+                let r = random_loss(&margins, 0, margins.len());
                 for (sum, played) in [(&mut random, at_random), (&mut best, 0), (&mut second, 1)] {
                     sum[0] += held_out_loss(&margins, played).max(0.0);
                     sum[1] += r;
@@ -253,6 +264,44 @@ mod tests {
         assert!(naive / n > 2.0, "the winner's curse: {}", naive / n);
         assert!((held_out / n).abs() < 0.5, "{}", held_out / n);
         assert!((worse / n - 3.0).abs() < 1.5, "{}", worse / n);
+    }
+
+    /// Twelve choices of known, different worth: the best four valued, and two of the other
+    /// eight drawn at random standing for them, give on average what all twelve valued give (the
+    /// hybrid judge's estimate of random play is unbiased), and every one of them alike when the
+    /// choices are all valued.
+    #[test]
+    fn stand_ins_tell_what_random_play_gives_away() {
+        let mut rng = crate::engine::setup::SeedRng::new(5);
+        let (mut all, mut estimated, rounds) = (0.0, 0.0, 2_000);
+        for _ in 0..rounds {
+            let deals: Vec<f64> = (0..40).map(|_| rng.below(201) as f64 / 10.0).collect();
+            let margins: Vec<Vec<f64>> = (0..12)
+                .map(|c| {
+                    let worth = -(c as f64) * (c as f64) / 4.0;
+                    deals
+                        .iter()
+                        .map(|d| d + worth + rng.below(101) as f64 / 50.0)
+                        .collect()
+                })
+                .collect();
+            all += random_loss(&margins, 0, 12);
+            let mut rest: Vec<usize> = (4..12).collect();
+            let mut valued: Vec<Vec<f64>> = margins[..4].to_vec();
+            for _ in 0..2 {
+                let at = rng.below(rest.len() as u64) as usize;
+                valued.push(margins[rest.swap_remove(at)].clone());
+            }
+            estimated += random_loss(&valued, 2, 12);
+        }
+        let (all, estimated) = (all / f64::from(rounds), estimated / f64::from(rounds));
+        assert!(all > 8.0, "{all}");
+        assert!(
+            (estimated - all).abs() < 0.03 * all,
+            "{estimated} against {all}"
+        );
+        let margins = vec![vec![1.0, 2.0], vec![0.0, 0.0], vec![-3.0, -1.0]];
+        assert_eq!(random_loss(&margins, 0, 3), random_loss(&margins, 1, 3));
     }
 
     #[test]

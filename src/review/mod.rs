@@ -16,10 +16,13 @@ pub mod judge;
 pub mod marks;
 
 #[cfg(test)]
+mod hybrid_tests;
+#[cfg(test)]
 mod tests;
 
 use serde::{Deserialize, Serialize};
 
+use crate::engine::bots::sample::SampleError;
 use crate::engine::decision::{Decision, DecisionJson, DecisionOf};
 use crate::engine::game::Game;
 use crate::engine::record::{Record, ReplayError};
@@ -46,7 +49,7 @@ pub enum ReviewError {
     #[error(transparent)]
     Replay(#[from] ReplayError),
     #[error("a position could not be sampled: {0}")]
-    Sample(#[from] crate::engine::bots::sample::SampleError),
+    Sample(#[from] SampleError),
 }
 
 /// One decision judged: what was played, what was best, what the difference cost.
@@ -207,20 +210,23 @@ fn judge_decision(
             .transpose()?;
         return Ok((None, before));
     }
-    let values = judge::choice_margins(view, &legal, effort, rng)?;
+    let values = judge::choice_margins(view, &legal, Some(at), effort, rng)?;
+    let Some(own) = values.position(at) else {
+        return Err(SampleError("the played choice was not valued").into());
+    };
     let (means, mut best) = means_and_best(&values);
     // What the played choice gave away, measured on samples that did not pick the best (see
     // `marks::held_out_loss`); none, and the played choice stands as the best.
-    let lost = marks::held_out_loss(&values.margins, at).max(0.0);
-    let random_lost = marks::random_loss(&values.margins);
+    let lost = marks::held_out_loss(&values.margins, own).max(0.0);
+    let random_lost = values.random_loss();
     if lost == 0.0 {
-        best = at;
+        best = own;
     }
     // The winning chances: the share of the samples won after each choice (a search's chance
     // where it weighed the draws), the chance given away measured as the points are.
-    let mut chances = marks::Chances::of(&values.wins, at);
+    let mut chances = marks::Chances::of(&values.wins, own);
     if !values.exact && chances.lost >= marks::LOOK_AGAIN {
-        chances = look_again(view, &legal, at, &values.wins, effort, rng)?;
+        chances = look_again(view, &legal, own, &values, effort, rng)?;
     }
     let mark = chances.mark();
     let board = view.variant.board();
@@ -230,9 +236,9 @@ fn judge_decision(
         seat: view.seat.unwrap_or_default(),
         choices: legal.len(),
         played: played.normalized().to_json(board),
-        best: legal[best].normalized().to_json(board),
-        margin: round(means[at]),
-        best_margin: round(means[at] + lost),
+        best: legal[values.choices[best]].normalized().to_json(board),
+        margin: round(means[own]),
+        best_margin: round(means[own] + lost),
         win_chance: round(chances.played),
         best_win_chance: round(chances.best),
         chance_lost: round(chances.lost),
@@ -241,7 +247,7 @@ fn judge_decision(
         mark,
         exact: values.exact,
     };
-    Ok((Some(judged), draws.then_some(means[at])))
+    Ok((Some(judged), draws.then_some(means[own])))
 }
 
 /// A decision that may give winning chances away, judged again on [`LOOK_AGAIN_SAMPLES`] times
@@ -253,26 +259,28 @@ fn judge_decision(
 fn look_again(
     view: &View,
     legal: &[Decision],
-    at: usize,
-    wins: &[Vec<f64>],
+    own: usize,
+    values: &judge::ChoiceMargins,
     effort: Effort,
     rng: &mut SeedRng,
 ) -> Result<marks::Chances, ReviewError> {
+    let wins = &values.wins;
     let means: Vec<f64> = wins.iter().map(|w| marks::mean_and_spread(w).0).collect();
-    let mut order: Vec<usize> = (0..legal.len()).filter(|&i| i != at).collect();
+    let mut order: Vec<usize> = (0..wins.len()).filter(|&k| k != own).collect();
     order.sort_by(|&a, &b| means[b].total_cmp(&means[a]));
     order.truncate(LOOK_AGAIN_WIDTH);
-    order.insert(0, at);
-    let chosen: Vec<Decision> = order.iter().map(|&i| legal[i]).collect();
+    order.insert(0, own);
+    let chosen: Vec<Decision> = order.iter().map(|&k| legal[values.choices[k]]).collect();
     let more = Effort {
         samples: effort.samples * LOOK_AGAIN_SAMPLES,
         ..effort
     };
-    let again = judge::choice_margins(view, &chosen, more, rng)?;
+    // At most `HYBRID_BEST` choices: all of them valued, in order.
+    let again = judge::choice_margins(view, &chosen, Some(0), more, rng)?;
     let joined: Vec<Vec<f64>> = order
         .iter()
         .zip(again.wins)
-        .map(|(&i, new)| wins[i].iter().copied().chain(new).collect())
+        .map(|(&k, new)| wins[k].iter().copied().chain(new).collect())
         .collect();
     Ok(marks::Chances::of(&joined, 0))
 }
@@ -280,6 +288,8 @@ fn look_again(
 /// See [`look_again`].
 const LOOK_AGAIN_SAMPLES: usize = 3;
 const LOOK_AGAIN_WIDTH: usize = 3;
+// The hybrid judge values every choice of a second look with the strong play-outs.
+const _: () = assert!(LOOK_AGAIN_WIDTH < judge::HYBRID_BEST);
 
 /// The choice a review would call best from `view` (its seat to act): the highest mean margin on
 /// the same samples a review takes. A player that plays by it is the calibration's "judge as a
@@ -289,17 +299,17 @@ pub fn best_choice(
     effort: Effort,
     rng: &mut SeedRng,
 ) -> Result<Decision, ReviewError> {
-    let legal = view.resolved_legal_decisions().map_err(|_| {
-        crate::engine::bots::sample::SampleError("the view's choices could not be listed")
-    })?;
+    let legal = view
+        .resolved_legal_decisions()
+        .map_err(|_| SampleError("the view's choices could not be listed"))?;
     let Some(&first) = legal.first() else {
-        return Err(crate::engine::bots::sample::SampleError("nothing to choose").into());
+        return Err(SampleError("nothing to choose").into());
     };
     if legal.len() == 1 {
         return Ok(first);
     }
-    let values = judge::choice_margins(view, &legal, effort, rng)?;
-    Ok(legal[means_and_best(&values).1])
+    let values = judge::choice_margins(view, &legal, None, effort, rng)?;
+    Ok(legal[values.choices[means_and_best(&values).1]])
 }
 
 /// Each choice's mean margin, and the best: the highest mean; equal means, the first listed.

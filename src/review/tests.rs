@@ -78,6 +78,7 @@ fn the_last_decision_is_judged_exactly_as_enumerated() {
             let judged = choice_margins(
                 &game.view(Some(seat)),
                 &legal,
+                None,
                 LIGHT,
                 &mut SeedRng::new(seed),
             )
@@ -121,7 +122,7 @@ fn the_final_plays_agree_with_the_enumeration_on_every_sample() {
         let legal = game.legal_decisions();
         // The judge draws its samples first: the same stream gives the same samples here.
         let sampled = samples(&view, LIGHT.samples, &mut SeedRng::new(seed)).unwrap();
-        let judged = choice_margins(&view, &legal, LIGHT, &mut SeedRng::new(seed)).unwrap();
+        let judged = choice_margins(&view, &legal, None, LIGHT, &mut SeedRng::new(seed)).unwrap();
         for (k, sample) in sampled.iter().enumerate() {
             for (c, &d) in legal.iter().enumerate() {
                 let mut g = sample.clone();
@@ -171,7 +172,7 @@ fn a_certain_win_is_never_marked_and_one_thrown_away_is_a_blunder() {
                     continue;
                 }
                 let values =
-                    choice_margins(&view, &legal, effort, &mut SeedRng::new(seed)).unwrap();
+                    choice_margins(&view, &legal, None, effort, &mut SeedRng::new(seed)).unwrap();
                 let all = |c: usize, w: f64| values.wins[c].iter().all(|&x| x == w);
                 let a_certain_win = (0..legal.len()).any(|c| all(c, 1.0));
                 for (c, &d) in legal.iter().enumerate() {
@@ -282,7 +283,7 @@ fn a_planted_blunder_is_marked_and_the_review_repeats_itself() {
     panic!("no close game with a costly last decision among 40 seeds");
 }
 
-/// A whole game of each variant, by either judge: every decision with a choice judged once,
+/// A whole game of each variant, by every judge: every decision with a choice judged once,
 /// every draw from the deck weighed, figures in range.
 #[test]
 fn a_whole_game_is_reviewed_in_every_variant() {
@@ -292,6 +293,8 @@ fn a_whole_game_is_reviewed_in_every_variant() {
         (Variant::KeltisCard, 2, Judge::Quick),
         (Variant::Keltis, 3, Judge::Strong),
         (Variant::KeltisCard, 2, Judge::Strong),
+        (Variant::Keltis, 4, Judge::Hybrid),
+        (Variant::KeltisCard, 2, Judge::Hybrid),
     ] {
         let record = greedy_game(variant, players, 2);
         let reviewed = review(

@@ -36,9 +36,9 @@ pub use marks::Mark;
 pub const DEFAULT_EFFORT: Effort = Effort {
     samples: 100,
     exact_nodes: 5_000,
-    // The strong judge costs 3.4-10 times as much and, its play-outs having no chance in them,
-    // marks many more decisions (docs/performance.md): not the default until its marks are
-    // calibrated.
+    // The hybrid judge's advice is better (docs/performance.md, "The hybrid judge"), but its
+    // strong play-outs never start a path with a lone card, and charged players for not doing so
+    // at every decision: not the server's until its continuation starts paths as players do.
     judge: Judge::Quick,
 };
 
@@ -308,7 +308,11 @@ pub fn best_choice(
     if legal.len() == 1 {
         return Ok(first);
     }
-    let values = judge::choice_margins(view, &legal, None, effort, rng)?;
+    let mut values = judge::choice_margins(view, &legal, None, effort, rng)?;
+    // The hybrid judge's stand-ins are there to measure random play, not to be chosen: the quick
+    // screen found them worse than the best four, and the best of many looks better than it is.
+    let candidates = values.choices.len() - values.stand_ins;
+    values.margins.truncate(candidates);
     Ok(legal[values.choices[means_and_best(&values).1]])
 }
 

@@ -194,9 +194,9 @@ enum Command {
         /// Games sampled per decision.
         #[arg(long, default_value_t = keltis::review::DEFAULT_EFFORT.samples)]
         samples: usize,
-        /// How sampled games are played on: `quick` (the search bot's quick policy), `strong`
-        /// (the strong bot's play-outs) or `hybrid` (quick for every choice, strong for the
-        /// best few: the server's).
+        /// How sampled games are played on: `quick` (the search bot's quick policy, the
+        /// server's), `strong` (the strong bot's play-outs) or `hybrid` (quick for every choice,
+        /// strong for the best few).
         #[arg(long, default_value = "quick", value_parser = parse_judge)]
         judge: keltis::review::Judge,
         /// Records to review (one JSON record per line) instead of bot games.

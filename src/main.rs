@@ -196,7 +196,7 @@ enum Command {
         samples: usize,
         /// How sampled games are played on: `quick` (the search bot's quick policy, the
         /// server's), `strong` (the strong bot's play-outs) or `hybrid` (quick for every choice,
-        /// strong for the best few).
+        /// greedy play-outs that start paths for the best few).
         #[arg(long, default_value = "quick", value_parser = parse_judge)]
         judge: keltis::review::Judge,
         /// Records to review (one JSON record per line) instead of bot games.

@@ -1,10 +1,14 @@
-//! The hybrid judge ([`Judge::Hybrid`]): which choices its second look values, and that every
-//! figure it gives is the strong play-outs', on the samples the quick screen used.
+//! The hybrid judge ([`Judge::Hybrid`]): which choices its second look values, that every figure
+//! it gives is its greedy play-outs', on the samples the quick screen used, and that those
+//! play-outs start paths as players do.
 
 use super::judge::{choice_margins, samples, ChoiceMargins, HYBRID_BEST, HYBRID_STAND_INS};
 use super::marks::mean_and_spread;
+use super::play_out::{due_start, greedy_starting_paths};
 use super::*;
 use crate::engine::bots::rollout;
+use crate::engine::cards::{Card, Color};
+use crate::engine::setup::Setup;
 
 const SAMPLES: usize = 6;
 
@@ -18,8 +22,8 @@ fn effort(judge: Judge) -> Effort {
 
 /// Given a decision in the middle of a game between greedy bots (many choices, the end far off),
 /// when the hybrid judge values it keeping the choice the quick screen liked least, then it values
-/// the quick screen's best four, the kept one and two others; each on the same samples, by the
-/// strong bot's play-out (the value `rollout` gives that sample after that choice, exactly).
+/// the quick screen's best four, the kept one and two others; each on the same samples, by its
+/// greedy play-out (the value that play-out gives that sample after that choice, exactly).
 #[test]
 fn the_second_look_values_the_best_the_kept_and_stand_ins_by_strong_play_outs() {
     let mut checked = 0;
@@ -74,7 +78,7 @@ fn the_second_look_values_the_best_the_kept_and_stand_ins_by_strong_play_outs() 
         distinct.sort_unstable();
         distinct.dedup();
         assert_eq!(distinct.len(), hybrid.choices.len());
-        assert_strong_values(&hybrid, &view, &legal, seat);
+        assert_play_out_values(&hybrid, &view, &legal, seat);
         checked += 1;
     }
     assert_eq!(checked, 3, "a variant had no decision with enough choices");
@@ -85,7 +89,7 @@ fn rng() -> SeedRng {
     SeedRng::new(17)
 }
 
-fn assert_strong_values(values: &ChoiceMargins, view: &View, legal: &[Decision], seat: u8) {
+fn assert_play_out_values(values: &ChoiceMargins, view: &View, legal: &[Decision], seat: u8) {
     let sampled = samples(view, SAMPLES, &mut rng()).unwrap();
     let mut scratch = Vec::new();
     for (j, &c) in values.choices.iter().enumerate() {
@@ -93,7 +97,7 @@ fn assert_strong_values(values: &ChoiceMargins, view: &View, legal: &[Decision],
             let mut g = sample.clone();
             g.apply(seat, legal[c]).unwrap();
             let horizon = rollout::horizon(g.variant());
-            rollout::play_out(&mut g, horizon, &mut scratch);
+            greedy_starting_paths(&mut g, horizon, &mut scratch);
             let lead = rollout::lead(&g, seat);
             assert_eq!(values.margins[j][k], lead, "choice {c} sample {k}");
             assert_eq!(values.wins[j][k], judge::won(lead));
@@ -102,9 +106,9 @@ fn assert_strong_values(values: &ChoiceMargins, view: &View, legal: &[Decision],
 }
 
 /// Given a decision with few choices (the draw, say: the deck or a discard pile), the hybrid
-/// judge values every choice by the strong play-outs at once, nothing left to stand in for.
+/// judge values every choice by its greedy play-outs at once, nothing left to stand in for.
 #[test]
-fn few_choices_are_all_valued_by_strong_play_outs() {
+fn few_choices_are_all_valued_by_greedy_play_outs() {
     let game = [Variant::Keltis, Variant::KeltisCard, Variant::NeueWege]
         .into_iter()
         .flat_map(|variant| (0..4).map(move |seed| (variant, seed)))
@@ -121,5 +125,152 @@ fn few_choices_are_all_valued_by_strong_play_outs() {
     let values = choice_margins(&view, &legal, Some(0), effort(Judge::Hybrid), &mut rng()).unwrap();
     assert_eq!(values.choices, (0..legal.len()).collect::<Vec<_>>());
     assert_eq!(values.stand_ins, 0);
-    assert_strong_values(&values, &view, &legal, seat);
+    assert_play_out_values(&values, &view, &legal, seat);
+}
+
+/// Cards by colour and value.
+type Hand = &'static [(Color, u8)];
+
+/// A Keltis game whose seat to act holds `hand`: each card swapped in from wherever the deal put
+/// it (the draw pile, the removed cards, the other hand).
+fn keltis_with_hand(hand: &[(Color, u8)]) -> (Game, u8) {
+    let mut setup = Setup::deal(Variant::Keltis, 2, 3).unwrap();
+    let seat = setup.start_player;
+    let (mine, other) = if seat == 0 {
+        let (a, b) = setup.hands.split_at_mut(1);
+        (&mut a[0], &mut b[0])
+    } else {
+        let (a, b) = setup.hands.split_at_mut(1);
+        (&mut b[0], &mut a[0])
+    };
+    assert_eq!(mine.len(), hand.len());
+    for (i, &(color, value)) in hand.iter().enumerate() {
+        let card = Card::number(color, value);
+        if let Some(at) = mine[i..].iter().position(|&c| c == card) {
+            mine.swap(i, i + at);
+            continue;
+        }
+        let elsewhere = [&mut setup.draw_pile, &mut setup.removed, &mut *other]
+            .into_iter()
+            .find_map(|cards| cards.iter_mut().find(|c| **c == card))
+            .unwrap();
+        std::mem::swap(&mut mine[i], elsewhere);
+    }
+    (Game::from_setup(&setup).unwrap(), seat)
+}
+
+/// Given a Keltis hand, when the hybrid judge's play-out comes to lay, then it starts the empty
+/// path a player would (B1: a pawn's first stones score below nothing, so a path is started with
+/// company): the one whose cards make the longest run a row could take, each within two of the
+/// one before, if more than two; from the run's first card; greedy left to choose the pawn.
+#[test]
+fn the_play_outs_start_a_path_with_company() {
+    use Color::{Blue, Brown, Green, Pink, Yellow};
+    let cases: [(Hand, Option<(Color, u8)>); 6] = [
+        // Three blue that run from 0 up: start at 0.
+        (
+            &[
+                (Blue, 0),
+                (Blue, 2),
+                (Blue, 3),
+                (Green, 5),
+                (Green, 9),
+                (Pink, 1),
+                (Yellow, 6),
+                (Brown, 4),
+            ],
+            Some((Blue, 0)),
+        ),
+        // Pink 0, 8, 10, 10: from 0 nothing follows; from 10 down, 10 and 8 do.
+        (
+            &[
+                (Pink, 0),
+                (Pink, 8),
+                (Pink, 10),
+                (Pink, 10),
+                (Green, 5),
+                (Blue, 9),
+                (Yellow, 6),
+                (Brown, 4),
+            ],
+            Some((Pink, 10)),
+        ),
+        // The longer run wins: four green from 10 down against three yellow from 1 up.
+        (
+            &[
+                (Yellow, 1),
+                (Yellow, 2),
+                (Yellow, 4),
+                (Green, 10),
+                (Green, 9),
+                (Green, 7),
+                (Green, 6),
+                (Brown, 0),
+            ],
+            Some((Green, 10)),
+        ),
+        // Four brown, but no three in a close run: no start.
+        (
+            &[
+                (Brown, 0),
+                (Brown, 4),
+                (Brown, 7),
+                (Brown, 10),
+                (Green, 5),
+                (Blue, 9),
+                (Yellow, 6),
+                (Pink, 4),
+            ],
+            None,
+        ),
+        // Two of each at most: no start.
+        (
+            &[
+                (Brown, 0),
+                (Brown, 1),
+                (Blue, 7),
+                (Blue, 8),
+                (Green, 5),
+                (Green, 3),
+                (Yellow, 6),
+                (Pink, 4),
+            ],
+            None,
+        ),
+        // A run as long both ways: from the end nearer its own end of the row (8 is 2 from 10).
+        (
+            &[
+                (Blue, 4),
+                (Blue, 6),
+                (Blue, 8),
+                (Green, 5),
+                (Green, 0),
+                (Pink, 9),
+                (Yellow, 1),
+                (Brown, 4),
+            ],
+            Some((Blue, 8)),
+        ),
+    ];
+    for (hand, expected) in cases {
+        let (game, seat) = keltis_with_hand(hand);
+        let due = due_start(&game, seat);
+        assert_eq!(due, expected.map(|(c, v)| Card::number(c, v)), "{hand:?}");
+        let mut after = game.clone();
+        greedy_starting_paths(&mut after, 1, &mut Vec::new());
+        if let Some(card) = due {
+            assert_eq!(
+                after.row(seat, card.color()).cards(),
+                [card],
+                "{hand:?}: started"
+            );
+        }
+    }
+    // Neue Wege's and Keltis Card's greedy starts paths itself.
+    for variant in [Variant::NeueWege, Variant::KeltisCard] {
+        for seed in 1..=10 {
+            let game = Game::from_setup(&Setup::deal(variant, 2, seed).unwrap()).unwrap();
+            assert_eq!(due_start(&game, game.to_act().unwrap()), None, "{variant}");
+        }
+    }
 }

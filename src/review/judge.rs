@@ -3,8 +3,9 @@
 //! of the other hands, the draw pile's order and the removed cards dealt at random from the cards
 //! they could not see), every choice played on the same samples on, and the margins compared. The
 //! play-outs are the search bot's quick policy, to the end ([`Judge::Quick`], the server's), the
-//! strong bot's own ([`Judge::Strong`]: costlier), or the quick policy for every choice and the
-//! strong bot's for the best few ([`Judge::Hybrid`]). Near the end (the final plays, or at most
+//! strong bot's own ([`Judge::Strong`]: costlier), or the quick policy for every choice and
+//! greedy play-outs that start paths as players do for the best few ([`Judge::Hybrid`]; the
+//! play-outs are in [`super::play_out`]). Near the end (the final plays, or at most
 //! [`EXACT_PILE`] cards in the draw pile) each sampled game is searched exactly
 //! ([`super::endgame`]) within [`Effort::exact_nodes`] positions; a sample whose search runs out
 //! is played out, every choice alike. A decision is exact when every sample was searched.
@@ -12,21 +13,14 @@
 //! Given only a [`View`], the judge cannot use a card its player could not see: honest by
 //! construction, as the bots are.
 
-use crate::engine::bots::heuristic::potential;
-use crate::engine::bots::mcts::rollout_choice;
-use crate::engine::bots::rollout;
 use crate::engine::bots::sample::{sample_game, SampleError};
-use crate::engine::cards::Color;
-use crate::engine::decision::{Decision, DecisionOf};
+use crate::engine::decision::Decision;
 use crate::engine::game::{Game, Phase};
 use crate::engine::setup::SeedRng;
 use crate::engine::view::View;
 
 use super::endgame::{Solver, Worth};
-
-/// A play-out still running after this many decisions is judged by its position (bots can in
-/// principle pass cards through the piles for a long time).
-const PLAY_OUT_LIMIT: usize = 1_000;
+use super::play_out::PlayOut;
 
 /// A decision with at most this many cards in the draw pile (or in Keltis Card's final plays) is
 /// searched exactly where the search fits [`Effort::exact_nodes`].
@@ -56,15 +50,15 @@ pub enum Judge {
     Strong,
     /// The search bot's quick policy, to the end: 3.4-10 times cheaper, and weaker.
     Quick,
-    /// The quick policy for every choice, then the strong bot's play-outs, on the same samples,
-    /// for the [`HYBRID_BEST`] choices the quick one valued most, the played one, and
-    /// [`HYBRID_STAND_INS`] of the others drawn at random (standing for the rest in what random
-    /// play gives away, so that both are measured on one scale). Every figure a review gives
-    /// comes from the strong play-outs (or the exact search); the quick ones only choose which
-    /// choices get them. Its own choices won 65% of Keltis games against the strong bot where
-    /// the quick judge's won 30%, at 4.6 times the quick judge's cost; not the server's, since the
-    /// strong play-outs never start a path with a lone card and charge a player for not starting
-    /// one at every decision (docs/performance.md, "The hybrid judge").
+    /// The quick policy for every choice, then greedy play-outs (the strong bot's, but starting
+    /// paths as players do and valuing pawns by a seat's own turns left:
+    /// `play_out::greedy_starting_paths`), on the same samples, for the [`HYBRID_BEST`] choices
+    /// the quick one valued most, the played one, and [`HYBRID_STAND_INS`] of the others drawn at
+    /// random (standing for the rest in what random play gives away, so that both are measured
+    /// on one scale). Every figure a review gives comes from the greedy play-outs (or the exact
+    /// search); the quick ones only choose which choices get them. At 4.6 times the quick judge's
+    /// cost, and with four players it still tells random play from greedy no better than the
+    /// quick judge: not the server's (docs/performance.md, "The hybrid judge").
     Hybrid,
 }
 
@@ -171,11 +165,7 @@ pub fn choice_margins(
 ) -> Result<ChoiceMargins, SampleError> {
     let (seat, games, search) = sampled(view, effort, rng)?;
     let screened = effort.judge == Judge::Hybrid && legal.len() > HYBRID_BEST;
-    let first = match effort.judge {
-        Judge::Hybrid if screened => Judge::Quick,
-        Judge::Hybrid => Judge::Strong,
-        judge => judge,
-    };
+    let first = if screened { Judge::Quick } else { effort.judge };
     let exact_nodes = if search { effort.exact_nodes } else { 0 };
     let (values, solved) = play_choices(seat, &games, legal, exact_nodes, first, rng)?;
     if !screened || values.exact {
@@ -191,7 +181,7 @@ pub fn choice_margins(
         stand_ins,
         of: legal.len(),
     };
-    let mut play = PlayOut::new(Judge::Strong);
+    let mut play = PlayOut::new(Judge::Hybrid);
     for (k, base) in games.iter().enumerate() {
         for (j, (&i, &d)) in again.choices.iter().zip(&picked).enumerate() {
             // A sample searched exactly keeps the search's values.
@@ -329,117 +319,6 @@ pub fn position_margin(view: &View, effort: Effort, rng: &mut SeedRng) -> Result
         total += play.finish(game.clone(), seat, &mut SeedRng::new(stream));
     }
     Ok(total / games.len().max(1) as f64)
-}
-
-/// Plays a game on: exactly where little is left, else as the judge plays.
-struct PlayOut {
-    judge: Judge,
-    legal: Vec<Decision>,
-    good: Vec<Decision>,
-}
-
-impl PlayOut {
-    fn new(judge: Judge) -> PlayOut {
-        PlayOut {
-            judge,
-            legal: Vec::new(),
-            good: Vec::new(),
-        }
-    }
-
-    /// `seat`'s final margin by the judge's play-out.
-    fn finish(&mut self, mut game: Game, seat: u8, rng: &mut SeedRng) -> f64 {
-        match self.judge {
-            // The hybrid judge's figures are the strong play-outs' (a position's too, so that a
-            // draw's luck compares like with like).
-            Judge::Strong | Judge::Hybrid => {
-                let horizon = rollout::horizon(game.variant());
-                rollout::play_out(&mut game, horizon, &mut self.legal);
-                rollout::lead(&game, seat)
-            }
-            Judge::Quick => margin(&self.quick(game, rng), seat),
-        }
-    }
-
-    /// The final totals by the quick policy; a play-out still running at the limit is valued
-    /// by its position.
-    fn quick(&mut self, mut game: Game, rng: &mut SeedRng) -> Vec<i32> {
-        for _ in 0..PLAY_OUT_LIMIT {
-            let Some(actor) = game.to_act() else {
-                return totals(&game);
-            };
-            game.legal_decisions_into(&mut self.legal);
-            drop_lonely_starts(&game, actor, &mut self.legal);
-            let d = match self.last_card(&game, actor) {
-                Some(d) => d,
-                None => rollout_choice(&game, actor, &self.legal, rng, &mut self.good),
-            };
-            if game.apply(actor, d).is_err() {
-                break;
-            }
-        }
-        (0..game.players())
-            .map(|s| potential(&game, s).round() as i32)
-            .collect()
-    }
-}
-
-impl PlayOut {
-    /// The draw pile's last card in the board games (K9b: drawing it ends the game), as a player
-    /// would treat it and the quick policy does not (it takes a fitting card from a discard pile
-    /// first): a seat that wins if the game ends now draws it; one that would not takes any other
-    /// card there is (`self.legal` holds the choices). `None`: not that decision, the policy
-    /// chooses.
-    fn last_card(&self, game: &Game, actor: u8) -> Option<Decision> {
-        let deck = DecisionOf::DrawDeck;
-        if game.draw_pile_len() != 1 || !self.legal.contains(&deck) {
-            return None;
-        }
-        let mut ended = game.clone();
-        ended.apply(actor, deck).ok()?;
-        // Keltis Card's final plays come after it (C9): the policy plays those.
-        if !ended.is_over() {
-            return None;
-        }
-        if margin(&totals(&ended), actor) > 0.0 {
-            return Some(deck);
-        }
-        self.legal.iter().copied().find(|&d| d != deck)
-    }
-}
-
-/// New paths, left out of the quick play-outs unless the hand holds at least [`START_COMPANY`]
-/// more cards of the path's colour (and unless nothing else is left). The quick policy lays any
-/// low or high card on an empty path, and a path left short scores below nothing: in Keltis Card
-/// one or two cards score -4 or -3 (C10), on the boards a pawn on the first stones -4 to -2 (B1,
-/// X1; a big pawn twice that). In its play-outs a card kept in hand was often laid so, and the
-/// judge found keeping a 0 or a 10 costly and discarding it best by 4 to 5 points, charging the
-/// greedy bot, which keeps such cards for a path worth starting (issue 66: the quick judge's bias).
-/// In Keltis, playing its own best choices against the strong bot, the quick judge won 6 of 30
-/// games before and 9 of 30 after.
-pub(super) fn drop_lonely_starts(game: &Game, actor: u8, legal: &mut Vec<Decision>) {
-    let hand = game.hand(actor);
-    let starts_alone = |d: &Decision| {
-        let DecisionOf::Lay { card, path, .. } = *d else {
-            return false;
-        };
-        let color = path.unwrap_or(card.color());
-        let company = hand.iter().filter(|c| c.color() == color).count();
-        !card.is_end()
-            && color != Color::Gray
-            && game.row(actor, color).is_empty()
-            && company <= START_COMPANY
-    };
-    if legal.iter().any(|d| !starts_alone(d)) {
-        legal.retain(|d| !starts_alone(d));
-    }
-}
-
-/// See [`drop_lonely_starts`].
-const START_COMPANY: usize = 2;
-
-fn totals(game: &Game) -> Vec<i32> {
-    (0..game.players()).map(|s| game.score(s).total).collect()
 }
 
 /// Where an exact search may finish the game: few cards left in the draw pile, or the final

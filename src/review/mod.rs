@@ -14,6 +14,7 @@
 pub mod endgame;
 pub mod judge;
 pub mod marks;
+mod play_out;
 
 #[cfg(test)]
 mod hybrid_tests;
@@ -36,9 +37,9 @@ pub use marks::Mark;
 pub const DEFAULT_EFFORT: Effort = Effort {
     samples: 100,
     exact_nodes: 5_000,
-    // The hybrid judge's advice is better (docs/performance.md, "The hybrid judge"), but its
-    // strong play-outs never start a path with a lone card, and charged players for not doing so
-    // at every decision: not the server's until its continuation starts paths as players do.
+    // The hybrid judge's advice is better with two players (docs/performance.md, "The hybrid
+    // judge"), but it costs 4.6 times as much, and with four players it does not tell random
+    // play from greedy either.
     judge: Judge::Quick,
 };
 
@@ -288,7 +289,7 @@ fn look_again(
 /// See [`look_again`].
 const LOOK_AGAIN_SAMPLES: usize = 3;
 const LOOK_AGAIN_WIDTH: usize = 3;
-// The hybrid judge values every choice of a second look with the strong play-outs.
+// The hybrid judge values every choice of a second look with its greedy play-outs.
 const _: () = assert!(LOOK_AGAIN_WIDTH < judge::HYBRID_BEST);
 
 /// The choice a review would call best from `view` (its seat to act): the highest mean margin on

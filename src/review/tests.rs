@@ -407,7 +407,7 @@ fn quick_play_outs_start_no_path_alone() {
             let seat = game.to_act().unwrap();
             let legal = game.legal_decisions();
             let mut quick = legal.clone();
-            super::judge::drop_lonely_starts(&game, seat, &mut quick);
+            super::play_out::drop_lonely_starts(&game, seat, &mut quick);
             for d in &legal {
                 let alone = match *d {
                     DecisionOf::Lay { card, path, .. } => {

@@ -1,0 +1,227 @@
+//! How the judge plays a sampled game on after a choice: the quick policy (the search bot's, with
+//! two rules a player would follow on top), the strong bot's greedy play-outs, or the hybrid
+//! judge's greedy play-outs that start paths as players do.
+
+use crate::engine::bots::heuristic::{potential, potential_by_own_turns};
+use crate::engine::bots::mcts::rollout_choice;
+use crate::engine::bots::{greedy, rollout};
+use crate::engine::cards::{Card, Color};
+use crate::engine::decision::{Decision, DecisionOf};
+use crate::engine::game::Game;
+use crate::engine::setup::SeedRng;
+use crate::engine::Variant;
+
+use super::judge::{margin, Judge};
+
+/// A play-out still running after this many decisions is judged by its position (bots can in
+/// principle pass cards through the piles for a long time).
+const PLAY_OUT_LIMIT: usize = 1_000;
+
+/// Plays a game on as the judge plays.
+pub(super) struct PlayOut {
+    judge: Judge,
+    legal: Vec<Decision>,
+    good: Vec<Decision>,
+}
+
+impl PlayOut {
+    pub(super) fn new(judge: Judge) -> PlayOut {
+        PlayOut {
+            judge,
+            legal: Vec::new(),
+            good: Vec::new(),
+        }
+    }
+
+    /// `seat`'s final margin by the judge's play-out.
+    pub(super) fn finish(&mut self, mut game: Game, seat: u8, rng: &mut SeedRng) -> f64 {
+        match self.judge {
+            Judge::Strong => {
+                let horizon = rollout::horizon(game.variant());
+                rollout::play_out(&mut game, horizon, &mut self.legal);
+                rollout::lead(&game, seat)
+            }
+            // The hybrid judge's figures are all its greedy play-outs' (a position's too, so
+            // that a draw's luck compares like with like).
+            Judge::Hybrid => {
+                let horizon = rollout::horizon(game.variant());
+                greedy_starting_paths(&mut game, horizon, &mut self.legal);
+                rollout::lead(&game, seat)
+            }
+            Judge::Quick => margin(&self.quick(game, rng), seat),
+        }
+    }
+
+    /// The final totals by the quick policy; a play-out still running at the limit is valued
+    /// by its position.
+    fn quick(&mut self, mut game: Game, rng: &mut SeedRng) -> Vec<i32> {
+        for _ in 0..PLAY_OUT_LIMIT {
+            let Some(actor) = game.to_act() else {
+                return totals(&game);
+            };
+            game.legal_decisions_into(&mut self.legal);
+            drop_lonely_starts(&game, actor, &mut self.legal);
+            let d = match self.last_card(&game, actor) {
+                Some(d) => d,
+                None => rollout_choice(&game, actor, &self.legal, rng, &mut self.good),
+            };
+            if game.apply(actor, d).is_err() {
+                break;
+            }
+        }
+        (0..game.players())
+            .map(|s| potential(&game, s).round() as i32)
+            .collect()
+    }
+}
+
+impl PlayOut {
+    /// The draw pile's last card in the board games (K9b: drawing it ends the game), as a player
+    /// would treat it and the quick policy does not (it takes a fitting card from a discard pile
+    /// first): a seat that wins if the game ends now draws it; one that would not takes any other
+    /// card there is (`self.legal` holds the choices). `None`: not that decision, the policy
+    /// chooses.
+    fn last_card(&self, game: &Game, actor: u8) -> Option<Decision> {
+        let deck = DecisionOf::DrawDeck;
+        if game.draw_pile_len() != 1 || !self.legal.contains(&deck) {
+            return None;
+        }
+        let mut ended = game.clone();
+        ended.apply(actor, deck).ok()?;
+        // Keltis Card's final plays come after it (C9): the policy plays those.
+        if !ended.is_over() {
+            return None;
+        }
+        if margin(&totals(&ended), actor) > 0.0 {
+            return Some(deck);
+        }
+        self.legal.iter().copied().find(|&d| d != deck)
+    }
+}
+
+/// The strong bot's play-out (greedy for every seat, to `horizon` decisions), with two changes a
+/// player would make: where a seat can start a path with a run of more than [`START_COMPANY`]
+/// cards of its colour in hand, it does ([`due_start`]; greedy chooses the pawn), and pawns are
+/// valued by the seat's own turns left ([`potential_by_own_turns`]). Greedy alone starts a path
+/// only where its first stones are worth more than a step on a path already started, and with
+/// four players hardly ever: its play-outs valued every choice but starting such a path as if it
+/// would never be started, and charged a player who started it a turn later the path's whole
+/// worth, at every decision (docs/performance.md, "The hybrid judge").
+pub(super) fn greedy_starting_paths(game: &mut Game, horizon: usize, legal: &mut Vec<Decision>) {
+    for _ in 0..horizon {
+        let Some(actor) = game.to_act() else { return };
+        game.legal_decisions_into(legal);
+        if let Some(card) = due_start(game, actor) {
+            let starts = |d: &Decision| matches!(*d, DecisionOf::Lay { card: c, .. } if c == card);
+            if legal.iter().any(starts) {
+                legal.retain(starts);
+            }
+        }
+        let decision = match legal.as_slice() {
+            [only] => *only,
+            _ => greedy::rank_by(
+                std::slice::from_ref(game),
+                actor,
+                legal,
+                potential_by_own_turns,
+            )[0],
+        };
+        if game.apply(actor, decision).is_err() {
+            return;
+        }
+    }
+}
+
+/// New paths, left out of the quick play-outs unless the hand holds at least [`START_COMPANY`]
+/// more cards of the path's colour (and unless nothing else is left). The quick policy lays any
+/// low or high card on an empty path, and a path left short scores below nothing: in Keltis Card
+/// one or two cards score -4 or -3 (C10), on the boards a pawn on the first stones -4 to -2 (B1,
+/// X1; a big pawn twice that). In its play-outs a card kept in hand was often laid so, and the
+/// judge found keeping a 0 or a 10 costly and discarding it best by 4 to 5 points, charging the
+/// greedy bot, which keeps such cards for a path worth starting (issue 66: the quick judge's bias).
+/// In Keltis, playing its own best choices against the strong bot, the quick judge won 6 of 30
+/// games before and 9 of 30 after.
+pub(super) fn drop_lonely_starts(game: &Game, actor: u8, legal: &mut Vec<Decision>) {
+    let hand = game.hand(actor);
+    let starts_alone = |d: &Decision| {
+        let DecisionOf::Lay { card, path, .. } = *d else {
+            return false;
+        };
+        let color = path.unwrap_or(card.color());
+        let company = hand.iter().filter(|c| c.color() == color).count();
+        !card.is_end()
+            && color != Color::Gray
+            && game.row(actor, color).is_empty()
+            && company <= START_COMPANY
+    };
+    if legal.iter().any(|d| !starts_alone(d)) {
+        legal.retain(|d| !starts_alone(d));
+    }
+}
+
+/// See [`drop_lonely_starts`].
+const START_COMPANY: usize = 2;
+
+/// In Keltis, the card that starts a path a player would start now, if any: of the empty paths,
+/// the one whose cards in hand make the longest run a row could take in order, each within
+/// [`CLOSE`] of the one before (from the lowest up or the highest down; equal, from the end
+/// nearer its own end of the row), if that run is longer than [`START_COMPANY`]; the run's first
+/// card. Company that cannot follow closely does not count: a path started from 0 with 8 and
+/// 10 in hand stalls where greedy finds the jump not worth a step, and one started from 10 runs
+/// on. Neue Wege's pawns go where any colour leads and Keltis Card's greedy valuation counts a
+/// hand's company (C10): there greedy starts paths itself.
+pub(super) fn due_start(game: &Game, actor: u8) -> Option<Card> {
+    if game.variant() != Variant::Keltis {
+        return None;
+    }
+    let mut due: Option<(usize, Card)> = None;
+    for color in Color::PATHS {
+        if !game.row(actor, color).is_empty() {
+            continue;
+        }
+        let mut cards: Vec<(u8, Card)> = game
+            .hand(actor)
+            .iter()
+            .filter(|c| c.color() == color)
+            .filter_map(|c| Some((c.value()?, *c)))
+            .collect();
+        cards.sort_unstable();
+        let (Some(&(lowest, low)), Some(&(highest, high))) = (cards.first(), cards.last()) else {
+            continue;
+        };
+        let up = run(cards.iter().map(|c| c.0));
+        let down = run(cards.iter().rev().map(|c| c.0));
+        let (length, start) = if up > down || (up == down && lowest <= 10 - highest.min(10)) {
+            (up, low)
+        } else {
+            (down, high)
+        };
+        if length > START_COMPANY && due.is_none_or(|(longest, _)| length > longest) {
+            due = Some((length, start));
+        }
+    }
+    due.map(|(_, card)| card)
+}
+
+/// How close a card must follow the one before to count in a run (greedy's own "fits closely").
+const CLOSE: u8 = 2;
+
+/// How many of `values`, from the first, follow one another within [`CLOSE`].
+fn run(mut values: impl Iterator<Item = u8>) -> usize {
+    let Some(mut last) = values.next() else {
+        return 0;
+    };
+    let mut length = 1;
+    for value in values {
+        if value.abs_diff(last) > CLOSE {
+            break;
+        }
+        last = value;
+        length += 1;
+    }
+    length
+}
+
+fn totals(game: &Game) -> Vec<i32> {
+    (0..game.players()).map(|s| game.score(s).total).collect()
+}

@@ -25,7 +25,7 @@ fn effort(judge: Judge) -> Effort {
 /// the quick screen's best four, the kept one and two others; each on the same samples, by its
 /// greedy play-out (the value that play-out gives that sample after that choice, exactly).
 #[test]
-fn the_second_look_values_the_best_the_kept_and_stand_ins_by_strong_play_outs() {
+fn the_second_look_values_the_best_the_kept_and_stand_ins_by_greedy_play_outs() {
     let mut checked = 0;
     for (variant, players) in [
         (Variant::Keltis, 2),
@@ -136,12 +136,11 @@ type Hand = &'static [(Color, u8)];
 fn keltis_with_hand(hand: &[(Color, u8)]) -> (Game, u8) {
     let mut setup = Setup::deal(Variant::Keltis, 2, 3).unwrap();
     let seat = setup.start_player;
+    let (first, second) = setup.hands.split_at_mut(1);
     let (mine, other) = if seat == 0 {
-        let (a, b) = setup.hands.split_at_mut(1);
-        (&mut a[0], &mut b[0])
+        (&mut first[0], &mut second[0])
     } else {
-        let (a, b) = setup.hands.split_at_mut(1);
-        (&mut b[0], &mut a[0])
+        (&mut second[0], &mut first[0])
     };
     assert_eq!(mine.len(), hand.len());
     for (i, &(color, value)) in hand.iter().enumerate() {

@@ -56,9 +56,10 @@ pub enum Judge {
     /// the quick one valued most, the played one, and [`HYBRID_STAND_INS`] of the others drawn at
     /// random (standing for the rest in what random play gives away, so that both are measured
     /// on one scale). Every figure a review gives comes from the greedy play-outs (or the exact
-    /// search); the quick ones only choose which choices get them. At 4.6 times the quick judge's
-    /// cost, and with four players it still tells random play from greedy no better than the
-    /// quick judge: not the server's (docs/performance.md, "The hybrid judge").
+    /// search); the quick ones only choose which choices get them. At five times the quick
+    /// judge's cost, and with four players it tells random play from greedy no better than the
+    /// quick judge: not the server's (docs/performance.md, "The hybrid judge's play-outs start
+    /// paths").
     Hybrid,
 }
 

@@ -37,9 +37,9 @@ pub use marks::Mark;
 pub const DEFAULT_EFFORT: Effort = Effort {
     samples: 100,
     exact_nodes: 5_000,
-    // The hybrid judge's advice is better with two players (docs/performance.md, "The hybrid
-    // judge"), but it costs 4.6 times as much, and with four players it does not tell random
-    // play from greedy either.
+    // The hybrid judge is better with two and three players (docs/performance.md, "The hybrid
+    // judge's play-outs start paths"), but it costs five times as much, and with four players
+    // it does not tell random play from greedy either.
     judge: Judge::Quick,
 };
 

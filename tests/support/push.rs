@@ -114,6 +114,18 @@ impl PushDevice {
         panic!("{n} pushes never came: {:?}", self.pushes());
     }
 
+    /// Whether `n` pushes have arrived within two seconds (real time: for the server's push
+    /// worker), without failing the test where they have not.
+    pub fn arrived(&self, n: usize) -> bool {
+        for _ in 0..40 {
+            if self.pushes().len() >= n {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        false
+    }
+
     /// Pushes that could not be decrypted or whose VAPID token was wrong.
     pub fn errors(&self) -> Vec<String> {
         self.errors.lock().unwrap().clone()

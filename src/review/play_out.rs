@@ -4,7 +4,7 @@
 
 use crate::engine::bots::heuristic::{potential, potential_by_own_turns};
 use crate::engine::bots::mcts::rollout_choice;
-use crate::engine::bots::{greedy, rollout};
+use crate::engine::bots::rollout;
 use crate::engine::cards::{Card, Color};
 use crate::engine::decision::{Decision, DecisionOf};
 use crate::engine::game::Game;
@@ -108,27 +108,20 @@ impl PlayOut {
 /// would never be started, and charged a player who started it a turn later the path's whole
 /// worth, at every decision (docs/performance.md, "The hybrid judge").
 pub(super) fn greedy_starting_paths(game: &mut Game, horizon: usize, legal: &mut Vec<Decision>) {
-    for _ in 0..horizon {
-        let Some(actor) = game.to_act() else { return };
-        game.legal_decisions_into(legal);
-        if let Some(card) = due_start(game, actor) {
-            let starts = |d: &Decision| matches!(*d, DecisionOf::Lay { card: c, .. } if c == card);
-            if legal.iter().any(starts) {
-                legal.retain(starts);
-            }
-        }
-        let decision = match legal.as_slice() {
-            [only] => *only,
-            _ => greedy::rank_by(
-                std::slice::from_ref(game),
-                actor,
-                legal,
-                potential_by_own_turns,
-            )[0],
-        };
-        if game.apply(actor, decision).is_err() {
-            return;
-        }
+    rollout::play_out_by(game, horizon, legal, potential_by_own_turns, keep_due_start);
+}
+
+/// Where a start is due ([`due_start`]) and may be laid, the lays of that card only.
+fn keep_due_start(game: &Game, actor: u8, legal: &mut Vec<Decision>) {
+    if !legal.iter().any(|d| matches!(d, DecisionOf::Lay { .. })) {
+        return;
+    }
+    let Some(card) = due_start(game, actor) else {
+        return;
+    };
+    let starts = |d: &Decision| matches!(*d, DecisionOf::Lay { card: c, .. } if c == card);
+    if legal.iter().any(starts) {
+        legal.retain(starts);
     }
 }
 

@@ -8,6 +8,8 @@
 
 use std::time::Instant;
 
+use super::greedy::Valuation;
+use super::heuristic::potential;
 use super::sample::sample_game;
 use super::Budget;
 use crate::engine::decision::Decision;
@@ -57,13 +59,26 @@ pub fn lead(game: &Game, seat: u8) -> f64 {
 
 /// Play `game` on as the greedy bot would, for every seat, to the end or `horizon` decisions.
 pub fn play_out(game: &mut Game, horizon: usize, legal: &mut Vec<Decision>) {
+    play_out_by(game, horizon, legal, potential, |_, _, _| {});
+}
+
+/// [`play_out`], with another valuation of the positions, and `narrow` leaving out choices
+/// before greedy chooses among those left (it gets the game, the seat to act and its choices).
+pub fn play_out_by(
+    game: &mut Game,
+    horizon: usize,
+    legal: &mut Vec<Decision>,
+    value: Valuation,
+    mut narrow: impl FnMut(&Game, u8, &mut Vec<Decision>),
+) {
     for _ in 0..horizon {
         let Some(actor) = game.to_act() else { return };
         game.legal_decisions_into(legal);
+        narrow(game, actor, legal);
         let decision = match legal.as_slice() {
             [only] => *only,
             // The play-out's game is whole: greedy judges on it alone.
-            _ => super::greedy::choose(std::slice::from_ref(game), actor, legal),
+            _ => super::greedy::rank_by(std::slice::from_ref(game), actor, legal, value)[0],
         };
         if game.apply(actor, decision).is_err() {
             return;

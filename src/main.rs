@@ -192,13 +192,14 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// Games sampled per decision.
-        #[arg(long, default_value_t = keltis::review::DEFAULT_EFFORT.samples)]
+        #[arg(long, default_value_t = keltis::review::SAMPLES)]
         samples: usize,
-        /// How sampled games are played on: `quick` (the search bot's quick policy, the
-        /// server's), `strong` (the strong bot's play-outs) or `hybrid` (quick for every choice,
-        /// greedy play-outs that start paths for the best few).
-        #[arg(long, default_value = "quick", value_parser = parse_judge)]
-        judge: keltis::review::Judge,
+        /// How sampled games are played on: `quick` (the search bot's quick policy), `strong`
+        /// (the strong bot's play-outs) or `hybrid` (quick for every choice, greedy play-outs
+        /// that start paths for the best few). Unless given, the server's for --variant and
+        /// --players (`review::server_effort`).
+        #[arg(long, value_parser = parse_judge)]
+        judge: Option<keltis::review::Judge>,
         /// Records to review (one JSON record per line) instead of bot games.
         #[arg(long)]
         records: Option<PathBuf>,
@@ -492,10 +493,11 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             stability,
         } => {
             use keltis::review_tool::{calibrate, greedy_game, print_reviews, read_records};
+            let server = keltis::review::server_effort(variant, players);
             let effort = keltis::review::Effort {
                 samples,
-                judge,
-                ..keltis::review::DEFAULT_EFFORT
+                judge: judge.unwrap_or(server.judge),
+                ..server
             };
             if calibrate {
                 let only = |name: &str| pairings.is_empty() || pairings.iter().any(|p| p == name);

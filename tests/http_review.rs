@@ -81,7 +81,7 @@ fn a_finished_game_is_reviewed_on_request(db: Db) {
     let record: keltis::engine::Record = serde_json::from_str(&record.text).expect("a record");
     let expected = keltis::review::review(
         &record,
-        keltis::review::DEFAULT_EFFORT,
+        keltis::review::server_effort(record.setup.variant, record.setup.players),
         keltis::service::review::seed_of(id),
     )
     .expect("the record is reviewed");

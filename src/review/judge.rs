@@ -2,7 +2,7 @@
 //! hand, everything in the open, the cards the others were seen to draw from the piles; the rest
 //! of the other hands, the draw pile's order and the removed cards dealt at random from the cards
 //! they could not see), every choice played on the same samples on, and the margins compared. The
-//! play-outs are the search bot's quick policy, to the end ([`Judge::Quick`], the server's), the
+//! play-outs are the search bot's quick policy, to the end ([`Judge::Quick`]), the
 //! strong bot's own ([`Judge::Strong`]: costlier), or the quick policy for every choice and
 //! greedy play-outs that start paths as players do for the best few ([`Judge::Hybrid`]; the
 //! play-outs are in [`super::play_out`]). Near the end (the final plays, or at most
@@ -56,10 +56,8 @@ pub enum Judge {
     /// the quick one valued most, the played one, and [`HYBRID_STAND_INS`] of the others drawn at
     /// random (standing for the rest in what random play gives away, so that both are measured
     /// on one scale). Every figure a review gives comes from the greedy play-outs (or the exact
-    /// search); the quick ones only choose which choices get them. At five times the quick
-    /// judge's cost, and with four players it tells random play from greedy no better than the
-    /// quick judge: not the server's (docs/performance.md, "The hybrid judge's play-outs start
-    /// paths").
+    /// search); the quick ones only choose which choices get them. Five times the quick judge's
+    /// cost; the server's in two-player Keltis ([`super::server_effort`]).
     Hybrid,
 }
 

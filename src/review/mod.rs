@@ -33,15 +33,30 @@ use crate::engine::Variant;
 pub use judge::{Effort, Judge};
 pub use marks::Mark;
 
-/// The effort of a review unless told otherwise (see docs/performance.md for what it costs).
-pub const DEFAULT_EFFORT: Effort = Effort {
-    samples: 100,
-    exact_nodes: 5_000,
-    // The hybrid judge is better with two and three players (docs/performance.md, "The hybrid
-    // judge's play-outs start paths"), but it costs five times as much, and with four players
-    // it does not tell random play from greedy either.
-    judge: Judge::Quick,
-};
+/// Games sampled per decision, and positions an exact search may expand per sample, in the
+/// server's reviews (see docs/performance.md for what they cost).
+pub const SAMPLES: usize = 100;
+pub const EXACT_NODES: u32 = 5_000;
+
+/// The effort the server reviews a game of `variant` between `players` with: the hybrid judge
+/// in two-player Keltis, the quick judge elsewhere. There the hybrid one tells greedy play from
+/// strong play and gives advice that holds its own against the strong bot, where the quick one
+/// does neither, at five times its cost (11 to 16 s of one core a game: the worker's budget,
+/// docs/performance.md, "The server's judge, by game"). With three players it tells greedy from
+/// strong better but random from greedy worse, and costs 24 to 30 s; with four it does not tell
+/// random play from greedy (nor does the quick one); in Neue Wege and Keltis Card it was not
+/// measured better.
+pub fn server_effort(variant: Variant, players: u8) -> Effort {
+    let judge = match (variant, players) {
+        (Variant::Keltis, 2) => Judge::Hybrid,
+        _ => Judge::Quick,
+    };
+    Effort {
+        samples: SAMPLES,
+        exact_nodes: EXACT_NODES,
+        judge,
+    }
+}
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ReviewError {

@@ -346,7 +346,7 @@ fn the_strong_bot_against_itself_makes_no_blunders() {
         (Variant::KeltisCard, 2, 4),
     ] {
         let record = crate::review_tool::bot_game(strong, variant, players, seed).unwrap();
-        let reviewed = review(&record, DEFAULT_EFFORT, 5).unwrap();
+        let reviewed = review(&record, server_effort(variant, players), 5).unwrap();
         for p in &reviewed.summary {
             assert_eq!(p.blunders, 0, "{variant}: {p:?}");
         }
@@ -380,7 +380,7 @@ fn reviews_rank_a_random_player_below_the_greedy_bot() {
             })
             .collect();
         let record = mixed_game(&seats, variant, seed).unwrap();
-        let reviewed = review(&record, DEFAULT_EFFORT, seed).unwrap();
+        let reviewed = review(&record, server_effort(variant, players), seed).unwrap();
         let (of_random, of_greedy): (Vec<&PlayerReview>, Vec<&PlayerReview>) =
             reviewed.summary.iter().partition(|p| random(p.seat));
         let worst_greedy = of_greedy.iter().map(|p| p.accuracy).fold(100.0, f64::min);

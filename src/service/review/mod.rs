@@ -7,7 +7,7 @@
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use crate::review::{review, Review, DEFAULT_EFFORT};
+use crate::review::{review, server_effort, Review};
 use crate::service::accounts::{Caller, Scope};
 use crate::service::notify::notifications::{queue_for_people, Notice};
 use crate::service::play::events::finished_record;
@@ -172,7 +172,8 @@ pub fn review_next(db: &Database, rated: bool) -> ServiceResult<Pass> {
     }
     let game_id = row.game_id;
     let record = db.read(|conn| finished_record(conn, game_id))?;
-    let judged = review(&record, DEFAULT_EFFORT, seed_of(game_id));
+    let effort = server_effort(record.setup.variant, record.setup.players);
+    let judged = review(&record, effort, seed_of(game_id));
     let done = db.now();
     db.write(|conn| -> ServiceResult<()> {
         let reviewed = match &judged {

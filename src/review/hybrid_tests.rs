@@ -4,7 +4,7 @@
 
 use super::judge::{choice_margins, samples, ChoiceMargins, HYBRID_BEST, HYBRID_STAND_INS};
 use super::marks::mean_and_spread;
-use super::play_out::{due_start, greedy_starting_paths};
+use super::play_out::{due_start, greedy_starting_paths, greedy_starting_paths_then, NextTurn};
 use super::*;
 use crate::engine::bots::rollout;
 use crate::engine::cards::{Card, Color};
@@ -89,20 +89,114 @@ fn rng() -> SeedRng {
     SeedRng::new(17)
 }
 
+/// Each valued choice's figures are its greedy play-outs' on the samples, or, for a choice other
+/// than the best, those of the same play-outs with the best choice played at the seat's next
+/// turn, where their mean is the higher ([`judge`]'s credit for a delay).
 fn assert_play_out_values(values: &ChoiceMargins, view: &View, legal: &[Decision], seat: u8) {
     let sampled = samples(view, SAMPLES, &mut rng()).unwrap();
     let mut scratch = Vec::new();
+    let after = |c: usize, sample: &Game| {
+        let mut g = sample.clone();
+        g.apply(seat, legal[c]).unwrap();
+        g
+    };
+    let plain: Vec<Vec<f64>> = values
+        .choices
+        .iter()
+        .map(|&c| {
+            sampled
+                .iter()
+                .map(|sample| {
+                    let mut g = after(c, sample);
+                    let horizon = rollout::horizon(g.variant());
+                    greedy_starting_paths(&mut g, horizon, &mut scratch);
+                    rollout::lead(&g, seat)
+                })
+                .collect()
+        })
+        .collect();
+    let means: Vec<f64> = plain.iter().map(|m| mean_and_spread(m).0).collect();
+    let best = (0..means.len()).fold(0, |b, i| if means[i] > means[b] { i } else { b });
+    let mut credited_choices = 0;
     for (j, &c) in values.choices.iter().enumerate() {
-        for (k, sample) in sampled.iter().enumerate() {
-            let mut g = sample.clone();
-            g.apply(seat, legal[c]).unwrap();
-            let horizon = rollout::horizon(g.variant());
-            greedy_starting_paths(&mut g, horizon, &mut scratch);
-            let lead = rollout::lead(&g, seat);
-            assert_eq!(values.margins[j][k], lead, "choice {c} sample {k}");
-            assert_eq!(values.wins[j][k], judge::won(lead));
+        let mut expected = plain[j].clone();
+        if j != best {
+            let late: Vec<f64> = sampled
+                .iter()
+                .map(|sample| {
+                    let mut g = after(c, sample);
+                    let horizon = rollout::horizon(g.variant());
+                    let then = NextTurn::of(sample, legal[values.choices[best]]);
+                    greedy_starting_paths_then(&mut g, horizon, &mut scratch, seat, then);
+                    rollout::lead(&g, seat)
+                })
+                .collect();
+            if mean_and_spread(&late).0 > means[j] {
+                expected = late;
+                credited_choices += 1;
+            }
         }
+        assert_eq!(values.margins[j], expected, "choice {c}");
+        let wins: Vec<f64> = expected.iter().map(|&m| judge::won(m)).collect();
+        assert_eq!(values.wins[j], wins, "choice {c}");
     }
+    eprintln!(
+        "{credited_choices} of {} choices credited",
+        values.choices.len()
+    );
+}
+
+/// Given a hand with a lone pink 10 (no run of any colour to start), when the seat discards and
+/// the play-out is told the seat's next turn lays the pink 10 with the big pawn, then the seat's
+/// next turn does exactly that, after the other seat has played, and nothing of it before.
+#[test]
+fn the_best_choice_is_played_at_the_next_turn() {
+    use Color::*;
+    let hand: Hand = &[
+        (Pink, 10),
+        (Green, 5),
+        (Blue, 9),
+        (Yellow, 6),
+        (Brown, 4),
+        (Green, 1),
+        (Blue, 3),
+        (Yellow, 0),
+    ];
+    let (game, seat) = keltis_with_hand(hand);
+    assert_eq!(due_start(&game, seat), None);
+    let pink = Card::number(Pink, 10);
+    let lay = game
+        .legal_decisions()
+        .into_iter()
+        .find(|d| matches!(*d, DecisionOf::Lay { card, pawn: Some(0), .. } if card == pink))
+        .unwrap();
+    let then = NextTurn::of(&game, lay);
+    let mut discarded = game.clone();
+    discarded
+        .apply(
+            seat,
+            DecisionOf::Discard {
+                card: Card::number(Green, 5),
+            },
+        )
+        .unwrap();
+    // The shortest play-out that lays it, and who played on the way.
+    let (played, decisions) = (1..20)
+        .find_map(|horizon| {
+            let mut g = discarded.clone();
+            greedy_starting_paths_then(&mut g, horizon, &mut Vec::new(), seat, then);
+            let laid = !g.row(seat, Pink).is_empty();
+            laid.then_some((g, horizon))
+        })
+        .unwrap();
+    assert_eq!(played.row(seat, Pink).cards(), [pink]);
+    assert_eq!(
+        played.to_act(),
+        Some(seat),
+        "{decisions} decisions: the seat draws next"
+    );
+    // The seat drew, the other seat laid or discarded and drew (free steps may come between).
+    assert!((3..=6).contains(&decisions), "{decisions} decisions");
 }
 
 /// Given a decision with few choices (the draw, say: the deck or a discard pile), the hybrid

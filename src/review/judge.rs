@@ -20,7 +20,7 @@ use crate::engine::setup::SeedRng;
 use crate::engine::view::View;
 
 use super::endgame::{Solver, Worth};
-use super::play_out::PlayOut;
+use super::play_out::{NextTurn, PlayOut};
 
 /// A decision with at most this many cards in the draw pile (or in Keltis Card's final plays) is
 /// searched exactly where the search fits [`Effort::exact_nodes`].
@@ -56,8 +56,9 @@ pub enum Judge {
     /// the quick one valued most, the played one, and [`HYBRID_STAND_INS`] of the others drawn at
     /// random (standing for the rest in what random play gives away, so that both are measured
     /// on one scale). Every figure a review gives comes from the greedy play-outs (or the exact
-    /// search); the quick ones only choose which choices get them. Five times the quick judge's
-    /// cost; the server's in two-player Keltis ([`super::server_effort`]).
+    /// search); the quick ones only choose which choices get them. A choice other than the best
+    /// is valued at least as the best played a turn late ([`credit_delays`]). The server's in
+    /// two-player Keltis ([`super::server_effort`]).
     Hybrid,
 }
 
@@ -167,9 +168,29 @@ pub fn choice_margins(
     let first = if screened { Judge::Quick } else { effort.judge };
     let exact_nodes = if search { effort.exact_nodes } else { 0 };
     let (values, solved) = play_choices(seat, &games, legal, exact_nodes, first, rng)?;
-    if !screened || values.exact {
+    if values.exact || effort.judge != Judge::Hybrid {
         return Ok(values);
     }
+    let mut values = if screened {
+        look_closer(seat, &games, legal, keep, &values, &solved, rng)?
+    } else {
+        values
+    };
+    credit_delays(seat, &games, legal, &mut values, &solved)?;
+    Ok(values)
+}
+
+/// The hybrid judge's second look ([`second_look`]'s choices), valued by its greedy play-outs on
+/// the same samples; a sample searched exactly keeps the search's values.
+fn look_closer(
+    seat: u8,
+    games: &[Game],
+    legal: &[Decision],
+    keep: Option<usize>,
+    values: &ChoiceMargins,
+    solved: &[bool],
+    rng: &mut SeedRng,
+) -> Result<ChoiceMargins, SampleError> {
     let (chosen, stand_ins) = second_look(&values.margins, keep, rng);
     let picked: Vec<Decision> = chosen.iter().map(|&i| legal[i]).collect();
     let mut again = ChoiceMargins {
@@ -183,15 +204,10 @@ pub fn choice_margins(
     let mut play = PlayOut::new(Judge::Hybrid);
     for (k, base) in games.iter().enumerate() {
         for (j, (&i, &d)) in again.choices.iter().zip(&picked).enumerate() {
-            // A sample searched exactly keeps the search's values.
             let (m, w) = if solved[k] {
                 (values.margins[i][k], values.wins[i][k])
             } else {
-                let mut game = base.clone();
-                if game.apply(seat, d).is_err() {
-                    return Err(SampleError("a legal choice was refused in a sample"));
-                }
-                let m = play.finish(game, seat, rng);
+                let m = play.finish(applied(base, seat, d)?, seat, rng);
                 (m, won(m))
             };
             again.margins[j].push(m);
@@ -199,6 +215,61 @@ pub fn choice_margins(
         }
     }
     Ok(again)
+}
+
+/// The hybrid judge's choices other than the best (by their means), each valued the better of
+/// its play-outs and the same with the best choice played at the seat's next turn
+/// ([`super::play_out::greedy_starting_paths_then`]), by the means over every sample: a choice
+/// that puts the best off is charged the delay, not what the play-outs lose by never playing
+/// it. A sample searched exactly keeps the search's value (the search plays the best choice
+/// where it is best). Which of the two counts is chosen on all the samples: where both are
+/// close, the better of two noisy means, a little in the played choice's favour.
+fn credit_delays(
+    seat: u8,
+    games: &[Game],
+    legal: &[Decision],
+    values: &mut ChoiceMargins,
+    solved: &[bool],
+) -> Result<(), SampleError> {
+    let means: Vec<f64> = values
+        .margins
+        .iter()
+        .map(|m| super::marks::mean_and_spread(m).0)
+        .collect();
+    let best = (0..means.len()).fold(0, |b, i| if means[i] > means[b] { i } else { b });
+    let best_choice = legal[values.choices[best]];
+    let mut play = PlayOut::new(Judge::Hybrid);
+    for (j, &choice) in values.choices.iter().enumerate() {
+        if j == best {
+            continue;
+        }
+        let mut margins = Vec::with_capacity(games.len());
+        let mut wins = Vec::with_capacity(games.len());
+        for (k, base) in games.iter().enumerate() {
+            let (m, w) = if solved[k] {
+                (values.margins[j][k], values.wins[j][k])
+            } else {
+                let then = NextTurn::of(base, best_choice);
+                let m = play.finish_then(applied(base, seat, legal[choice])?, seat, then);
+                (m, won(m))
+            };
+            margins.push(m);
+            wins.push(w);
+        }
+        if super::marks::mean_and_spread(&margins).0 > means[j] {
+            values.margins[j] = margins;
+            values.wins[j] = wins;
+        }
+    }
+    Ok(())
+}
+
+/// `base` after `seat` plays `choice`.
+fn applied(base: &Game, seat: u8, choice: Decision) -> Result<Game, SampleError> {
+    let mut game = base.clone();
+    game.apply(seat, choice)
+        .map_err(|_| SampleError("a legal choice was refused in a sample"))?;
+    Ok(game)
 }
 
 /// The hybrid judge's second look: the [`HYBRID_BEST`] choices with the best means, `keep`, then
@@ -254,11 +325,7 @@ fn play_choices(
         let stream = rng.next_u64();
         after.clear();
         for &d in legal {
-            let mut game = base.clone();
-            if game.apply(seat, d).is_err() {
-                return Err(SampleError("a legal choice was refused in a sample"));
-            }
-            after.push(game);
+            after.push(applied(base, seat, d)?);
         }
         if search {
             if let Some(worths) = solved(&after, exact_nodes) {

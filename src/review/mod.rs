@@ -41,11 +41,9 @@ pub const EXACT_NODES: u32 = 5_000;
 /// The effort the server reviews a game of `variant` between `players` with: the hybrid judge
 /// in two-player Keltis, the quick judge elsewhere. There the hybrid one tells greedy play from
 /// strong play and gives advice that holds its own against the strong bot, where the quick one
-/// does neither, at five times its cost (11 to 16 s of one core a game: the worker's budget,
-/// docs/performance.md, "The server's judge, by game"). With three players it tells greedy from
-/// strong better but random from greedy worse, and costs 24 to 30 s; with four it does not tell
-/// random play from greedy (nor does the quick one); in Neue Wege and Keltis Card it was not
-/// measured better.
+/// does neither, at seven times its cost (17 to 25 s of one core a game: the worker's budget,
+/// docs/performance.md, "The server's judge, by game"). With three and four players it was
+/// measured on fewer games; in Neue Wege and Keltis Card it was not measured better.
 pub fn server_effort(variant: Variant, players: u8) -> Effort {
     let judge = match (variant, players) {
         (Variant::Keltis, 2) => Judge::Hybrid,

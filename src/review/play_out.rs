@@ -52,6 +52,14 @@ impl PlayOut {
         }
     }
 
+    /// `seat`'s final margin by the hybrid judge's play-out, `seat` playing `then` at its next
+    /// turn where it may ([`greedy_starting_paths_then`]).
+    pub(super) fn finish_then(&mut self, mut game: Game, seat: u8, then: NextTurn) -> f64 {
+        let horizon = rollout::horizon(game.variant());
+        greedy_starting_paths_then(&mut game, horizon, &mut self.legal, seat, then);
+        rollout::lead(&game, seat)
+    }
+
     /// The final totals by the quick policy; a play-out still running at the limit is valued
     /// by its position.
     fn quick(&mut self, mut game: Game, rng: &mut SeedRng) -> Vec<i32> {
@@ -109,6 +117,67 @@ impl PlayOut {
 /// worth, at every decision (docs/performance.md, "The hybrid judge").
 pub(super) fn greedy_starting_paths(game: &mut Game, horizon: usize, legal: &mut Vec<Decision>) {
     rollout::play_out_by(game, horizon, legal, potential_by_own_turns, keep_due_start);
+}
+
+/// A choice a seat plays at its next turn, if it may then: the judge's best choice, played a turn
+/// late ([`greedy_starting_paths_then`]).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct NextTurn {
+    pub decision: Decision,
+    /// For a draw from a discard pile, the card on top when it was judged best: another card
+    /// there later is another choice.
+    pub top: Option<Card>,
+}
+
+impl NextTurn {
+    /// `decision`, judged best in `game`.
+    pub(super) fn of(game: &Game, decision: Decision) -> NextTurn {
+        let top = match decision {
+            DecisionOf::DrawPile { color } => game.pile(color).last().copied(),
+            _ => None,
+        };
+        NextTurn { decision, top }
+    }
+
+    fn may(&self, game: &Game, legal: &[Decision]) -> bool {
+        let top_as_judged = match self.decision {
+            DecisionOf::DrawPile { color } => game.pile(color).last().copied() == self.top,
+            _ => true,
+        };
+        top_as_judged && legal.contains(&self.decision)
+    }
+}
+
+/// [`greedy_starting_paths`], but `seat` plays `then` at its next turn (after another seat has
+/// played) where it may, and otherwise as the play-out would. What a choice gives away is what
+/// it costs a player who plays the best choice a turn late, not what it costs where the
+/// play-out never would: greedy's play-outs start a lone card's path rarely, and valued by
+/// them alone, every turn a start stayed missed was charged the path's worth again
+/// (docs/performance.md, "A missed choice charged as a delay").
+pub(super) fn greedy_starting_paths_then(
+    game: &mut Game,
+    horizon: usize,
+    legal: &mut Vec<Decision>,
+    seat: u8,
+    then: NextTurn,
+) {
+    // 0: the seat's own turn still running; 1: the others'; 2: the seat's next; 3: past it.
+    let mut turn = 0;
+    let narrow = |game: &Game, actor: u8, legal: &mut Vec<Decision>| {
+        turn = match (turn, actor == seat) {
+            (0, false) => 1,
+            (1, true) => 2,
+            (2, false) => 3,
+            (t, _) => t,
+        };
+        if turn == 2 && then.may(game, legal) {
+            legal.retain(|&d| d == then.decision);
+            turn = 3;
+            return;
+        }
+        keep_due_start(game, actor, legal);
+    };
+    rollout::play_out_by(game, horizon, legal, potential_by_own_turns, narrow);
 }
 
 /// Where a start is due ([`due_start`]) and may be laid, the lays of that card only.

@@ -39,14 +39,16 @@ pub const SAMPLES: usize = 100;
 pub const EXACT_NODES: u32 = 5_000;
 
 /// The effort the server reviews a game of `variant` between `players` with: the hybrid judge
-/// in two-player Keltis, the quick judge elsewhere. There the hybrid one tells greedy play from
-/// strong play and gives advice that holds its own against the strong bot, where the quick one
-/// does neither, at seven times its cost (17 to 25 s of one core a game: the worker's budget,
-/// docs/performance.md, "The server's judge, by game"). With three and four players it was
-/// measured on fewer games; in Neue Wege and Keltis Card it was not measured better.
+/// in Keltis with two and three players, the quick judge elsewhere. There the hybrid one tells
+/// greedy play from strong play and random from greedy, with points lost a decision apart, and
+/// its advice holds its own against the strong bot, where the quick one does not, at seven times
+/// its cost (17 to 25 s of one core a game with two players, 42 to 53 s with three: the worker's
+/// budgets, docs/performance.md, "A missed choice charged as a delay"). With four players it
+/// orders random below greedy but not yet far enough, at some 150 s a game; in Neue Wege and
+/// Keltis Card it was not measured better.
 pub fn server_effort(variant: Variant, players: u8) -> Effort {
     let judge = match (variant, players) {
-        (Variant::Keltis, 2) => Judge::Hybrid,
+        (Variant::Keltis, 2 | 3) => Judge::Hybrid,
         _ => Judge::Quick,
     };
     Effort {

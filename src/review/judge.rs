@@ -102,6 +102,18 @@ impl ChoiceMargins {
         self.choices.iter().position(|&c| c == index)
     }
 
+    /// Each valued choice's mean margin, and the best: the highest mean; equal means, the first
+    /// valued.
+    pub fn means_and_best(&self) -> (Vec<f64>, usize) {
+        let means: Vec<f64> = self
+            .margins
+            .iter()
+            .map(|m| super::marks::mean_and_spread(m).0)
+            .collect();
+        let best = (0..means.len()).fold(0, |b, i| if means[i] > means[b] { i } else { b });
+        (means, best)
+    }
+
     /// What a uniformly random choice among all those given would give away, in points
     /// ([`super::marks::random_loss`]).
     pub fn random_loss(&self) -> f64 {
@@ -231,12 +243,7 @@ fn credit_delays(
     values: &mut ChoiceMargins,
     solved: &[bool],
 ) -> Result<(), SampleError> {
-    let means: Vec<f64> = values
-        .margins
-        .iter()
-        .map(|m| super::marks::mean_and_spread(m).0)
-        .collect();
-    let best = (0..means.len()).fold(0, |b, i| if means[i] > means[b] { i } else { b });
+    let (means, best) = values.means_and_best();
     let best_choice = legal[values.choices[best]];
     let mut play = PlayOut::new(Judge::Hybrid);
     for (j, &choice) in values.choices.iter().enumerate() {

@@ -230,7 +230,7 @@ fn judge_decision(
     let Some(own) = values.position(at) else {
         return Err(SampleError("the played choice was not valued").into());
     };
-    let (means, mut best) = means_and_best(&values);
+    let (means, mut best) = values.means_and_best();
     // What the played choice gave away, measured on samples that did not pick the best (see
     // `marks::held_out_loss`); none, and the played choice stands as the best.
     let lost = marks::held_out_loss(&values.margins, own).max(0.0);
@@ -329,18 +329,7 @@ pub fn best_choice(
     // screen found them worse than the best four, and the best of many looks better than it is.
     let candidates = values.choices.len() - values.stand_ins;
     values.margins.truncate(candidates);
-    Ok(legal[values.choices[means_and_best(&values).1]])
-}
-
-/// Each choice's mean margin, and the best: the highest mean; equal means, the first listed.
-fn means_and_best(values: &judge::ChoiceMargins) -> (Vec<f64>, usize) {
-    let means: Vec<f64> = values
-        .margins
-        .iter()
-        .map(|m| marks::mean_and_spread(m).0)
-        .collect();
-    let best = (0..means.len()).fold(0, |b, i| if means[i] > means[b] { i } else { b });
-    (means, best)
+    Ok(legal[values.choices[values.means_and_best().1]])
 }
 
 fn summarise(

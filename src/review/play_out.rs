@@ -140,11 +140,7 @@ impl NextTurn {
     }
 
     fn may(&self, game: &Game, legal: &[Decision]) -> bool {
-        let top_as_judged = match self.decision {
-            DecisionOf::DrawPile { color } => game.pile(color).last().copied() == self.top,
-            _ => true,
-        };
-        top_as_judged && legal.contains(&self.decision)
+        NextTurn::of(game, self.decision).top == self.top && legal.contains(&self.decision)
     }
 }
 

@@ -89,6 +89,8 @@ fn a_finished_game_is_reviewed_on_request(db: Db) {
         done["review"],
         serde_json::to_value(&expected).expect("json")
     );
+    // Keltis Card is judged by the quick judge, and the review says so.
+    assert_eq!(done["review"]["judge"], "quick", "{}", done["review"]);
     let decisions = done["review"]["decisions"].as_array().expect("decisions");
     assert!(!decisions.is_empty());
     for d in decisions {

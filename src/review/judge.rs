@@ -42,8 +42,11 @@ pub struct Effort {
     pub judge: Judge,
 }
 
-/// How the judge plays a sampled game on after a choice.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// How the judge plays a sampled game on after a choice (a review names the one that made it).
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, utoipa::ToSchema,
+)]
+#[serde(rename_all = "snake_case")]
 pub enum Judge {
     /// As the strong bot (`rollout`) plays its own: greedy for every seat, Keltis Card's
     /// stopped after 40 decisions and valued by its plan.

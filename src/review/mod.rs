@@ -140,10 +140,21 @@ pub struct Review {
     pub players: u8,
     /// Games sampled per decision.
     pub samples: usize,
+    /// How the sampled games were played on after each choice (docs/playing.md, "How a review
+    /// judges"): `quick` or `hybrid` in the server's reviews. Reviews kept from before the field
+    /// was named were all made by the quick judge.
+    #[serde(default = "judge_of_older_reviews")]
+    #[schema(required = true)]
+    pub judge: Judge,
     pub seed: u64,
     pub decisions: Vec<JudgedDecision>,
     pub draws: Vec<DrawLuck>,
     pub summary: Vec<PlayerReview>,
+}
+
+/// See [`Review::judge`].
+fn judge_of_older_reviews() -> Judge {
+    Judge::Quick
 }
 
 /// Reviews a finished game. The same record, effort and seed give the same review.
@@ -193,6 +204,7 @@ pub fn review(record: &Record, effort: Effort, seed: u64) -> Result<Review, Revi
         variant: game.variant(),
         players,
         samples: effort.samples,
+        judge: effort.judge,
         seed,
         decisions,
         draws,

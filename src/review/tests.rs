@@ -319,6 +319,7 @@ fn a_whole_game_is_reviewed_in_every_variant() {
             deck_draws += usize::from(d == DecisionOf::DrawDeck);
             r.apply_to(&mut g).unwrap();
         }
+        assert_eq!(reviewed.judge, judge, "a review names its judge");
         assert_eq!(reviewed.decisions.len(), with_choice, "{variant} {judge:?}");
         assert_eq!(reviewed.draws.len(), deck_draws, "{variant} {judge:?}");
         for d in &reviewed.decisions {
@@ -332,6 +333,23 @@ fn a_whole_game_is_reviewed_in_every_variant() {
             assert!((0.0..=100.0).contains(&p.accuracy), "{p:?}");
         }
     }
+}
+
+/// A review stored before reviews named their judge was the quick judge's: read so, and a
+/// review names its judge as `keltis review` and the API write it.
+#[test]
+fn a_review_kept_without_its_judge_was_the_quick_judges() {
+    let reviewed = review(&greedy_game(Variant::KeltisCard, 2, 4), LIGHT, 1).unwrap();
+    let mut stored = serde_json::to_value(&reviewed).unwrap();
+    assert_eq!(stored["judge"], "quick");
+    let hybrid = Review {
+        judge: Judge::Hybrid,
+        ..reviewed.clone()
+    };
+    assert_eq!(serde_json::to_value(&hybrid).unwrap()["judge"], "hybrid");
+    stored.as_object_mut().unwrap().remove("judge");
+    let read: Review = serde_json::from_value(stored).unwrap();
+    assert_eq!(read, reviewed);
 }
 
 /// Issue 48: the strong bot (`bot-strong`'s kind, on a small fixed budget) playing itself makes

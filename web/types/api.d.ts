@@ -3144,6 +3144,11 @@ export interface components {
             /** Format: int64 */
             seq: number;
         };
+        /**
+         * @description How the judge plays a sampled game on after a choice (a review names the one that made it).
+         * @enum {string}
+         */
+        Judge: "strong" | "quick" | "hybrid";
         /** @description One decision judged: what was played, what was best, what the difference cost. */
         JudgedDecision: {
             /** @description The choice with the best expected margin (the played one where it was best). */
@@ -4480,6 +4485,12 @@ export interface components {
         ReviewReport: {
             decisions: components["schemas"]["JudgedDecision"][];
             draws: components["schemas"]["DrawLuck"][];
+            /**
+             * @description How the sampled games were played on after each choice (docs/playing.md, "How a review
+             *     judges"): `quick` or `hybrid` in the server's reviews. Reviews kept from before the field
+             *     was named were all made by the quick judge.
+             */
+            judge: components["schemas"]["Judge"];
             /** Format: int32 */
             players: number;
             /** @description Games sampled per decision. */

@@ -2,7 +2,9 @@
 //! expected final margin (max^n), every card the draw pile holds may be drawn next with its share
 //! (the pile's order is left to chance, as it is for the players), and a position met again by
 //! another order of moves is valued once (a transposition table). What a sample's hidden cards
-//! are is the sampler's; from there on nothing is left to a policy.
+//! are is the sampler's; from there on nothing is left to a policy. With two seats in Keltis
+//! Card's final plays, where nothing is drawn and one seat's gain is the other's loss, max^n is
+//! minimax: searched by alpha-beta there, the same worth at a fraction of the positions.
 //!
 //! Players may pass cards through the discard piles, so a game can go round forever: a line of
 //! play never passes through one position twice (a choice that would come back to a position
@@ -17,7 +19,7 @@ use std::rc::Rc;
 use rustc_hash::FxHashMap;
 
 use crate::engine::decision::{Decision, DecisionOf};
-use crate::engine::game::Game;
+use crate::engine::game::{Game, Phase};
 
 use super::judge::margin;
 
@@ -45,6 +47,13 @@ impl Worth {
         self.0.len() / 2
     }
 
+    /// The worth of a two-seat game where seat 0's final margin is `margin` (seat 1's is its
+    /// negative), no draw to come.
+    fn of_two_seats(margin: f64) -> Worth {
+        let won = super::judge::won;
+        Worth([margin, -margin, won(margin), won(-margin)].into())
+    }
+
     /// The worth of a finished game.
     fn of_finished(game: &Game) -> Worth {
         let totals: Vec<i32> = (0..game.players()).map(|s| game.score(s).total).collect();
@@ -62,6 +71,9 @@ pub struct Solver {
     /// The keys of the positions on the line being searched, to find one met again.
     line: Vec<u64>,
     legal: Vec<Vec<Decision>>,
+    /// Games to copy positions into, their buffers kept: a copy allocating afresh at every
+    /// position was half of a search's cost.
+    spare: Vec<Game>,
 }
 
 /// What searching a position found: its worth, and the shallowest position of the line above
@@ -81,7 +93,23 @@ impl Solver {
             table: FxHashMap::default(),
             line: Vec::new(),
             legal: Vec::new(),
+            spare: Vec::new(),
         }
+    }
+
+    /// `game`, copied into a spare game's buffers; give it back with [`Solver::give_back`].
+    fn copy(&mut self, game: &Game) -> Game {
+        match self.spare.pop() {
+            Some(mut copy) => {
+                copy.clone_from(game);
+                copy
+            }
+            None => game.clone(),
+        }
+    }
+
+    fn give_back(&mut self, game: Game) {
+        self.spare.push(game);
     }
 
     /// What `game` is worth with every seat playing its best to the end, no line of play passing
@@ -110,6 +138,11 @@ impl Solver {
         if let Some(at) = self.line.iter().position(|&k| k == key) {
             return Some(Found::Repeats(at));
         }
+        if two_seats_final_plays(game) {
+            let depth = self.line.len();
+            let margin = self.final_plays(game, f64::NEG_INFINITY, f64::INFINITY, depth)?;
+            return Some(Found::Worth(Worth::of_two_seats(margin), None));
+        }
         self.left = self.left.checked_sub(1)?;
         let depth = self.line.len();
         if depth >= LONGEST_LINE {
@@ -137,6 +170,70 @@ impl Solver {
         Some(Found::Worth(best, shaped_above))
     }
 
+    /// Seat 0's final margin from `game` in two seats' final plays ([`two_seats_final_plays`]),
+    /// by alpha-beta: exact where it falls strictly between `alpha` and `beta`, otherwise a
+    /// bound on the side it fell (and then not kept in the table). With no draw left and one
+    /// seat's gain the other's loss, both seats choosing their best margin is minimax, and
+    /// alpha-beta finds its value expanding far fewer positions than max^n, whose worth (with two
+    /// seats a function of that margin) it is.
+    fn final_plays(
+        &mut self,
+        game: &Game,
+        mut alpha: f64,
+        mut beta: f64,
+        depth: usize,
+    ) -> Option<f64> {
+        let Some(actor) = game.to_act() else {
+            return Some(margin(&[game.score(0).total, game.score(1).total], 0));
+        };
+        let key = game.transposition_key();
+        if let Some(known) = self.table.get(&key) {
+            return Some(known.margin(0));
+        }
+        self.left = self.left.checked_sub(1)?;
+        if self.legal.len() <= depth {
+            self.legal.resize_with(depth + 1, Vec::new);
+        }
+        let mut legal = std::mem::take(&mut self.legal[depth]);
+        game.legal_decisions_into(&mut legal);
+        let (low, high) = (alpha, beta);
+        let maximising = actor == 0;
+        let mut best = if maximising {
+            f64::NEG_INFINITY
+        } else {
+            f64::INFINITY
+        };
+        let mut found = Some(());
+        for &d in &legal {
+            let mut next = self.copy(game);
+            let value = match next.apply(actor, d) {
+                Ok(_) => self.final_plays(&next, alpha, beta, depth + 1),
+                Err(_) => None,
+            };
+            self.give_back(next);
+            let Some(value) = value else {
+                found = None;
+                break;
+            };
+            if maximising {
+                best = best.max(value);
+                alpha = alpha.max(best);
+            } else {
+                best = best.min(value);
+                beta = beta.min(best);
+            }
+            if alpha >= beta {
+                break;
+            }
+        }
+        self.legal[depth] = legal;
+        found?;
+        if low < best && best < high {
+            self.table.insert(key, Worth::of_two_seats(best));
+        }
+        Some(best)
+    }
+
     /// The best of `legal` for `actor`: a choice that comes back to the line is left out.
     fn best_of(&mut self, game: &Game, actor: u8, legal: &[Decision]) -> Option<Found> {
         let mut best: Option<Worth> = None;
@@ -145,9 +242,13 @@ impl Solver {
             let found = if matches!(d, DecisionOf::DrawDeck) {
                 self.drawn(game, actor)?
             } else {
-                let mut next = game.clone();
-                next.apply(actor, d).ok()?;
-                self.worth(&next)?
+                let mut next = self.copy(game);
+                let found = match next.apply(actor, d) {
+                    Ok(_) => self.worth(&next),
+                    Err(_) => None,
+                };
+                self.give_back(next);
+                found?
             };
             let worth = match found {
                 Found::Worth(worth, by) => {
@@ -185,12 +286,12 @@ impl Solver {
             let card = cards[i];
             let same = cards[i..].iter().take_while(|&&c| c == card).count();
             i += same;
-            let mut next = game.clone();
-            if !next.set_next_draw(card) || next.apply(actor, DecisionOf::DrawDeck).is_err() {
-                return None;
-            }
+            let mut next = self.copy(game);
+            let drawn = next.set_next_draw(card) && next.apply(actor, DecisionOf::DrawDeck).is_ok();
+            let found = if drawn { self.worth(&next) } else { None };
+            self.give_back(next);
             // A smaller pile is never on the line above: a draw always reaches a new position.
-            let Found::Worth(worth, by) = self.worth(&next)? else {
+            let Found::Worth(worth, by) = found? else {
                 return None;
             };
             shaped_by = shallowest(shaped_by, by);
@@ -202,6 +303,14 @@ impl Solver {
         }
         sum.map(|s| Found::Worth(Worth(s.into()), shaped_by))
     }
+}
+
+/// Keltis Card's final plays (C9) between two seats: no card is drawn and every play brings the
+/// end nearer, so no line comes back, and what one seat gains the other loses.
+fn two_seats_final_plays(game: &Game) -> bool {
+    game.players() == 2
+        && matches!(game.phase(), Phase::FinalPlay { .. })
+        && game.draw_pile_len() == 0
 }
 
 /// The shallower of two places on the line (`None`: no place).

@@ -222,7 +222,7 @@ fn look_closer(
             let (m, w) = if solved[k] {
                 (values.margins[i][k], values.wins[i][k])
             } else {
-                let m = play.finish(applied(base, seat, d)?, seat, rng);
+                let m = play.finish(&mut applied(base, seat, d)?, seat, rng);
                 (m, won(m))
             };
             again.margins[j].push(m);
@@ -328,14 +328,20 @@ fn play_choices(
     let (mut failures, mut exact) = (0, search);
     let mut solved_samples = Vec::with_capacity(games.len());
     let mut play = PlayOut::new(judge);
-    let mut after = Vec::with_capacity(legal.len());
+    // The games after each choice, their buffers kept from sample to sample.
+    let mut after: Vec<Game> = Vec::with_capacity(legal.len());
     for base in games {
         // One random stream per sample, the same for every choice: choices are compared on the
         // same cards and the same later play (common random numbers).
         let stream = rng.next_u64();
-        after.clear();
-        for &d in legal {
-            after.push(applied(base, seat, d)?);
+        for (i, &d) in legal.iter().enumerate() {
+            match after.get_mut(i) {
+                Some(game) => game.clone_from(base),
+                None => after.push(base.clone()),
+            }
+            after[i]
+                .apply(seat, d)
+                .map_err(|_| SampleError("a legal choice was refused in a sample"))?;
         }
         if search {
             if let Some(worths) = solved(&after, exact_nodes) {
@@ -351,7 +357,7 @@ fn play_choices(
             search = failures < EXACT_FAILURES;
         }
         solved_samples.push(false);
-        for (i, game) in after.drain(..).enumerate() {
+        for (i, game) in after.iter_mut().enumerate() {
             let m = play.finish(game, seat, &mut SeedRng::new(stream));
             margins[i].push(m);
             wins[i].push(won(m));
@@ -382,6 +388,7 @@ pub fn position_margin(view: &View, effort: Effort, rng: &mut SeedRng) -> Result
     let mut play = PlayOut::new(effort.judge);
     let mut failures = 0;
     let mut total = 0.0;
+    let mut scratch: Option<Game> = None;
     for game in &games {
         let stream = rng.next_u64();
         if search {
@@ -392,7 +399,10 @@ pub fn position_margin(view: &View, effort: Effort, rng: &mut SeedRng) -> Result
             failures += 1;
             search = failures < EXACT_FAILURES;
         }
-        total += play.finish(game.clone(), seat, &mut SeedRng::new(stream));
+        // A copy into the same buffers every sample.
+        let copy = scratch.get_or_insert_with(|| game.clone());
+        copy.clone_from(game);
+        total += play.finish(copy, seat, &mut SeedRng::new(stream));
     }
     Ok(total / games.len().max(1) as f64)
 }

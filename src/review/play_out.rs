@@ -7,7 +7,7 @@ use crate::engine::bots::mcts::rollout_choice;
 use crate::engine::bots::rollout;
 use crate::engine::cards::{Card, Color};
 use crate::engine::decision::{Decision, DecisionOf};
-use crate::engine::game::Game;
+use crate::engine::game::{Game, PILES};
 use crate::engine::setup::SeedRng;
 use crate::engine::Variant;
 
@@ -33,20 +33,20 @@ impl PlayOut {
         }
     }
 
-    /// `seat`'s final margin by the judge's play-out.
-    pub(super) fn finish(&mut self, mut game: Game, seat: u8, rng: &mut SeedRng) -> f64 {
+    /// `seat`'s final margin by the judge's play-out of `game` (played on in place).
+    pub(super) fn finish(&mut self, game: &mut Game, seat: u8, rng: &mut SeedRng) -> f64 {
         match self.judge {
             Judge::Strong => {
                 let horizon = rollout::horizon(game.variant());
-                rollout::play_out(&mut game, horizon, &mut self.legal);
-                rollout::lead(&game, seat)
+                rollout::play_out(game, horizon, &mut self.legal);
+                rollout::lead(game, seat)
             }
             // The hybrid judge's figures are all its greedy play-outs' (a position's too, so
             // that a draw's luck compares like with like).
             Judge::Hybrid => {
                 let horizon = rollout::horizon(game.variant());
-                greedy_starting_paths(&mut game, horizon, &mut self.legal);
-                rollout::lead(&game, seat)
+                greedy_starting_paths(game, horizon, &mut self.legal);
+                rollout::lead(game, seat)
             }
             Judge::Quick => margin(&self.quick(game, rng), seat),
         }
@@ -62,23 +62,23 @@ impl PlayOut {
 
     /// The final totals by the quick policy; a play-out still running at the limit is valued
     /// by its position.
-    fn quick(&mut self, mut game: Game, rng: &mut SeedRng) -> Vec<i32> {
+    fn quick(&mut self, game: &mut Game, rng: &mut SeedRng) -> Vec<i32> {
         for _ in 0..PLAY_OUT_LIMIT {
             let Some(actor) = game.to_act() else {
-                return totals(&game);
+                return totals(game);
             };
             game.legal_decisions_into(&mut self.legal);
-            drop_lonely_starts(&game, actor, &mut self.legal);
-            let d = match self.last_card(&game, actor) {
+            drop_lonely_starts(game, actor, &mut self.legal);
+            let d = match self.last_card(game, actor) {
                 Some(d) => d,
-                None => rollout_choice(&game, actor, &self.legal, rng, &mut self.good),
+                None => rollout_choice(game, actor, &self.legal, rng, &mut self.good),
             };
             if game.apply(actor, d).is_err() {
                 break;
             }
         }
         (0..game.players())
-            .map(|s| potential(&game, s).round() as i32)
+            .map(|s| potential(game, s).round() as i32)
             .collect()
     }
 }
@@ -200,17 +200,20 @@ fn keep_due_start(game: &Game, actor: u8, legal: &mut Vec<Decision>) {
 /// In Keltis, playing its own best choices against the strong bot, the quick judge won 6 of 30
 /// games before and 9 of 30 after.
 pub(super) fn drop_lonely_starts(game: &Game, actor: u8, legal: &mut Vec<Decision>) {
-    let hand = game.hand(actor);
+    // Counted once a decision: this runs at every step of every play-out.
+    let mut company = [0; PILES];
+    for card in game.hand(actor) {
+        company[card.color().index()] += 1;
+    }
     let starts_alone = |d: &Decision| {
         let DecisionOf::Lay { card, path, .. } = *d else {
             return false;
         };
         let color = path.unwrap_or(card.color());
-        let company = hand.iter().filter(|c| c.color() == color).count();
         !card.is_end()
             && color != Color::Gray
+            && company[color.index()] <= START_COMPANY
             && game.row(actor, color).is_empty()
-            && company <= START_COMPANY
     };
     if legal.iter().any(|d| !starts_alone(d)) {
         legal.retain(|d| !starts_alone(d));

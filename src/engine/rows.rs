@@ -82,7 +82,9 @@ impl Row {
 
     /// K5: may a card of this value be laid next?
     pub fn accepts_value(&self, value: u8) -> bool {
-        let Some(last) = self.values().last() else {
+        // From the top down: this runs for every card of a hand at every step of the bots'
+        // and the review's play-outs.
+        let Some(last) = self.cards.iter().rev().find_map(|c| c.value()) else {
             return true;
         };
         match self.direction() {

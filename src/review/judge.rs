@@ -277,9 +277,14 @@ fn credit_delays(
 /// `base` after `seat` plays `choice`.
 fn applied(base: &Game, seat: u8, choice: Decision) -> Result<Game, SampleError> {
     let mut game = base.clone();
-    game.apply(seat, choice)
-        .map_err(|_| SampleError("a legal choice was refused in a sample"))?;
+    played(&mut game, seat, choice)?;
     Ok(game)
+}
+
+/// `seat` plays `choice` in `game`, one of its legal choices in the sample.
+fn played(game: &mut Game, seat: u8, choice: Decision) -> Result<(), SampleError> {
+    game.apply(seat, choice)
+        .map_err(|_| SampleError("a legal choice was refused in a sample"))
 }
 
 /// The hybrid judge's second look: the [`HYBRID_BEST`] choices with the best means, `keep`, then
@@ -339,9 +344,7 @@ fn play_choices(
                 Some(game) => game.clone_from(base),
                 None => after.push(base.clone()),
             }
-            after[i]
-                .apply(seat, d)
-                .map_err(|_| SampleError("a legal choice was refused in a sample"))?;
+            played(&mut after[i], seat, d)?;
         }
         if search {
             if let Some(worths) = solved(&after, exact_nodes) {

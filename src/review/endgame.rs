@@ -112,6 +112,16 @@ impl Solver {
         self.spare.push(game);
     }
 
+    /// `game`'s choices, listed into the buffer kept for `depth`; put it back there when done.
+    fn legal_at(&mut self, game: &Game, depth: usize) -> Vec<Decision> {
+        if self.legal.len() <= depth {
+            self.legal.resize_with(depth + 1, Vec::new);
+        }
+        let mut legal = std::mem::take(&mut self.legal[depth]);
+        game.legal_decisions_into(&mut legal);
+        legal
+    }
+
     /// What `game` is worth with every seat playing its best to the end, no line of play passing
     /// through one position twice (see the module's comment); `None` once the budget is spent (a
     /// search that ran out cannot resume: a later call answers `None` too, unless the table
@@ -131,6 +141,11 @@ impl Solver {
         let Some(actor) = game.to_act() else {
             return Some(Found::Worth(Worth::of_finished(game), None));
         };
+        if two_seats_final_plays(game) {
+            let depth = self.line.len();
+            let margin = self.final_plays(game, f64::NEG_INFINITY, f64::INFINITY, depth)?;
+            return Some(Found::Worth(Worth::of_two_seats(margin), None));
+        }
         let key = game.transposition_key();
         if let Some(known) = self.table.get(&key) {
             return Some(Found::Worth(known.clone(), None));
@@ -138,22 +153,13 @@ impl Solver {
         if let Some(at) = self.line.iter().position(|&k| k == key) {
             return Some(Found::Repeats(at));
         }
-        if two_seats_final_plays(game) {
-            let depth = self.line.len();
-            let margin = self.final_plays(game, f64::NEG_INFINITY, f64::INFINITY, depth)?;
-            return Some(Found::Worth(Worth::of_two_seats(margin), None));
-        }
         self.left = self.left.checked_sub(1)?;
         let depth = self.line.len();
         if depth >= LONGEST_LINE {
             return None;
         }
         self.line.push(key);
-        if self.legal.len() <= depth {
-            self.legal.resize_with(depth + 1, Vec::new);
-        }
-        let mut legal = std::mem::take(&mut self.legal[depth]);
-        game.legal_decisions_into(&mut legal);
+        let legal = self.legal_at(game, depth);
         let found = self.best_of(game, actor, &legal);
         self.legal[depth] = legal;
         self.line.pop();
@@ -191,11 +197,7 @@ impl Solver {
             return Some(known.margin(0));
         }
         self.left = self.left.checked_sub(1)?;
-        if self.legal.len() <= depth {
-            self.legal.resize_with(depth + 1, Vec::new);
-        }
-        let mut legal = std::mem::take(&mut self.legal[depth]);
-        game.legal_decisions_into(&mut legal);
+        let legal = self.legal_at(game, depth);
         let (low, high) = (alpha, beta);
         let maximising = actor == 0;
         let mut best = if maximising {

@@ -11,6 +11,11 @@ use super::cards::Color;
 /// Index of a space in `Board::spaces`.
 pub type SpaceIdx = u8;
 
+/// The most spaces one space (or Start) may lead to: a turn's pawn moves are listed in a
+/// fixed-size buffer (`movement::PawnMoves`). Keltis's Start leads to 5, Neue Wege's to 4, and
+/// every other space to at most 2.
+pub const MOST_NEXT: usize = 5;
+
 /// What a space holds at setup (B2, X2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Slot {
@@ -212,6 +217,8 @@ pub enum LayoutError {
         to: String,
         to_row: u8,
     },
+    #[error("{id:?} leads to {count} spaces; at most {MOST_NEXT}")]
+    TooManySuccessors { id: String, count: usize },
     #[error("start_next names {0:?}, which is not on row 1")]
     StartNotRowOne(String),
     #[error("space {0:?} cannot be reached from Start")]
@@ -340,6 +347,12 @@ impl LayoutFile {
                 }
                 next.push(to);
             }
+            if next.len() > MOST_NEXT {
+                return Err(LayoutError::TooManySuccessors {
+                    id: s.id.clone(),
+                    count: next.len(),
+                });
+            }
             if s.is_final != next.is_empty() {
                 return Err(LayoutError::FinalMismatch(s.id.clone()));
             }
@@ -375,6 +388,12 @@ impl LayoutFile {
                 return Err(LayoutError::StartNotRowOne(id.clone()));
             }
             start_next.push(idx);
+        }
+        if start_next.len() > MOST_NEXT {
+            return Err(LayoutError::TooManySuccessors {
+                id: "Start".into(),
+                count: start_next.len(),
+            });
         }
 
         // Every space must be reachable from Start.

@@ -3,7 +3,7 @@
 //! The base game's paths are coloured end to end, so B3 is X3 ("move a pawn to a successor of
 //! the card's colour") plus B4 (one pawn per path and player) and B6 (the end-stone bonus).
 
-use super::board::{Board, Slot, SpaceIdx, TileKind};
+use super::board::{Board, Slot, SpaceIdx, TileKind, MOST_NEXT};
 use super::cards::{Card, Color};
 use super::error::RuleError;
 use super::game::{Game, Position, BIG_PAWN, PAWNS, PLAIN_STONE, START};
@@ -17,6 +17,25 @@ pub(super) enum LayMove {
     Pawn { pawn: u8, to: SpaceIdx },
     /// B6: the player's pawn on this path stands on the end stone; a free step follows.
     EndStoneBonus,
+}
+
+/// A Neue Wege seat's pawn moves this turn, each with the colour of the space it goes to
+/// (`None`: a Joker space). Listed once a turn and filtered by each card's colour: finding them
+/// again for every card in hand was a tenth of a review's time.
+pub(super) struct PawnMoves {
+    moves: [(u8, SpaceIdx, Option<Color>); PAWNS * MOST_NEXT],
+    len: usize,
+}
+
+impl PawnMoves {
+    /// The moves a card of `color` makes (X3: a space of its colour or a Joker space), in the
+    /// order of the pawns, then of their successors.
+    pub(super) fn of_color(&self, color: Color) -> impl Iterator<Item = LayMove> + '_ {
+        self.moves[..self.len]
+            .iter()
+            .filter(move |m| m.2.is_none() || m.2 == Some(color))
+            .map(|&(pawn, to, _)| LayMove::Pawn { pawn, to })
+    }
 }
 
 impl LayMove {
@@ -117,18 +136,28 @@ impl Game {
                 }
             }
         } else {
-            for p in 0..PAWNS as u8 {
-                if !self.may_name_pawn(seat, p) {
-                    continue;
-                }
-                for &to in self.successors(pawns[p as usize]) {
-                    let c = board.space(to).color;
-                    if c.is_none() || c == Some(color) {
-                        f(LayMove::Pawn { pawn: p, to });
-                    }
-                }
+            self.pawn_moves(seat).of_color(color).for_each(f);
+        }
+    }
+
+    /// Neue Wege: every move of the seat's pawns (X3), for cards of any colour.
+    pub(super) fn pawn_moves(&self, seat: u8) -> PawnMoves {
+        let board = self.layout();
+        let pawns = &self.pawns[seat as usize];
+        let mut moves = PawnMoves {
+            moves: [(0, 0, None); PAWNS * MOST_NEXT],
+            len: 0,
+        };
+        for p in 0..PAWNS as u8 {
+            if !self.may_name_pawn(seat, p) {
+                continue;
+            }
+            for &to in self.successors(pawns[p as usize]) {
+                moves.moves[moves.len] = (p, to, board.space(to).color);
+                moves.len += 1;
             }
         }
+        moves
     }
 
     /// Every free step (K13, B7): any pawn to any successor; in the base game not onto a path

@@ -219,11 +219,12 @@ impl Game {
         match self.phase {
             Phase::Over => {}
             Phase::Play | Phase::FinalPlay { .. } => {
+                let pawn_moves = (self.variant == Variant::NeueWege).then(|| self.pawn_moves(seat));
                 for (i, &card) in hand.iter().enumerate() {
                     if i > 0 && hand[i - 1] == card {
                         continue;
                     }
-                    self.list_lays(seat, card, out);
+                    self.list_lays(seat, card, pawn_moves.as_ref(), out);
                     out.push(D::Discard { card });
                 }
                 match self.phase {
@@ -263,7 +264,14 @@ impl Game {
         }
     }
 
-    fn list_lays(&self, seat: u8, card: super::cards::Card, out: &mut Vec<Decision>) {
+    /// The lays of `card`; in Neue Wege from the turn's `pawn_moves`.
+    fn list_lays(
+        &self,
+        seat: u8,
+        card: super::cards::Card,
+        pawn_moves: Option<&super::movement::PawnMoves>,
+        out: &mut Vec<Decision>,
+    ) {
         if self.variant == Variant::KeltisCard {
             self.each_path(seat, card, |path| {
                 out.push(DecisionOf::Lay {
@@ -274,7 +282,7 @@ impl Game {
                 })
             });
         } else if self.row_accepts(seat, card) {
-            self.each_lay_move(seat, card.color(), |m| {
+            let push = |m: super::movement::LayMove| {
                 let (pawn, to) = m.named();
                 out.push(DecisionOf::Lay {
                     card,
@@ -282,7 +290,11 @@ impl Game {
                     to,
                     path: None,
                 })
-            });
+            };
+            match pawn_moves {
+                Some(moves) => moves.of_color(card.color()).for_each(push),
+                None => self.each_lay_move(seat, card.color(), push),
+            }
         }
     }
 }

@@ -239,7 +239,12 @@ impl Database {
     /// migrates, the others then find nothing pending.
     pub fn migrate(&self) -> Result<usize, StorageError> {
         let _write = self.sqlite_writes.as_ref().map(|c| c.exclusive());
-        let mut conn = self.conn()?;
+        // A start's step, so it waits as long as the start's first connection did (a request's
+        // second failed a start on a loaded machine in CI).
+        let mut conn = self
+            .pool
+            .get_timeout(pool::START_TIMEOUT)
+            .map_err(|e| StorageError::Unavailable(e.to_string()))?;
         if let DbConnection::Postgresql(c) = &mut conn.conn {
             c.batch_execute(&format!("SELECT pg_advisory_lock({MIGRATION_LOCK})"))?;
         }

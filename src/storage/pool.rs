@@ -86,8 +86,8 @@ impl SqliteSync {
 /// clients hear "unavailable" at once while the database is down.
 pub const CONNECTION_TIMEOUT: Duration = Duration::from_secs(1);
 
-/// How long a start waits for its first connection. Only one is waited for: the pool opens the
-/// rest in the background (waiting for all of them within the second above failed starts on a
+/// How long a start waits for its first connection, and for the one it migrates on. Only one is
+/// waited for at a time: the pool opens the rest in the background (waiting for all of them within the second above failed starts on a
 /// busy machine, where PostgreSQL forks slowly).
 pub const START_TIMEOUT: Duration = Duration::from_secs(10);
 

@@ -171,3 +171,26 @@ fn layout_with_unknown_successor_or_tile_kind_is_rejected() {
         LayoutError::Json(_)
     ));
 }
+
+#[test]
+fn layout_whose_space_leads_to_more_than_five_is_rejected() {
+    // A turn's pawn moves are listed in a buffer of five successors a pawn.
+    let text = edit(BASE, |v| {
+        v["spaces"][0]["next"] =
+            serde_json::json!(["green-2", "green-2", "green-2", "green-2", "green-2", "green-2"]);
+    });
+    let err = Board::from_json(&text).unwrap_err();
+    assert_eq!(
+        err,
+        LayoutError::TooManySuccessors {
+            id: "green-1".into(),
+            count: 6
+        }
+    );
+    assert_eq!(err.to_string(), "\"green-1\" leads to 6 spaces; at most 5");
+    let five = edit(BASE, |v| {
+        v["spaces"][0]["next"] =
+            serde_json::json!(["green-2", "green-2", "green-2", "green-2", "green-2"]);
+    });
+    assert!(Board::from_json(&five).is_ok());
+}

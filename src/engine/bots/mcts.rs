@@ -84,13 +84,24 @@ pub fn rollout_choice(
 ) -> Decision {
     good.clear();
     let mut discards = 0;
+    // A card's lays come together, one for each pawn and space on the boards: judged once.
+    let mut last_lay = None;
     for &d in legal {
         let keep = match d {
             DecisionOf::Lay { card, path, .. } => {
                 let color = path.unwrap_or(card.color());
-                let row = game.row(seat, color);
-                // An end card closes a path: worth it on a long one only.
-                (card.is_end() && row.len() >= 6) || color == Color::Gray || fits_closely(row, card)
+                match last_lay {
+                    Some((c, p, keep)) if (c, p) == (card, color) => keep,
+                    _ => {
+                        let row = game.row(seat, color);
+                        // An end card closes a path: worth it on a long one only.
+                        let keep = (card.is_end() && row.len() >= 6)
+                            || color == Color::Gray
+                            || fits_closely(row, card);
+                        last_lay = Some((card, color, keep));
+                        keep
+                    }
+                }
             }
             DecisionOf::DrawPile { color } => pile_top_fits(game, seat, color),
             DecisionOf::Step { .. } | DecisionOf::TakeStone { .. } => true,

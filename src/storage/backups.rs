@@ -13,7 +13,8 @@ use diesel::{Connection, RunQueryDsl, SqliteConnection};
 use diesel_migrations::MigrationHarness;
 
 use super::{
-    sqlite_path, Backend, DbConnection, StorageError, POSTGRES_MIGRATIONS, SQLITE_MIGRATIONS,
+    migrate::{POSTGRES_MIGRATIONS, SQLITE_MIGRATIONS},
+    sqlite_path, Backend, DbConnection, StorageError,
 };
 
 /// Why a backup or a restore did not happen.

@@ -6,8 +6,8 @@ use diesel::prelude::*;
 use diesel::sqlite::{Sqlite, SqliteConnection};
 use diesel_migrations::MigrationHarness;
 
+use super::migrate::SQLITE_MIGRATIONS;
 use super::schema::{game_reviews, review_accuracies};
-use super::SQLITE_MIGRATIONS;
 
 /// A review's row: game, claimed until, attempts, done at, the review.
 type ReviewState = (i64, i64, i32, Option<i64>, Option<String>);

@@ -36,6 +36,7 @@ pub(crate) use locks::lock_until_commit;
 pub mod logs;
 pub mod mail;
 pub mod memo;
+mod migrate;
 #[cfg(test)]
 mod migration_tests;
 pub mod moderation;
@@ -73,19 +74,10 @@ use diesel::r2d2::{self, R2D2Connection};
 use diesel::result::Error as DieselError;
 use diesel::sqlite::SqliteConnection;
 use diesel::Connection;
-use diesel_migrations::{embed_migrations, EmbeddedMigrations, MigrationHarness};
 
 /// How many times in all a PostgreSQL write transaction runs while it is given up for another's
 /// sake (a deadlock, a serialization failure): then it answers 503 `contended`.
 pub const WRITE_TRIES: u64 = 4;
-
-/// The PostgreSQL advisory lock instances take turns on to migrate ("keltis" in ASCII).
-const MIGRATION_LOCK: i64 = 0x6b65_6c74_6973;
-const POSTGRES_MIGRATIONS: EmbeddedMigrations = embed_migrations!("migrations/postgres");
-const SQLITE_MIGRATIONS: EmbeddedMigrations = embed_migrations!("migrations/sqlite");
-/// What `.cargo/config.toml` builds the bundled SQLite with (see
-/// [`Database::sqlite_build_options_missing`]).
-const SQLITE_BUILD_OPTIONS: [&str; 2] = ["ENABLE_QPSG", "DEFAULT_MEMSTATUS=0"];
 
 /// Put a SQLite file in WAL mode. Two processes opening a new file together can find it busy:
 /// the switch does not wait on `busy_timeout`, so it is tried again for up to ten seconds.
@@ -232,43 +224,6 @@ impl Database {
         self.pool
             .get()
             .map_err(|e| StorageError::Unavailable(e.to_string()))
-    }
-
-    /// Apply the backend's pending migrations. Instances starting together take turns (on
-    /// PostgreSQL a session advisory lock, on SQLite one immediate transaction): the first
-    /// migrates, the others then find nothing pending.
-    pub fn migrate(&self) -> Result<usize, StorageError> {
-        let _write = self.sqlite_writes.as_ref().map(|c| c.exclusive());
-        // A start's step, so it waits as long as the start's first connection did (a request's
-        // second failed a start on a loaded machine in CI).
-        let mut conn = self
-            .pool
-            .get_timeout(pool::START_TIMEOUT)
-            .map_err(|e| StorageError::Unavailable(e.to_string()))?;
-        if let DbConnection::Postgresql(c) = &mut conn.conn {
-            c.batch_execute(&format!("SELECT pg_advisory_lock({MIGRATION_LOCK})"))?;
-        }
-        let applied = backups::refuse_newer(&mut conn.conn).and_then(|()| {
-            match &mut conn.conn {
-                DbConnection::Postgresql(c) => c
-                    .run_pending_migrations(POSTGRES_MIGRATIONS)
-                    .map(|v| v.len()),
-                // In one write transaction taken at once: another process starting on the file
-                // waits for it, then finds nothing pending.
-                DbConnection::Sqlite(c) => c
-                    .immediate_transaction(|c| {
-                        c.run_pending_migrations(SQLITE_MIGRATIONS)
-                            .map(|v| v.len())
-                            .map_err(DieselError::QueryBuilderError)
-                    })
-                    .map_err(Into::into),
-            }
-            .map_err(|e| StorageError::Migration(e.to_string()))
-        });
-        if let DbConnection::Postgresql(c) = &mut conn.conn {
-            c.batch_execute(&format!("SELECT pg_advisory_unlock({MIGRATION_LOCK})"))?;
-        }
-        applied
     }
 
     /// Run reads on one connection.
@@ -458,36 +413,6 @@ impl Database {
         let in_memory = is_in_memory(path);
         (self.backend == Backend::Sqlite && !in_memory)
             .then(|| checkpoints::Checkpointer::connect(path))
-    }
-
-    /// The build options of the bundled SQLite that `.cargo/config.toml` turns on and this build
-    /// lacks (none on PostgreSQL): the query planner stability guarantee (`ENABLE_QPSG`: without
-    /// it a statement whose plan may depend on a bound value, `LIMIT ?`, `LIKE ?`, most of ours,
-    /// is compiled again at every run), and no memory statistics (`DEFAULT_MEMSTATUS=0`: with
-    /// them every allocation of SQLite's, in every connection, takes one process-wide mutex).
-    pub fn sqlite_build_options_missing(&self) -> Result<Vec<&'static str>, StorageError> {
-        if self.backend != Backend::Sqlite {
-            return Ok(Vec::new());
-        }
-        use diesel::RunQueryDsl;
-        #[derive(diesel::QueryableByName)]
-        struct Used {
-            #[diesel(sql_type = diesel::sql_types::Integer)]
-            used: i32,
-        }
-        let mut missing = Vec::new();
-        for option in SQLITE_BUILD_OPTIONS {
-            let used = self.read(|c| {
-                diesel::sql_query("SELECT sqlite_compileoption_used(?) AS used")
-                    .bind::<diesel::sql_types::Text, _>(option)
-                    .get_result::<Used>(c)
-                    .map_err(StorageError::from)
-            })?;
-            if used.used != 1 {
-                missing.push(option);
-            }
-        }
-        Ok(missing)
     }
 
     /// `/readyz`: the database answers.

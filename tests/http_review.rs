@@ -89,8 +89,8 @@ fn a_finished_game_is_reviewed_on_request(db: Db) {
         done["review"],
         serde_json::to_value(&expected).expect("json")
     );
-    // Keltis Card is judged by the quick judge, and the review says so.
-    assert_eq!(done["review"]["judge"], "quick", "{}", done["review"]);
+    // Keltis Card is judged by the hybrid judge, and the review says so.
+    assert_eq!(done["review"]["judge"], "hybrid", "{}", done["review"]);
     let decisions = done["review"]["decisions"].as_array().expect("decisions");
     assert!(!decisions.is_empty());
     for d in decisions {
@@ -140,9 +140,11 @@ fn a_finished_game_is_reviewed_on_request(db: Db) {
 fn each_review_is_done_once_and_a_stopped_one_again(db: Db) {
     let Some(s) = server(db, false) else { return };
     let p = users(&s, "queued", 2);
+    // Neue Wege: the quick judge's, the cheapest review with two players (this test is about
+    // the worker, not the judge).
     let ids: Vec<i64> = (0..3)
         .map(|_| {
-            let id = s.started_game("keltis-card", &p);
+            let id = s.started_game("neue-wege", &p);
             play_out(&s, id, &p);
             let asked = s.post(&review_path(id), Some(&p[0].token), json!({}));
             assert_eq!(asked.status, 202, "{}", asked.text);

@@ -21,7 +21,7 @@ pub(super) enum LayMove {
 
 /// A Neue Wege seat's pawn moves this turn, each with the colour of the space it goes to
 /// (`None`: a Joker space). Listed once a turn and filtered by each card's colour: finding them
-/// again for every card in hand was a tenth of a review's time.
+/// again for every card in hand cost a twentieth of a Neue Wege review.
 pub(super) struct PawnMoves {
     moves: [(u8, SpaceIdx, Option<Color>); PAWNS * MOST_NEXT],
     len: usize,

@@ -61,7 +61,7 @@ pub enum Judge {
     /// on one scale). Every figure a review gives comes from the greedy play-outs (or the exact
     /// search); the quick ones only choose which choices get them. A choice other than the best
     /// is valued at least as the best played a turn late ([`credit_delays`]). The server's in
-    /// Keltis with two and three players ([`super::server_effort`]).
+    /// Keltis with two and three players and in Keltis Card ([`super::server_effort`]).
     Hybrid,
 }
 

@@ -84,8 +84,11 @@ pub struct BotRow {
     pub final_margin: (f64, f64),
     /// The share of its seats that won.
     pub won: f64,
-    /// Games in which this bot's accuracy was below the other's (the weaker's row only).
+    /// The share of the reviewed games in which this bot's accuracy was below the other's (the
+    /// weaker's row only).
     pub below_the_other: Option<f64>,
+    /// The pairing's games left out because they never ended ([`super::MOST_DECISIONS`]).
+    pub never_ended: u64,
 }
 
 fn interval(values: &[f64]) -> (f64, f64) {
@@ -121,7 +124,7 @@ pub fn calibrate_pairing(
     effort: Effort,
 ) -> Result<Vec<BotRow>, ReviewToolError> {
     let (mut weaker, mut stronger) = (Vec::new(), Vec::new());
-    let mut below = 0usize;
+    let (mut below, mut never_ended) = (0usize, 0u64);
     for g in 0..games {
         let weak_at = |seat: u8| (u64::from(seat) + g) % 2 == 0;
         let kinds: Vec<Player> = (0..players)
@@ -133,7 +136,14 @@ pub fn calibrate_pairing(
                 }
             })
             .collect();
-        let record = mixed_game(&kinds, variant, seed.wrapping_add(g))?;
+        // Left out and counted: a review needs a finished game.
+        let record = match mixed_game(&kinds, variant, seed.wrapping_add(g)) {
+            Err(ReviewToolError::NeverEnded) => {
+                never_ended += 1;
+                continue;
+            }
+            played => played?,
+        };
         let review = crate::review::review(&record, effort, seed.wrapping_add(g))?;
         let (mut weak_acc, mut strong_acc) = (Vec::new(), Vec::new());
         for seat in 0..players {
@@ -168,6 +178,7 @@ pub fn calibrate_pairing(
             won: seats.iter().filter(|f| f.final_margin > 0.0).count() as f64
                 / seats.len().max(1) as f64,
             below_the_other: below,
+            never_ended,
         }
     };
     if same {
@@ -178,7 +189,7 @@ pub fn calibrate_pairing(
         row(
             pairing.weaker.0,
             &weaker,
-            Some(below as f64 / games.max(1) as f64),
+            Some(below as f64 / (games - never_ended).max(1) as f64),
         ),
         row(pairing.stronger.0, &stronger, None),
     ])
@@ -189,13 +200,13 @@ pub fn table(variant: Variant, players: u8, games: u64, rows: &[BotRow]) -> Stri
     let pm = |(m, h): (f64, f64)| format!("{m:.2} ± {h:.2}");
     let mut out = format!(
         "{} with {players} players, {games} games a pairing\n\n\
-         | pairing | bot | seats | accuracy | judged / game | points lost / game | points lost / decision | mistakes + blunders / game | blunders / game | final margin | won | accuracy below the other's |\n\
-         |---|---|---|---|---|---|---|---|---|---|---|---|\n",
+         | pairing | bot | seats | accuracy | judged / game | points lost / game | points lost / decision | mistakes + blunders / game | blunders / game | final margin | won | accuracy below the other's | games never ended (left out) |\n\
+         |---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
         variant.name()
     );
     for r in rows {
         out += &format!(
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.0}% | {} |\n",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.0}% | {} | {} |\n",
             r.pairing,
             r.bot,
             r.seats,
@@ -209,6 +220,7 @@ pub fn table(variant: Variant, players: u8, games: u64, rows: &[BotRow]) -> Stri
             r.won * 100.0,
             r.below_the_other
                 .map_or(String::new(), |b| format!("{:.0}%", b * 100.0)),
+            r.never_ended,
         );
     }
     out

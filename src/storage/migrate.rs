@@ -21,8 +21,8 @@ impl Database {
     /// migrates, the others then find nothing pending.
     pub fn migrate(&self) -> Result<usize, StorageError> {
         let _write = self.sqlite_writes.as_ref().map(|c| c.exclusive());
-        // A start's step, so it waits as long as the start's first connection did (a request's
-        // second failed a start on a loaded machine in CI).
+        // A start's step: it waits as long as the start's first connection did (with a
+        // request's one second, a start on a loaded machine failed in CI).
         let mut conn = self
             .pool
             .get_timeout(pool::START_TIMEOUT)

@@ -11,7 +11,7 @@ use crate::engine::Variant;
 use crate::review::marks::mean_and_spread;
 use crate::review::{Effort, Review};
 
-use super::{mixed_game, Player, ReviewToolError};
+use super::{mixed_game_within, Player, ReviewToolError, MOST_DECISIONS};
 
 /// A pairing of two players, the weaker first (as far as known); with more than two players the
 /// seats alternate.
@@ -114,7 +114,8 @@ fn figures(review: &Review, seat: u8) -> SeatFigures {
 }
 
 /// Play and review `games` games of `pairing`; the weaker bot's seats alternate with the
-/// stronger's, and which comes first alternates from game to game.
+/// stronger's, and which comes first alternates from game to game. A game still running after
+/// `most_decisions` is left out and counted.
 pub fn calibrate_pairing(
     pairing: Pairing,
     variant: Variant,
@@ -122,6 +123,7 @@ pub fn calibrate_pairing(
     games: u64,
     seed: u64,
     effort: Effort,
+    most_decisions: usize,
 ) -> Result<Vec<BotRow>, ReviewToolError> {
     let (mut weaker, mut stronger) = (Vec::new(), Vec::new());
     let (mut below, mut never_ended) = (0usize, 0u64);
@@ -137,7 +139,8 @@ pub fn calibrate_pairing(
             })
             .collect();
         // Left out and counted: a review needs a finished game.
-        let record = match mixed_game(&kinds, variant, seed.wrapping_add(g)) {
+        let record = match mixed_game_within(&kinds, variant, seed.wrapping_add(g), most_decisions)
+        {
             Err(ReviewToolError::NeverEnded) => {
                 never_ended += 1;
                 continue;
@@ -245,9 +248,63 @@ pub fn run(
             continue;
         }
         rows.extend(calibrate_pairing(
-            pairing, variant, players, games, seed, effort,
+            pairing,
+            variant,
+            players,
+            games,
+            seed,
+            effort,
+            MOST_DECISIONS,
         )?);
         progress(&table(variant, players, games, &rows));
     }
     Ok(table(variant, players, games, &rows))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::review::Judge;
+
+    /// A game that never ends is left out of the figures and counted in the table, and the
+    /// share of games with the weaker below is of those reviewed.
+    #[test]
+    fn a_game_that_never_ends_is_left_out_and_counted() {
+        let effort = Effort {
+            samples: 2,
+            exact_nodes: 0,
+            judge: Judge::Quick,
+        };
+        let [random_greedy, ..] = pairings(BotKind::Greedy, effort);
+        // No game of Keltis Card ends within ten decisions: both are stopped.
+        let rows =
+            calibrate_pairing(random_greedy, Variant::KeltisCard, 2, 2, 1, effort, 10).unwrap();
+        assert_eq!(rows.len(), 2);
+        assert!(
+            rows.iter().all(|r| r.never_ended == 2 && r.seats == 0),
+            "{rows:?}"
+        );
+        let table = table(Variant::KeltisCard, 2, 2, &rows);
+        let random_row = table.lines().nth(4).unwrap();
+        assert!(
+            random_row.starts_with("| random v greedy | random | 0 |"),
+            "{table}"
+        );
+        assert!(random_row.ends_with("| 2 |"), "{table}");
+        // Within a bot game's limit both end and are reviewed.
+        let rows = calibrate_pairing(
+            random_greedy,
+            Variant::KeltisCard,
+            2,
+            2,
+            1,
+            effort,
+            MOST_DECISIONS,
+        )
+        .unwrap();
+        assert!(
+            rows.iter().all(|r| r.never_ended == 0 && r.seats == 2),
+            "{rows:?}"
+        );
+    }
 }

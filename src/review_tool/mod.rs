@@ -31,7 +31,7 @@ pub enum ReviewToolError {
     Review(#[from] ReviewError),
     #[error("a bot failed: {0}")]
     Bot(String),
-    #[error("the game never ended: still running after {MOST_DECISIONS} decisions")]
+    #[error("the game never ended: stopped after a bot game's most decisions")]
     NeverEnded,
     #[error("record {line}: {error}")]
     Record { line: usize, error: String },
@@ -75,6 +75,16 @@ pub fn mixed_game(
     variant: Variant,
     seed: u64,
 ) -> Result<Record, ReviewToolError> {
+    mixed_game_within(seats, variant, seed, MOST_DECISIONS)
+}
+
+/// [`mixed_game`], stopped as never ending after `most_decisions`.
+pub fn mixed_game_within(
+    seats: &[Player],
+    variant: Variant,
+    seed: u64,
+    most_decisions: usize,
+) -> Result<Record, ReviewToolError> {
     let players = seats.len() as u8;
     let setup = Setup::deal(variant, players, seed)?;
     let mut game = Game::from_setup(&setup)?;
@@ -100,7 +110,7 @@ pub fn mixed_game(
         };
         game.apply(seat, d).map_err(|e| bot_error(&e))?;
         record.push(&game, seat, d);
-        if record.decisions.len() >= MOST_DECISIONS {
+        if record.decisions.len() >= most_decisions {
             return Err(ReviewToolError::NeverEnded);
         }
     }

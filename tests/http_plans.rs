@@ -142,7 +142,13 @@ fn whole_games_are_played_by_plans(db: Db) {
         let state = plan_state(&s, game, &anna);
         let outcomes = state["outcomes"].as_array().unwrap();
         let played = outcomes.iter().filter(|o| o["played"] == true).count();
-        assert!(planned >= 10, "{variant}: {planned} plans");
+        // A Keltis Card game can end early when five colour paths are ended (C9): 16 to 26 plans
+        // in 36 games tried, once 9; the board games 27 and more.
+        let fewest = if variant == "keltis-card" { 5 } else { 10 };
+        assert!(
+            planned >= fewest,
+            "{variant}: {planned} plans ({by_hand} turns by hand)"
+        );
         assert!(
             played * 10 >= planned * 8,
             "{variant}: {played} of {planned} plans played ({by_hand} turns by hand): {state}"

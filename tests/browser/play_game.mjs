@@ -132,9 +132,14 @@ try {
   await page.mouse.move(0, 0);
   await page.focus('#log li[tabindex="0"]');
   // (The last moves of a game are often draws and discards, which go to no space: it steps back
-  // until a move to a space has shown, 8 steps at least.)
-  const logKeys = { entries: await page.locator('#log li[data-seq]').count(), presses: 0, stepped: 0, shown: 0, focusedEntry: 0 };
-  for (let i = 0; i < 40 && (i < 8 || (logKeys.shown === 0 && variant !== 'keltis-card')); i++) {
+  // until a move to a space has shown, 8 steps at least, through the whole log if need be. A game
+  // can end with a long run of discards, so the log may hold no move to a space at all: counted.)
+  const logKeys = {
+    entries: await page.locator('#log li[data-seq]').count(),
+    withSpace: await page.locator('#log li[data-seq][data-to]').count(),
+    presses: 0, stepped: 0, shown: 0, focusedEntry: 0,
+  };
+  for (let i = 0; i < logKeys.entries - 1 && (i < 8 || (logKeys.shown === 0 && logKeys.withSpace > 0)); i++) {
     logKeys.presses++;
     const before = await page.evaluate(() => document.activeElement?.getAttribute('data-seq'));
     await page.keyboard.press('ArrowUp');

@@ -200,8 +200,9 @@ fn play_in_browser(variant: &str, player: &str) -> Value {
     assert!(keys["presses"].as_u64() >= Some(8), "{report}");
     assert_eq!(keys["focusedEntry"], keys["presses"], "{report}");
     assert_eq!(keys["stepped"], keys["presses"], "{report}");
-    if report["keyboard"] == json!(true) {
-        // On a board, the entries of moves to a space show it.
+    if report["keyboard"] == json!(true) && keys["withSpace"].as_u64() > Some(0) {
+        // On a board, the entries of moves to a space show it (the log stepped through until
+        // one did; a game whose last 60 moves all went to no space has none to show).
         assert!(keys["shown"].as_u64() > Some(0), "{report}");
     }
     report

@@ -1,10 +1,41 @@
-//! The words of an event's news, shared by email and push: the event's name, the round, the
-//! place. Nothing of any game's cards.
+//! An event's news (what a notice of it tells) and its words, shared by email and push: the
+//! event's name, the round, the place. Nothing of any game's cards.
+
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 
 use crate::service::i18n::{self, Language};
-use crate::service::notify::notifications::EventNews;
 use crate::service::ServiceResult;
 use crate::storage::DbConnection;
+
+/// What an event notice tells.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum EventNews {
+    /// Your entry is confirmed.
+    Entered,
+    /// A round was dealt: your game in it (`null`: you have a bye).
+    Round {
+        round: i32,
+        #[schema(required = true)]
+        game_id: Option<i64>,
+    },
+    /// The event is over: your place, of how many.
+    Over { place: u32, of: u32 },
+    /// The event was cancelled (too few entered by the start, or its maker called it off).
+    Cancelled,
+}
+
+impl EventNews {
+    pub fn name(self) -> &'static str {
+        match self {
+            EventNews::Entered => "entered",
+            EventNews::Round { .. } => "round",
+            EventNews::Over { .. } => "over",
+            EventNews::Cancelled => "cancelled",
+        }
+    }
+}
 
 /// The event's name (`None`: it is gone).
 pub(crate) fn event_name(conn: &mut DbConnection, event_id: i64) -> ServiceResult<Option<String>> {

@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::service::accounts::{Caller, Scope};
+pub use crate::service::notify::event_news::EventNews;
 use crate::service::{ServiceError, ServiceResult};
 use crate::storage::appends::AppendedNotice;
 use crate::storage::notifications::{self as store, NewNotification, NotificationRow};
@@ -115,35 +116,6 @@ pub enum Notice {
         /// The language of the account's emails (`en`, `fr`, `de`).
         language: String,
     },
-}
-
-/// What an event notice tells.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum EventNews {
-    /// Your entry is confirmed.
-    Entered,
-    /// A round was dealt: your game in it (`null`: you have a bye).
-    Round {
-        round: i32,
-        #[schema(required = true)]
-        game_id: Option<i64>,
-    },
-    /// The event is over: your place, of how many.
-    Over { place: u32, of: u32 },
-    /// The event was cancelled (too few entered by the start, or its maker called it off).
-    Cancelled,
-}
-
-impl EventNews {
-    pub fn name(self) -> &'static str {
-        match self {
-            EventNews::Entered => "entered",
-            EventNews::Round { .. } => "round",
-            EventNews::Over { .. } => "over",
-            EventNews::Cancelled => "cancelled",
-        }
-    }
 }
 
 /// The kinds of notices told live, on the user stream and to webhooks (not the address

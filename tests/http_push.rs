@@ -226,8 +226,8 @@ fn push_preferences_are_apart_from_email_and_in_the_players_language(db: Db) {
         got[0].message["body"],
         "Benachrichtigungen erreichen dieses Gerät."
     );
-    // Whoever is to act, Anna got neither "game started" nor "your turn" by push.
-    std::thread::sleep(std::time::Duration::from_millis(300));
+    // Whoever is to act, Anna got neither "game started" nor "your turn" by push: both were
+    // queued before the test push, and pushes go out in the order they were queued.
     let pushes = anna_phone.pushes();
     assert_eq!(pushes.len(), 1, "{pushes:?} (game {id})");
 }
@@ -237,6 +237,20 @@ fn a_push_answered_500_arrives_once_after_the_outage(db: Db) {
     let s = server(db);
     let anna = s.register("anna");
     let (d, id) = device(&s, &anna, &[500, 503]);
+    // A second device's test push, waited for, is a pass of the worker over every push then
+    // due: pushes go out in the order they fell due, so one due since before it went first.
+    let (other, other_id) = device(&s, &anna, &[]);
+    let mut passes = 0;
+    let mut pass = || {
+        let a = s.post(
+            &format!("/api/v1/me/push-subscriptions/{other_id}/test"),
+            Some(&anna.token),
+            json!({}),
+        );
+        assert_eq!(a.status, 202, "{}", a.text);
+        passes += 1;
+        other.wait_for(passes);
+    };
     let a = s.post(
         &format!("/api/v1/me/push-subscriptions/{id}/test"),
         Some(&anna.token),
@@ -245,7 +259,7 @@ fn a_push_answered_500_arrives_once_after_the_outage(db: Db) {
     assert_eq!(a.status, 202);
     assert_eq!(d.wait_for(1)[0].answered, 500);
     // Nothing more until the backoff has passed (the test's clock).
-    std::thread::sleep(std::time::Duration::from_millis(300));
+    pass();
     assert_eq!(d.pushes().len(), 1);
     // The worker records each failure, and when to try again, after the device has answered: a
     // clock moved on before that counts the backoff from the new time (under load that happened,
@@ -262,9 +276,8 @@ fn a_push_answered_500_arrives_once_after_the_outage(db: Db) {
     assert_eq!(retried(2, 60_000)[1].answered, 503);
     let got = retried(3, 10 * 60_000);
     assert_eq!(got[2].answered, 201);
-    std::thread::sleep(std::time::Duration::from_millis(300));
     s.clock.advance(60 * 60_000);
-    std::thread::sleep(std::time::Duration::from_millis(300));
+    pass();
     let delivered = d.pushes().iter().filter(|p| p.answered == 201).count();
     assert_eq!(delivered, 1, "{:?}", d.pushes());
 }

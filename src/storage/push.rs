@@ -168,7 +168,11 @@ pub fn claim(
     let due = push_deliveries::table
         .filter(push_deliveries::status.eq("pending"))
         .filter(push_deliveries::next_attempt_at.le(now))
-        .order(push_deliveries::next_attempt_at.asc())
+        // In the order they fell due, and then were queued: what was queued first goes first.
+        .order((
+            push_deliveries::next_attempt_at.asc(),
+            push_deliveries::id.asc(),
+        ))
         .limit(limit)
         .select(push_deliveries::id);
     let ids: Vec<i64> = match conn {

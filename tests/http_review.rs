@@ -140,12 +140,20 @@ fn a_finished_game_is_reviewed_on_request(db: Db) {
 fn each_review_is_done_once_and_a_stopped_one_again(db: Db) {
     let Some(s) = server(db, false) else { return };
     let p = users(&s, "queued", 2);
-    // Neue Wege: the quick judge's, the cheapest review with two players (this test is about
-    // the worker, not the judge).
+    // Short games, ended by a resignation after four turns: the cheapest reviews (this test is
+    // about the worker, not the judge).
     let ids: Vec<i64> = (0..3)
         .map(|_| {
             let id = s.started_game("neue-wege", &p);
-            play_out(&s, id, &p);
+            for _ in 0..4 {
+                s.finish_turn(id, &p);
+            }
+            let resigned = s.post(
+                &format!("/api/v1/games/{id}/resign"),
+                Some(&p[0].token),
+                json!({}),
+            );
+            assert_eq!(resigned.status, 200, "{}", resigned.text);
             let asked = s.post(&review_path(id), Some(&p[0].token), json!({}));
             assert_eq!(asked.status, 202, "{}", asked.text);
             id

@@ -39,17 +39,19 @@ pub const SAMPLES: usize = 100;
 pub const EXACT_NODES: u32 = 5_000;
 
 /// The effort the server reviews a game of `variant` between `players` with: the hybrid judge
-/// in Keltis with two and three players and in Keltis Card, the quick judge elsewhere. There the
-/// hybrid one tells greedy play from strong play and random from greedy, with points lost a
+/// with two players in every variant and in Keltis with three, the quick judge elsewhere. There
+/// the hybrid one tells greedy play from strong play and random from greedy, with points lost a
 /// decision apart, and its advice holds its own against the strong bot, where the quick one does
-/// not, at five to seven times its cost (of one core a game: Keltis 17 to 25 s with two players,
+/// not, at five to twelve times its cost (of one core a game: Keltis 17 to 25 s with two players,
 /// 42 to 53 s with three, on the machine of docs/performance.md's "A missed choice charged as a
-/// delay"; Keltis Card 8 to 14 s, "Keltis Card by the hybrid judge"). With four players it orders
-/// random below greedy but not yet far enough, at some 150 s a game; in Neue Wege it was not
-/// measured better.
+/// delay"; Keltis Card 8 to 14 s, "Keltis Card by the hybrid judge"; Neue Wege 32 to 45 s, "Neue
+/// Wege by the hybrid judge"). With four players it orders random below greedy but not yet far
+/// enough, at some 150 s a game; Neue Wege with three and four players was not measured with it.
 pub fn server_effort(variant: Variant, players: u8) -> Effort {
     let judge = match (variant, players) {
-        (Variant::Keltis, 2 | 3) | (Variant::KeltisCard, _) => Judge::Hybrid,
+        (Variant::Keltis, 2 | 3) | (Variant::NeueWege, 2) | (Variant::KeltisCard, _) => {
+            Judge::Hybrid
+        }
         _ => Judge::Quick,
     };
     Effort {

@@ -174,7 +174,7 @@ try {
   // The review: asked for from the record, shown once the worker has done it; each mark in the
   // moves list, each player's figures, a line per player; the next mistake a click away.
   await page.click('#review-ask');
-  await page.waitForSelector('table.review-summary', { timeout: 120000 });
+  await page.waitForSelector('table.review-summary', { timeout: 240000 });
   watch.lap('reviewWait');
   const review = {
     marks: await page.$$eval('#moves li .mark', (l) => l.map((m) => [Number(m.closest('li')?.dataset.step), m.dataset.mark])),

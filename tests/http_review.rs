@@ -7,7 +7,7 @@
 use crate::support;
 
 use serde_json::{json, Value};
-use support::players::{play_out, users};
+use support::players::{play_out, resign, users};
 use support::sse::Sse;
 use support::{Db, TestServer};
 
@@ -140,20 +140,14 @@ fn a_finished_game_is_reviewed_on_request(db: Db) {
 fn each_review_is_done_once_and_a_stopped_one_again(db: Db) {
     let Some(s) = server(db, false) else { return };
     let p = users(&s, "queued", 2);
-    // Short games, ended by a resignation after four turns: the cheapest reviews (this test is
-    // about the worker, not the judge).
+    // Short games, ended by a resignation after one turn: the cheapest reviews (this test is
+    // about the worker, not the judge; an early decision's play-outs are whole games, so four
+    // turns cost as much as a whole game by the quick judge).
     let ids: Vec<i64> = (0..3)
         .map(|_| {
             let id = s.started_game("neue-wege", &p);
-            for _ in 0..4 {
-                s.finish_turn(id, &p);
-            }
-            let resigned = s.post(
-                &format!("/api/v1/games/{id}/resign"),
-                Some(&p[0].token),
-                json!({}),
-            );
-            assert_eq!(resigned.status, 200, "{}", resigned.text);
+            s.finish_turn(id, &p);
+            resign(&s, id, &p[0]);
             let asked = s.post(&review_path(id), Some(&p[0].token), json!({}));
             assert_eq!(asked.status, 202, "{}", asked.text);
             id

@@ -48,32 +48,63 @@ pub fn rank_by(samples: &[Game], seat: u8, legal: &[Decision], value: Valuation)
     };
     // One scratch game, copied into for each try (`clone_from` keeps its buffers).
     let mut g = first.clone();
-    let mut valued: Vec<(f64, Decision)> = Vec::with_capacity(legal.len());
-    for &d in legal {
-        let mut total = 0.0;
-        for game in samples {
-            g.clone_from(game);
-            if g.apply(seat, d).is_err() {
-                continue;
-            }
-            total += value(&g, seat);
-            let fed: [Option<Card>; 2] = match d {
-                DecisionOf::Discard { card } | DecisionOf::DiscardFromHand { card } => {
-                    [Some(card), None]
-                }
-                DecisionOf::TakeStone { cards } => cards.map(Some),
-                DecisionOf::DiscardFromRow { color } => [game.row(seat, color).last(), None],
-                _ => [None, None],
-            };
-            for card in fed.into_iter().flatten() {
-                if feeds_next_player(game, seat, card) {
-                    total -= FEED_PENALTY;
-                }
-            }
-        }
-        valued.push((total / samples.len().max(1) as f64, d));
-    }
+    let mut valued: Vec<(f64, Decision)> = legal
+        .iter()
+        .map(|&d| (value_after(samples, seat, d, value, &mut g), d))
+        .collect();
     // Stable: equal values keep the listing order.
     valued.sort_by(|a, b| b.0.total_cmp(&a.0));
     valued.into_iter().map(|(_, d)| d).collect()
+}
+
+/// `rank_by(std::slice::from_ref(game), ..)[0]`, without the ranking or a fresh copy of the game:
+/// the play-outs choose so at every step. `scratch` is copied into for each try. `None`: no
+/// choices.
+pub fn best_by(
+    game: &Game,
+    seat: u8,
+    legal: &[Decision],
+    value: Valuation,
+    scratch: &mut Game,
+) -> Option<Decision> {
+    if let Some(d) = choose_draw(game, seat, legal) {
+        return Some(d);
+    }
+    let samples = std::slice::from_ref(game);
+    let mut best: Option<(f64, Decision)> = None;
+    for &d in legal {
+        let v = value_after(samples, seat, d, value, scratch);
+        // The first of equal values, as `rank_by`'s stable sort.
+        if best.is_none_or(|(b, _)| v.total_cmp(&b).is_gt()) {
+            best = Some((v, d));
+        }
+    }
+    best.map(|(_, d)| d)
+}
+
+/// The mean value of the position after `d` over `samples`, less the penalty for feeding the
+/// next player (a sample that refuses `d` counts 0).
+fn value_after(samples: &[Game], seat: u8, d: Decision, value: Valuation, g: &mut Game) -> f64 {
+    let mut total = 0.0;
+    for game in samples {
+        g.clone_from(game);
+        if g.apply(seat, d).is_err() {
+            continue;
+        }
+        total += value(g, seat);
+        let fed: [Option<Card>; 2] = match d {
+            DecisionOf::Discard { card } | DecisionOf::DiscardFromHand { card } => {
+                [Some(card), None]
+            }
+            DecisionOf::TakeStone { cards } => cards.map(Some),
+            DecisionOf::DiscardFromRow { color } => [game.row(seat, color).last(), None],
+            _ => [None, None],
+        };
+        for card in fed.into_iter().flatten() {
+            if feeds_next_player(game, seat, card) {
+                total -= FEED_PENALTY;
+            }
+        }
+    }
+    total / samples.len().max(1) as f64
 }

@@ -42,21 +42,23 @@ impl<'a> CloseFit<'a> {
         let Some(v) = card.value() else { return false };
         let near = match self.top {
             None => v <= 2 || v >= 8,
-            Some(top) => (v as i32 - top as i32).abs() <= 2,
+            Some(top) => v.abs_diff(top) <= 2,
         };
+        // The row's direction last: most cards are not near.
         near && self.row.accepts_value(v)
     }
 }
 
 /// Cards in `hand` that fit each of the seat's rows closely, by colour index (gray: none).
 fn close_fits(rows: &[Row; PILES], hand: &[Card]) -> [usize; PILES] {
+    // One pass over the hand: this ran a third of a hybrid review's time as a pass per colour.
+    let fit = Color::PATHS.map(|c| CloseFit::of(&rows[c.index()]));
     let mut fits = [0; PILES];
-    for c in Color::PATHS {
-        let fit = CloseFit::of(&rows[c.index()]);
-        fits[c.index()] = hand
-            .iter()
-            .filter(|h| h.color() == c && fit.takes(**h))
-            .count();
+    for &card in hand {
+        let i = card.color().index();
+        if fit.get(i).is_some_and(|f| f.takes(card)) {
+            fits[i] += 1;
+        }
     }
     fits
 }

@@ -71,6 +71,8 @@ pub fn play_out_by(
     value: Valuation,
     mut narrow: impl FnMut(&Game, u8, &mut Vec<Decision>),
 ) {
+    // Greedy's tries are copied into one game for the whole play-out.
+    let mut scratch: Option<Game> = None;
     for _ in 0..horizon {
         let Some(actor) = game.to_act() else { return };
         game.legal_decisions_into(legal);
@@ -78,7 +80,13 @@ pub fn play_out_by(
         let decision = match legal.as_slice() {
             [only] => *only,
             // The play-out's game is whole: greedy judges on it alone.
-            _ => super::greedy::rank_by(std::slice::from_ref(game), actor, legal, value)[0],
+            _ => {
+                let scratch = scratch.get_or_insert_with(|| game.clone());
+                match super::greedy::best_by(game, actor, legal, value, scratch) {
+                    Some(d) => d,
+                    None => return,
+                }
+            }
         };
         if game.apply(actor, decision).is_err() {
             return;

@@ -200,7 +200,8 @@ pub enum Command {
         summary: bool,
         /// Instead: --games games of each pairing (random v greedy, greedy v strong, strong v
         /// strong, strong v the judge playing its own best choices), reviewed, and a table of
-        /// what the reviews said of each player.
+        /// what the reviews said of each player (on standard error as it grows: each game's
+        /// figures as a JSON line, each pairing's table).
         #[arg(long)]
         calibrate: bool,
         /// The strong bot of --calibrate.

@@ -55,8 +55,8 @@ pub fn pairings(strong: BotKind, effort: Effort) -> [Pairing; 4] {
     ]
 }
 
-/// What one seat's review said.
-#[derive(Clone, Copy, Debug, Default)]
+/// What one seat's review said (each game's, on the progress lines).
+#[derive(Clone, Copy, Debug, Default, serde::Serialize)]
 struct SeatFigures {
     accuracy: f64,
     judged: f64,
@@ -115,7 +115,9 @@ fn figures(review: &Review, seat: u8) -> SeatFigures {
 
 /// Play and review `games` games of `pairing`; the weaker bot's seats alternate with the
 /// stronger's, and which comes first alternates from game to game. A game still running after
-/// `most_decisions` is left out and counted.
+/// `most_decisions` is left out and counted. `progress` sees one JSON line a game, its seats'
+/// figures: a long run stopped early keeps what it found, and runs on other seeds pool exactly.
+#[allow(clippy::too_many_arguments)]
 pub fn calibrate_pairing(
     pairing: Pairing,
     variant: Variant,
@@ -124,7 +126,9 @@ pub fn calibrate_pairing(
     seed: u64,
     effort: Effort,
     most_decisions: usize,
+    progress: &mut dyn FnMut(&str),
 ) -> Result<Vec<BotRow>, ReviewToolError> {
+    let name = format!("{} v {}", pairing.weaker.0, pairing.stronger.0);
     let (mut weaker, mut stronger) = (Vec::new(), Vec::new());
     let (mut below, mut never_ended) = (0usize, 0u64);
     for g in 0..games {
@@ -143,14 +147,23 @@ pub fn calibrate_pairing(
         {
             Err(ReviewToolError::NeverEnded) => {
                 never_ended += 1;
+                let line = serde_json::json!({"pairing": name, "seed": seed.wrapping_add(g), "never_ended": true});
+                progress(&line.to_string());
                 continue;
             }
             played => played?,
         };
         let review = crate::review::review(&record, effort, seed.wrapping_add(g))?;
         let (mut weak_acc, mut strong_acc) = (Vec::new(), Vec::new());
+        let mut seats = Vec::new();
         for seat in 0..players {
             let f = figures(&review, seat);
+            let bot = if weak_at(seat) {
+                pairing.weaker.0
+            } else {
+                pairing.stronger.0
+            };
+            seats.push(serde_json::json!({"bot": bot, "figures": f}));
             if weak_at(seat) {
                 weak_acc.push(f.accuracy);
                 weaker.push(f);
@@ -159,11 +172,13 @@ pub fn calibrate_pairing(
                 stronger.push(f);
             }
         }
-        if mean_and_spread(&weak_acc).0 < mean_and_spread(&strong_acc).0 {
-            below += 1;
-        }
+        let weaker_below = mean_and_spread(&weak_acc).0 < mean_and_spread(&strong_acc).0;
+        below += usize::from(weaker_below);
+        let line = serde_json::json!({
+            "pairing": name, "seed": seed.wrapping_add(g), "seats": seats, "weaker_below": weaker_below,
+        });
+        progress(&line.to_string());
     }
-    let name = format!("{} v {}", pairing.weaker.0, pairing.stronger.0);
     let same = pairing.weaker.0 == pairing.stronger.0;
     let row = |bot: &str, seats: &[SeatFigures], below: Option<f64>| {
         let of = |f: fn(&SeatFigures) -> f64| interval(&seats.iter().map(f).collect::<Vec<_>>());
@@ -255,6 +270,7 @@ pub fn run(
             seed,
             effort,
             MOST_DECISIONS,
+            &mut progress,
         )?);
         progress(&table(variant, players, games, &rows));
     }
@@ -276,9 +292,19 @@ mod tests {
             judge: Judge::Quick,
         };
         let [random_greedy, ..] = pairings(BotKind::Greedy, effort);
+        let mut lines = Vec::new();
         // No game of Keltis Card ends within ten decisions: both are stopped.
-        let rows =
-            calibrate_pairing(random_greedy, Variant::KeltisCard, 2, 2, 1, effort, 10).unwrap();
+        let rows = calibrate_pairing(
+            random_greedy,
+            Variant::KeltisCard,
+            2,
+            2,
+            1,
+            effort,
+            10,
+            &mut |line| lines.push(line.to_string()),
+        )
+        .unwrap();
         assert_eq!(rows.len(), 2);
         assert!(
             rows.iter().all(|r| r.never_ended == 2 && r.seats == 0),
@@ -291,6 +317,11 @@ mod tests {
             "{table}"
         );
         assert!(random_row.ends_with("| 2 |"), "{table}");
+        assert_eq!(lines.len(), 2, "a progress line a game: {lines:?}");
+        assert!(
+            lines.iter().all(|l| l.contains(r#""never_ended":true"#)),
+            "{lines:?}"
+        );
         // Within a bot game's limit both end and are reviewed.
         let rows = calibrate_pairing(
             random_greedy,
@@ -300,11 +331,22 @@ mod tests {
             1,
             effort,
             MOST_DECISIONS,
+            &mut |line| lines.push(line.to_string()),
         )
         .unwrap();
         assert!(
             rows.iter().all(|r| r.never_ended == 0 && r.seats == 2),
             "{rows:?}"
+        );
+        // Each reviewed game's line names its seats' bots and figures.
+        let game: serde_json::Value = serde_json::from_str(&lines[2]).unwrap();
+        let bots: Vec<&str> = (0..2)
+            .filter_map(|s| game["seats"][s]["bot"].as_str())
+            .collect();
+        assert_eq!(bots, ["random", "greedy"], "{game}");
+        assert!(
+            game["seats"][0]["figures"]["accuracy"].is_number(),
+            "{game}"
         );
     }
 }

@@ -147,7 +147,9 @@ pub fn calibrate_pairing(
         {
             Err(ReviewToolError::NeverEnded) => {
                 never_ended += 1;
-                let line = serde_json::json!({"pairing": name, "seed": seed.wrapping_add(g), "never_ended": true});
+                let line = serde_json::json!({
+                    "pairing": name, "seed": seed.wrapping_add(g), "never_ended": true,
+                });
                 progress(&line.to_string());
                 continue;
             }
@@ -158,13 +160,14 @@ pub fn calibrate_pairing(
         let mut seats = Vec::new();
         for seat in 0..players {
             let f = figures(&review, seat);
-            let bot = if weak_at(seat) {
+            let weak = weak_at(seat);
+            let bot = if weak {
                 pairing.weaker.0
             } else {
                 pairing.stronger.0
             };
             seats.push(serde_json::json!({"bot": bot, "figures": f}));
-            if weak_at(seat) {
+            if weak {
                 weak_acc.push(f.accuracy);
                 weaker.push(f);
             } else {

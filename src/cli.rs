@@ -211,6 +211,11 @@ pub enum Command {
         /// decisions both marked alike.
         #[arg(long)]
         stability: bool,
+        /// Instead: the table of the calibration games in these files (each a --calibrate run's
+        /// standard error, or its game lines), pooled: runs on other seeds add up to one table.
+        /// Every game must be of --variant, --players and the judge (each line says its own).
+        #[arg(long, num_args = 1..)]
+        pool: Vec<PathBuf>,
         /// The pairings --calibrate plays, by name (all unless given).
         #[arg(long, value_delimiter = ',', value_parser = ["random-greedy", "greedy-strong", "strong-strong", "strong-judge"])]
         pairings: Vec<String>,

@@ -266,6 +266,7 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             strong,
             pairings,
             stability,
+            pool,
         } => {
             use keltis::review_tool::{calibrate, greedy_game, print_reviews, read_records};
             let server = keltis::review::server_effort(variant, players);
@@ -274,6 +275,20 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
                 judge: judge.unwrap_or(server.judge),
                 ..server
             };
+            if !pool.is_empty() {
+                let mut games = Vec::new();
+                for path in pool {
+                    let file = std::io::BufReader::new(File::open(path)?);
+                    games.extend(keltis::review_tool::read_game_lines(file)?);
+                }
+                let of = calibrate::Pooled {
+                    variant,
+                    players,
+                    judge: effort.judge,
+                };
+                println!("{}", calibrate::pool(&games, of)?);
+                return Ok(());
+            }
             if calibrate {
                 let only = |name: &str| pairings.is_empty() || pairings.iter().any(|p| p == name);
                 let table =

@@ -9,7 +9,7 @@
 use crate::engine::bots::BotKind;
 use crate::engine::Variant;
 use crate::review::marks::mean_and_spread;
-use crate::review::{Effort, Review};
+use crate::review::{Effort, Judge, Review};
 
 use super::{mixed_game_within, Player, ReviewToolError, MOST_DECISIONS};
 
@@ -25,6 +25,11 @@ impl Pairing {
     /// `random-greedy`, `greedy-strong`, `strong-strong`, `strong-judge`.
     pub fn name(&self) -> String {
         format!("{}-{}", self.weaker.0, self.stronger.0)
+    }
+
+    /// As the table and the progress lines name it: `random v greedy`.
+    pub fn title(&self) -> String {
+        format!("{} v {}", self.weaker.0, self.stronger.0)
     }
 }
 
@@ -56,15 +61,46 @@ pub fn pairings(strong: BotKind, effort: Effort) -> [Pairing; 4] {
 }
 
 /// What one seat's review said (each game's, on the progress lines).
-#[derive(Clone, Copy, Debug, Default, serde::Serialize)]
-struct SeatFigures {
-    accuracy: f64,
-    judged: f64,
-    lost: f64,
-    lost_per_decision: f64,
-    marks: f64,
-    blunders: f64,
-    final_margin: f64,
+#[derive(Clone, Copy, Debug, Default, serde::Serialize, serde::Deserialize)]
+pub struct SeatFigures {
+    pub accuracy: f64,
+    pub judged: f64,
+    pub lost: f64,
+    pub lost_per_decision: f64,
+    pub marks: f64,
+    pub blunders: f64,
+    pub final_margin: f64,
+}
+
+/// One seat of a calibration game: which bot played it and what its review said.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub struct Seat {
+    pub bot: String,
+    pub figures: SeatFigures,
+}
+
+/// One calibration game, as its progress line gives it: what was played and judged, and each
+/// seat's figures, or that it never ended. Lines of runs on other seeds pool exactly
+/// ([`pool`]); lines written before the run named its variant, players and judge lack them.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub struct GameLine {
+    pub pairing: String,
+    pub seed: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variant: Option<Variant>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub players: Option<u8>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub judge: Option<Judge>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub samples: Option<usize>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub never_ended: bool,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub seats: Vec<Seat>,
+    /// The weaker bot's accuracy (the mean of its seats') below the stronger's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weaker_below: Option<bool>,
 }
 
 /// Figures of one bot in one pairing: each a mean with the half-width of its 95% interval.
@@ -115,8 +151,9 @@ fn figures(review: &Review, seat: u8) -> SeatFigures {
 
 /// Play and review `games` games of `pairing`; the weaker bot's seats alternate with the
 /// stronger's, and which comes first alternates from game to game. A game still running after
-/// `most_decisions` is left out and counted. `progress` sees one JSON line a game, its seats'
-/// figures: a long run stopped early keeps what it found, and runs on other seeds pool exactly.
+/// `most_decisions` is left out and counted. `progress` sees one JSON line a game
+/// ([`GameLine`]): a long run stopped early keeps what it found, and runs on other seeds pool
+/// exactly.
 #[allow(clippy::too_many_arguments)]
 pub fn calibrate_pairing(
     pairing: Pairing,
@@ -128,9 +165,7 @@ pub fn calibrate_pairing(
     most_decisions: usize,
     progress: &mut dyn FnMut(&str),
 ) -> Result<Vec<BotRow>, ReviewToolError> {
-    let name = format!("{} v {}", pairing.weaker.0, pairing.stronger.0);
-    let (mut weaker, mut stronger) = (Vec::new(), Vec::new());
-    let (mut below, mut never_ended) = (0usize, 0u64);
+    let mut lines = Vec::new();
     for g in 0..games {
         let weak_at = |seat: u8| (u64::from(seat) + g) % 2 == 0;
         let kinds: Vec<Player> = (0..players)
@@ -142,47 +177,69 @@ pub fn calibrate_pairing(
                 }
             })
             .collect();
-        // Left out and counted: a review needs a finished game.
-        let record = match mixed_game_within(&kinds, variant, seed.wrapping_add(g), most_decisions)
-        {
-            Err(ReviewToolError::NeverEnded) => {
-                never_ended += 1;
-                let line = serde_json::json!({
-                    "pairing": name, "seed": seed.wrapping_add(g), "never_ended": true,
-                });
-                progress(&line.to_string());
-                continue;
-            }
-            played => played?,
+        let mut line = GameLine {
+            pairing: pairing.title(),
+            seed: seed.wrapping_add(g),
+            variant: Some(variant),
+            players: Some(players),
+            judge: Some(effort.judge),
+            samples: Some(effort.samples),
+            never_ended: false,
+            seats: Vec::new(),
+            weaker_below: None,
         };
-        let review = crate::review::review(&record, effort, seed.wrapping_add(g))?;
-        let (mut weak_acc, mut strong_acc) = (Vec::new(), Vec::new());
-        let mut seats = Vec::new();
-        for seat in 0..players {
-            let f = figures(&review, seat);
-            let weak = weak_at(seat);
-            let bot = if weak {
-                pairing.weaker.0
-            } else {
-                pairing.stronger.0
-            };
-            seats.push(serde_json::json!({"bot": bot, "figures": f}));
-            if weak {
-                weak_acc.push(f.accuracy);
-                weaker.push(f);
-            } else {
-                strong_acc.push(f.accuracy);
-                stronger.push(f);
+        // Left out and counted: a review needs a finished game.
+        match mixed_game_within(&kinds, variant, line.seed, most_decisions) {
+            Err(ReviewToolError::NeverEnded) => line.never_ended = true,
+            played => {
+                let review = crate::review::review(&played?, effort, line.seed)?;
+                let bot = |seat| {
+                    if weak_at(seat) {
+                        pairing.weaker.0
+                    } else {
+                        pairing.stronger.0
+                    }
+                };
+                line.seats = (0..players)
+                    .map(|seat| Seat {
+                        bot: bot(seat).to_string(),
+                        figures: figures(&review, seat),
+                    })
+                    .collect();
+                let accuracy = |weak: bool| -> Vec<f64> {
+                    (0..players)
+                        .filter(|&s| weak_at(s) == weak)
+                        .map(|s| line.seats[usize::from(s)].figures.accuracy)
+                        .collect()
+                };
+                let (weak, strong) = (accuracy(true), accuracy(false));
+                line.weaker_below = Some(mean_and_spread(&weak).0 < mean_and_spread(&strong).0);
             }
         }
-        let weaker_below = mean_and_spread(&weak_acc).0 < mean_and_spread(&strong_acc).0;
-        below += usize::from(weaker_below);
-        let line = serde_json::json!({
-            "pairing": name, "seed": seed.wrapping_add(g), "seats": seats, "weaker_below": weaker_below,
-        });
-        progress(&line.to_string());
+        progress(&serde_json::to_string(&line)?);
+        lines.push(line);
     }
-    let same = pairing.weaker.0 == pairing.stronger.0;
+    Ok(rows(pairing.weaker.0, pairing.stronger.0, &lines))
+}
+
+/// The rows of one pairing's games: the weaker bot's, then the stronger's (one row where both
+/// are the same bot).
+fn rows(weaker_bot: &str, stronger_bot: &str, lines: &[GameLine]) -> Vec<BotRow> {
+    let name = lines.first().map_or(String::new(), |l| l.pairing.clone());
+    let never_ended = lines.iter().filter(|l| l.never_ended).count() as u64;
+    let reviewed = lines.iter().filter(|l| !l.never_ended);
+    let below = reviewed
+        .clone()
+        .filter(|l| l.weaker_below == Some(true))
+        .count();
+    let of_bot = |bot: &str| -> Vec<SeatFigures> {
+        reviewed
+            .clone()
+            .flat_map(|l| &l.seats)
+            .filter(|s| s.bot == bot)
+            .map(|s| s.figures)
+            .collect()
+    };
     let row = |bot: &str, seats: &[SeatFigures], below: Option<f64>| {
         let of = |f: fn(&SeatFigures) -> f64| interval(&seats.iter().map(f).collect::<Vec<_>>());
         BotRow {
@@ -202,18 +259,88 @@ pub fn calibrate_pairing(
             never_ended,
         }
     };
-    if same {
-        let all: Vec<SeatFigures> = weaker.into_iter().chain(stronger).collect();
-        return Ok(vec![row(pairing.weaker.0, &all, None)]);
+    if weaker_bot == stronger_bot {
+        return vec![row(weaker_bot, &of_bot(weaker_bot), None)];
     }
-    Ok(vec![
+    let games = lines.len() as u64 - never_ended;
+    vec![
         row(
-            pairing.weaker.0,
-            &weaker,
-            Some(below as f64 / (games - never_ended).max(1) as f64),
+            weaker_bot,
+            &of_bot(weaker_bot),
+            Some(below as f64 / games.max(1) as f64),
         ),
-        row(pairing.stronger.0, &stronger, None),
-    ])
+        row(stronger_bot, &of_bot(stronger_bot), None),
+    ]
+}
+
+/// The table of calibration games from their progress lines (`keltis review --pool`), for one
+/// variant, player count and judge: runs on other seeds, on other machines or sessions, pooled
+/// into the 200 games a pairing the issue asks. A game given twice (the same pairing and seed)
+/// counts once; lines of another variant, player count or judge are refused, as are lines that
+/// do not say theirs (`assume` names it for those).
+pub fn pool(lines: &[GameLine], assume: Pooled) -> Result<String, ReviewToolError> {
+    let mut by_pairing: Vec<(String, Vec<GameLine>)> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for line in lines {
+        let of_line = Pooled {
+            variant: line.variant.unwrap_or(assume.variant),
+            players: line.players.unwrap_or(assume.players),
+            judge: line.judge.unwrap_or(assume.judge),
+        };
+        if of_line != assume {
+            return Err(ReviewToolError::Pool(format!(
+                "{} game {} is of {}, not {}",
+                line.pairing,
+                line.seed,
+                of_line.name(),
+                assume.name()
+            )));
+        }
+        if !seen.insert((line.pairing.clone(), line.seed)) {
+            continue;
+        }
+        match by_pairing.iter_mut().find(|(p, _)| *p == line.pairing) {
+            Some((_, games)) => games.push(line.clone()),
+            None => by_pairing.push((line.pairing.clone(), vec![line.clone()])),
+        }
+    }
+    let mut table_rows = Vec::new();
+    let mut fewest = u64::MAX;
+    for (pairing, games) in &by_pairing {
+        let (weaker, stronger) = pairing.split_once(" v ").ok_or_else(|| {
+            ReviewToolError::Pool(format!(
+                "{pairing:?} is not a pairing (\"weaker v stronger\")"
+            ))
+        })?;
+        fewest = fewest.min(games.len() as u64);
+        table_rows.extend(rows(weaker, stronger, games));
+    }
+    Ok(table(
+        assume.variant,
+        assume.players,
+        if by_pairing.is_empty() { 0 } else { fewest },
+        &table_rows,
+    ))
+}
+
+/// What the pooled games must all be: one variant, player count and judge.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pooled {
+    pub variant: Variant,
+    pub players: u8,
+    pub judge: Judge,
+}
+
+impl Pooled {
+    fn name(&self) -> String {
+        format!(
+            "{} with {} players by the {:?} judge",
+            self.variant.name(),
+            self.players,
+            self.judge
+        )
+        .to_lowercase()
+    }
 }
 
 /// The table of `rows`, in Markdown.
@@ -283,7 +410,6 @@ pub fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::review::Judge;
 
     /// A game that never ends is left out of the figures and counted in the table, and the
     /// share of games with the weaker below is of those reviewed.

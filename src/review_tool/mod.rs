@@ -33,10 +33,12 @@ pub enum ReviewToolError {
     Bot(String),
     #[error("the game never ended: stopped after a bot game's most decisions")]
     NeverEnded,
-    #[error("record {line}: {error}")]
+    #[error("line {line}: {error}")]
     Record { line: usize, error: String },
     #[error(transparent)]
     Json(#[from] serde_json::Error),
+    #[error("cannot pool: {0}")]
+    Pool(String),
 }
 
 /// A bot game here lasts some 100 to 400 decisions; one still running after this many has bots
@@ -119,23 +121,32 @@ pub fn mixed_game_within(
 
 /// The records in `input`, one JSON record per line (blank lines skipped).
 pub fn read_records(input: impl BufRead) -> Result<Vec<Record>, ReviewToolError> {
-    let mut records = Vec::new();
+    json_lines(input, |line| !line.trim().is_empty())
+}
+
+/// The calibration games in `input`, a run's progress output: each line that opens a JSON object
+/// is a game ([`calibrate::GameLine`]); the rest (the tables between) is skipped.
+pub fn read_game_lines(input: impl BufRead) -> Result<Vec<calibrate::GameLine>, ReviewToolError> {
+    json_lines(input, |line| line.trim_start().starts_with('{'))
+}
+
+/// The lines of `input` that `wanted` keeps, each parsed as one JSON value.
+fn json_lines<T: serde::de::DeserializeOwned>(
+    input: impl BufRead,
+    wanted: impl Fn(&str) -> bool,
+) -> Result<Vec<T>, ReviewToolError> {
+    let mut values = Vec::new();
     for (i, line) in input.lines().enumerate() {
-        let line = line.map_err(|e| ReviewToolError::Record {
+        let error = |e: &dyn std::fmt::Display| ReviewToolError::Record {
             line: i + 1,
             error: e.to_string(),
-        })?;
-        if line.trim().is_empty() {
-            continue;
+        };
+        let line = line.map_err(|e| error(&e))?;
+        if wanted(&line) {
+            values.push(serde_json::from_str(&line).map_err(|e| error(&e))?);
         }
-        records.push(
-            serde_json::from_str(&line).map_err(|e| ReviewToolError::Record {
-                line: i + 1,
-                error: e.to_string(),
-            })?,
-        );
     }
-    Ok(records)
+    Ok(values)
 }
 
 /// Reviews one game, timed.

@@ -478,4 +478,61 @@ mod tests {
             "{game}"
         );
     }
+
+    /// Given the lines of two runs (one game in both, one line from before lines named their
+    /// variant), when pooled, then each game counts once and the table is theirs; a game of
+    /// another variant is refused.
+    #[test]
+    fn pooled_runs_count_each_game_once() {
+        let game = |seed: u64, weak: f64, strong: f64, named: bool| {
+            let seat = |bot: &str, accuracy: f64| {
+                serde_json::json!({"bot": bot, "figures": {"accuracy": accuracy, "judged": 10.0,
+                    "lost": 5.0, "lost_per_decision": 0.5, "marks": 1.0, "blunders": 0.0,
+                    "final_margin": if bot == "random" { -20.0 } else { 20.0 }}})
+            };
+            let mut line = serde_json::json!({"pairing": "random v greedy", "seed": seed,
+                "seats": [seat("random", weak), seat("greedy", strong)],
+                "weaker_below": weak < strong});
+            if named {
+                line["variant"] = "neue-wege".into();
+                line["players"] = 2.into();
+                line["judge"] = "hybrid".into();
+            }
+            line.to_string()
+        };
+        let first = [game(1, 0.0, 40.0, true), game(2, 50.0, 30.0, false)].join("\n");
+        let second = format!(
+            "a table line\n{}\n{}\n",
+            game(2, 50.0, 30.0, true),
+            game(3, 10.0, 20.0, true)
+        );
+        let mut lines = crate::review_tool::read_game_lines(first.as_bytes()).unwrap();
+        lines.extend(crate::review_tool::read_game_lines(second.as_bytes()).unwrap());
+        assert_eq!(lines.len(), 4);
+        let of = Pooled {
+            variant: Variant::NeueWege,
+            players: 2,
+            judge: Judge::Hybrid,
+        };
+        let table = pool(&lines, of).unwrap();
+        let random_row = table.lines().nth(4).unwrap();
+        // Seeds 1, 2 and 3 once each: the random seats' accuracy 20 on average, below in 2 of 3.
+        assert!(
+            random_row.starts_with("| random v greedy | random | 3 | 20.00 ± "),
+            "{table}"
+        );
+        assert!(random_row.ends_with("| 67% | 0 |"), "{table}");
+        assert!(
+            table.starts_with("neue-wege with 2 players, 3 games a pairing"),
+            "{table}"
+        );
+        let keltis = Pooled {
+            variant: Variant::Keltis,
+            ..of
+        };
+        assert!(matches!(
+            pool(&lines, keltis),
+            Err(ReviewToolError::Pool(_))
+        ));
+    }
 }

@@ -204,7 +204,7 @@ pub enum Command {
         /// figures as a JSON line, each pairing's table).
         #[arg(long)]
         calibrate: bool,
-        /// The strong bot of --calibrate.
+        /// The strong bot of --calibrate (and of --pool).
         #[arg(long, default_value = "rollout:32i", value_parser = parse_bot)]
         strong: keltis::engine::bots::BotKind,
         /// Instead: each game reviewed twice (with --seed and --seed + 1000), and how many
@@ -213,7 +213,8 @@ pub enum Command {
         stability: bool,
         /// Instead: the table of the calibration games in these files (each a --calibrate run's
         /// standard error, or its game lines), pooled: runs on other seeds add up to one table.
-        /// Every game must be of --variant, --players and the judge (each line says its own).
+        /// Every game must be of --variant, --players, the judge and --strong (each line says its
+        /// own; a line that does not is taken to be of these).
         #[arg(long, num_args = 1..)]
         pool: Vec<PathBuf>,
         /// The pairings --calibrate plays, by name (all unless given).

@@ -285,6 +285,7 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
                     variant,
                     players,
                     judge: effort.judge,
+                    strong,
                 };
                 println!("{}", calibrate::pool(&games, of)?);
                 return Ok(());

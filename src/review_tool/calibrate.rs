@@ -31,6 +31,16 @@ impl Pairing {
     pub fn title(&self) -> String {
         format!("{} v {}", self.weaker.0, self.stronger.0)
     }
+
+    /// The strong bot, where the pairing seats it.
+    fn strong_bot(&self) -> Option<BotKind> {
+        [self.weaker, self.stronger]
+            .into_iter()
+            .find_map(|(name, player)| match player {
+                Player::Bot(kind) if name == "strong" => Some(kind),
+                _ => None,
+            })
+    }
 }
 
 /// The pairings the calibration plays: random against greedy (greedy wins about 99% of such
@@ -94,6 +104,9 @@ pub struct GameLine {
     pub judge: Option<Judge>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub samples: Option<usize>,
+    /// The strong bot (`rollout:32i`), where the pairing seats it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub strong: Option<String>,
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub never_ended: bool,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -184,6 +197,7 @@ pub fn calibrate_pairing(
             players: Some(players),
             judge: Some(effort.judge),
             samples: Some(effort.samples),
+            strong: pairing.strong_bot().map(BotKind::name),
             never_ended: false,
             seats: Vec::new(),
             weaker_below: None,
@@ -274,10 +288,10 @@ fn rows(weaker_bot: &str, stronger_bot: &str, lines: &[GameLine]) -> Vec<BotRow>
 }
 
 /// The table of calibration games from their progress lines (`keltis review --pool`), for one
-/// variant, player count and judge: runs on other seeds, on other machines or sessions, pooled
-/// into the 200 games a pairing the issue asks. A game given twice (the same pairing and seed)
-/// counts once; lines of another variant, player count or judge are refused, as are lines that
-/// do not say theirs (`assume` names it for those).
+/// variant, player count, judge and strong bot: runs on other seeds, on other machines or
+/// sessions, pooled into the 200 games a pairing the issue asks. A game given twice (the same
+/// pairing and seed) counts once; a game of another variant, player count, judge or strong bot
+/// is refused (`assume` stands for what a line does not say: lines written before they said it).
 pub fn pool(lines: &[GameLine], assume: Pooled) -> Result<String, ReviewToolError> {
     let mut by_pairing: Vec<(String, Vec<GameLine>)> = Vec::new();
     let mut seen = std::collections::HashSet::new();
@@ -286,6 +300,11 @@ pub fn pool(lines: &[GameLine], assume: Pooled) -> Result<String, ReviewToolErro
             variant: line.variant.unwrap_or(assume.variant),
             players: line.players.unwrap_or(assume.players),
             judge: line.judge.unwrap_or(assume.judge),
+            strong: match &line.strong {
+                Some(name) => BotKind::parse(name)
+                    .ok_or_else(|| ReviewToolError::Pool(format!("{name:?} is not a bot")))?,
+                None => assume.strong,
+            },
         };
         if of_line != assume {
             return Err(ReviewToolError::Pool(format!(
@@ -323,23 +342,24 @@ pub fn pool(lines: &[GameLine], assume: Pooled) -> Result<String, ReviewToolErro
     ))
 }
 
-/// What the pooled games must all be: one variant, player count and judge.
+/// What the pooled games must all be: one variant, player count, judge and strong bot.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Pooled {
     pub variant: Variant,
     pub players: u8,
     pub judge: Judge,
+    pub strong: BotKind,
 }
 
 impl Pooled {
     fn name(&self) -> String {
         format!(
-            "{} with {} players by the {:?} judge",
+            "{} with {} players by the {} judge (strong: {})",
             self.variant.name(),
             self.players,
-            self.judge
+            format!("{:?}", self.judge).to_lowercase(),
+            self.strong.name()
         )
-        .to_lowercase()
     }
 }
 
@@ -513,6 +533,7 @@ mod tests {
             variant: Variant::NeueWege,
             players: 2,
             judge: Judge::Hybrid,
+            strong: BotKind::parse("rollout:32i").unwrap(),
         };
         let table = pool(&lines, of).unwrap();
         let random_row = table.lines().nth(4).unwrap();
@@ -534,5 +555,16 @@ mod tests {
             pool(&lines, keltis),
             Err(ReviewToolError::Pool(_))
         ));
+        // A pairing with the strong bot, played by another strong bot: refused.
+        let mut stronger = lines[0].clone();
+        stronger.pairing = "greedy v strong".into();
+        stronger.strong = Some("rollout:640i".into());
+        let refused = pool(std::slice::from_ref(&stronger), of);
+        assert!(
+            matches!(refused, Err(ReviewToolError::Pool(_))),
+            "{refused:?}"
+        );
+        stronger.strong = Some("rollout:32i".into());
+        assert!(pool(&[stronger], of).is_ok());
     }
 }

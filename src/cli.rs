@@ -213,8 +213,8 @@ pub enum Command {
         stability: bool,
         /// Instead: the table of the calibration games in these files (each a --calibrate run's
         /// standard error, or its game lines), pooled: runs on other seeds add up to one table.
-        /// Every game must be of --variant, --players, the judge and --strong (each line says its
-        /// own; a line that does not is taken to be of these).
+        /// Every game must be of --variant, --players, the judge, --samples and --strong (each
+        /// line says its own; a line that does not is taken to be of these).
         #[arg(long, num_args = 1..)]
         pool: Vec<PathBuf>,
         /// The pairings --calibrate plays, by name (all unless given).

@@ -285,6 +285,7 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
                     variant,
                     players,
                     judge: effort.judge,
+                    samples: effort.samples,
                     strong,
                 };
                 println!("{}", calibrate::pool(&games, of)?);

@@ -290,8 +290,8 @@ fn rows(weaker_bot: &str, stronger_bot: &str, lines: &[GameLine]) -> Vec<BotRow>
 /// The table of calibration games from their progress lines (`keltis review --pool`), for one
 /// variant, player count, judge and strong bot: runs on other seeds, on other machines or
 /// sessions, pooled into the 200 games a pairing the issue asks. A game given twice (the same
-/// pairing and seed) counts once; a game of another variant, player count, judge or strong bot
-/// is refused (`assume` stands for what a line does not say: lines written before they said it).
+/// pairing and seed) counts once; a game of another variant, player count, judge, samples or
+/// strong bot is refused (`assume` stands for what a line does not say: lines written before they said it).
 pub fn pool(lines: &[GameLine], assume: Pooled) -> Result<String, ReviewToolError> {
     let mut by_pairing: Vec<(String, Vec<GameLine>)> = Vec::new();
     let mut seen = std::collections::HashSet::new();
@@ -300,6 +300,7 @@ pub fn pool(lines: &[GameLine], assume: Pooled) -> Result<String, ReviewToolErro
             variant: line.variant.unwrap_or(assume.variant),
             players: line.players.unwrap_or(assume.players),
             judge: line.judge.unwrap_or(assume.judge),
+            samples: line.samples.unwrap_or(assume.samples),
             strong: match &line.strong {
                 Some(name) => BotKind::parse(name)
                     .ok_or_else(|| ReviewToolError::Pool(format!("{name:?} is not a bot")))?,
@@ -342,22 +343,25 @@ pub fn pool(lines: &[GameLine], assume: Pooled) -> Result<String, ReviewToolErro
     ))
 }
 
-/// What the pooled games must all be: one variant, player count, judge and strong bot.
+/// What the pooled games must all be: one variant, player count, judge (and its samples) and
+/// strong bot.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Pooled {
     pub variant: Variant,
     pub players: u8,
     pub judge: Judge,
+    pub samples: usize,
     pub strong: BotKind,
 }
 
 impl Pooled {
     fn name(&self) -> String {
         format!(
-            "{} with {} players by the {} judge (strong: {})",
+            "{} with {} players by the {} judge on {} samples (strong: {})",
             self.variant.name(),
             self.players,
             format!("{:?}", self.judge).to_lowercase(),
+            self.samples,
             self.strong.name()
         )
     }
@@ -517,6 +521,7 @@ mod tests {
                 line["variant"] = "neue-wege".into();
                 line["players"] = 2.into();
                 line["judge"] = "hybrid".into();
+                line["samples"] = 100.into();
             }
             line.to_string()
         };
@@ -533,6 +538,7 @@ mod tests {
             variant: Variant::NeueWege,
             players: 2,
             judge: Judge::Hybrid,
+            samples: 100,
             strong: BotKind::parse("rollout:32i").unwrap(),
         };
         let table = pool(&lines, of).unwrap();
@@ -551,6 +557,11 @@ mod tests {
             variant: Variant::Keltis,
             ..of
         };
+        let fewer_samples = Pooled { samples: 50, ..of };
+        assert!(matches!(
+            pool(&lines[..1], fewer_samples),
+            Err(ReviewToolError::Pool(_))
+        ));
         assert!(matches!(
             pool(&lines, keltis),
             Err(ReviewToolError::Pool(_))

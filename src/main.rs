@@ -268,7 +268,9 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             stability,
             pool,
         } => {
-            use keltis::review_tool::{calibrate, greedy_game, print_reviews, read_records};
+            use keltis::review_tool::{
+                calibrate, greedy_game, print_reviews, read_records, tables,
+            };
             let server = keltis::review::server_effort(variant, players);
             let effort = keltis::review::Effort {
                 samples,
@@ -281,14 +283,14 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
                     let file = std::io::BufReader::new(File::open(path)?);
                     games.extend(keltis::review_tool::read_game_lines(file)?);
                 }
-                let of = calibrate::Pooled {
+                let of = tables::Pooled {
                     variant,
                     players,
                     judge: effort.judge,
                     samples: effort.samples,
                     strong,
                 };
-                println!("{}", calibrate::pool(&games, of)?);
+                println!("{}", tables::pool(&games, of)?);
                 return Ok(());
             }
             if calibrate {

@@ -13,6 +13,7 @@ use crate::engine::{Game, Record, Setup, SetupError, Variant};
 use crate::review::{review, Effort, Review, ReviewError};
 
 pub mod calibrate;
+pub mod tables;
 
 /// One game reviewed, and what it cost.
 #[derive(Debug, Serialize)]
@@ -125,8 +126,8 @@ pub fn read_records(input: impl BufRead) -> Result<Vec<Record>, ReviewToolError>
 }
 
 /// The calibration games in `input`, a run's progress output: each line that opens a JSON object
-/// is a game ([`calibrate::GameLine`]); the rest (the tables between) is skipped.
-pub fn read_game_lines(input: impl BufRead) -> Result<Vec<calibrate::GameLine>, ReviewToolError> {
+/// is a game ([`tables::GameLine`]); the rest (the tables between) is skipped.
+pub fn read_game_lines(input: impl BufRead) -> Result<Vec<tables::GameLine>, ReviewToolError> {
     json_lines(input, |line| line.trim_start().starts_with('{'))
 }
 

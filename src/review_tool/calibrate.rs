@@ -103,15 +103,17 @@ pub fn calibrate_pairing(
     let mut lines = Vec::new();
     for g in 0..games {
         let weak_at = |seat: u8| (u64::from(seat) + g) % 2 == 0;
-        let kinds: Vec<Player> = (0..players)
+        // Each seat's side: its bot's name and who plays it.
+        let sides: Vec<(&str, Player)> = (0..players)
             .map(|s| {
                 if weak_at(s) {
-                    pairing.weaker.1
+                    pairing.weaker
                 } else {
-                    pairing.stronger.1
+                    pairing.stronger
                 }
             })
             .collect();
+        let kinds: Vec<Player> = sides.iter().map(|side| side.1).collect();
         let mut line = GameLine {
             pairing: pairing.title(),
             seed: seed.wrapping_add(g),
@@ -129,16 +131,9 @@ pub fn calibrate_pairing(
             Err(ReviewToolError::NeverEnded) => line.never_ended = true,
             played => {
                 let review = crate::review::review(&played?, effort, line.seed)?;
-                let bot = |seat| {
-                    if weak_at(seat) {
-                        pairing.weaker.0
-                    } else {
-                        pairing.stronger.0
-                    }
-                };
                 line.seats = (0..players)
                     .map(|seat| Seat {
-                        bot: bot(seat).to_string(),
+                        bot: sides[usize::from(seat)].0.to_string(),
                         figures: figures(&review, seat),
                     })
                     .collect();

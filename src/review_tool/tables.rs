@@ -30,7 +30,8 @@ pub struct Seat {
 
 /// One calibration game, as its progress line gives it: what was played and judged, and each
 /// seat's figures, or that it never ended. Lines of runs on other seeds pool exactly
-/// ([`pool`]); lines written before the run named its variant, players and judge lack them.
+/// ([`pool`]); lines written before the run named its variant, players, judge, samples and strong
+/// bot lack them.
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct GameLine {
     pub pairing: String,
@@ -169,7 +170,10 @@ pub fn pool(lines: &[GameLine], assume: Pooled) -> Result<String, ReviewToolErro
                 assume.name()
             )));
         }
-        if !seen.insert((line.pairing.clone(), line.seed)) {
+        // A seed's seats depend on the run that played it (the weaker bot sits first in a run's
+        // first game): the same seed with other seats is another game.
+        let seating: Vec<&str> = line.seats.iter().map(|s| s.bot.as_str()).collect();
+        if !seen.insert((line.pairing.clone(), line.seed, seating)) {
             continue;
         }
         match by_pairing.iter_mut().find(|(p, _)| *p == line.pairing) {
@@ -256,8 +260,9 @@ mod tests {
     use super::*;
 
     /// Given the lines of two runs (one game in both, one line from before lines named their
-    /// variant), when pooled, then each game counts once and the table is theirs; a game of
-    /// another variant is refused.
+    /// variant) and a seed of theirs played by a third run with the seats the other way round,
+    /// when pooled, then each game counts once and the table is theirs; a game of another variant
+    /// is refused.
     #[test]
     fn pooled_runs_count_each_game_once() {
         let game = |seed: u64, weak: f64, strong: f64, named: bool| {
@@ -286,6 +291,12 @@ mod tests {
         let mut lines = crate::review_tool::read_game_lines(first.as_bytes()).unwrap();
         lines.extend(crate::review_tool::read_game_lines(second.as_bytes()).unwrap());
         assert_eq!(lines.len(), 4);
+        // Seed 3 played by another run, the greedy bot first: another game.
+        let mut other_seats = lines[3].clone();
+        other_seats.seats.reverse();
+        other_seats.seats[0].figures.accuracy = 60.0;
+        other_seats.seats[1].figures.accuracy = 40.0;
+        lines.push(other_seats);
         let of = Pooled {
             variant: Variant::NeueWege,
             players: 2,
@@ -295,14 +306,15 @@ mod tests {
         };
         let table = pool(&lines, of).unwrap();
         let random_row = table.lines().nth(4).unwrap();
-        // Seeds 1, 2 and 3 once each: the random seats' accuracy 20 on average, below in 2 of 3.
+        // Seeds 1, 2 and 3 once each, and seed 3's other game: the random seats' accuracy 25 on
+        // average, below in 3 of 4.
         assert!(
-            random_row.starts_with("| random v greedy | random | 3 | 20.00 ± "),
+            random_row.starts_with("| random v greedy | random | 4 | 25.00 ± "),
             "{table}"
         );
-        assert!(random_row.ends_with("| 67% | 0 |"), "{table}");
+        assert!(random_row.ends_with("| 75% | 0 |"), "{table}");
         assert!(
-            table.starts_with("neue-wege with 2 players, 3 games a pairing"),
+            table.starts_with("neue-wege with 2 players, 4 games a pairing"),
             "{table}"
         );
         let keltis = Pooled {

@@ -165,7 +165,13 @@ export async function keyboardMove(page) {
  * an action (`lostFocus`). */
 export async function playToEnd(page, { limit = 6000, onClick = async () => {}, before = async () => {}, keyboard = false } = {}) {
   const clicks = { draw: 0, board: 0, card: 0, other: 0, lostFocus: 0 };
+  let idle = 0;
   for (let i = 0; i < limit && !(await page.$('#result')); i++) {
+    // Nothing to act on for 60 looks of 2 s, against a bot that moves at once: the page is stuck.
+    if (idle > 60) {
+      const game = Number(/\/games\/(\d+)/.exec(page.url())?.[1]);
+      throw new Error(`the game page stopped: ${JSON.stringify({ clicks, ...await stuck(page, game, '#turn') })}`);
+    }
     // While the bot moves, wait in the page for something to act on (or the result), looking
     // every 50 ms: the queries of `act` each round trip through the browser, and an idle look
     // cost as many of them as a move (half the looks of a game were idle).
@@ -184,12 +190,26 @@ export async function playToEnd(page, { limit = 6000, onClick = async () => {}, 
       // The page was redrawn under the click (the bot moved): look again.
     }
     if (!what) await page.waitForTimeout(30);
+    idle = what ? 0 : idle + 1;
     if (keyboard && await page.evaluate(() => document.activeElement === document.body || document.activeElement === null)) {
       clicks.lostFocus++;
     }
   }
   if (!(await page.$('#result'))) throw new Error(`the game did not end: ${JSON.stringify(clicks)}`);
   return clicks;
+}
+
+/** What a page that stopped shows (its turn line, read from `turnLine`) against what the server
+ * says of game `id`: whose turn, the version, what the player may do. */
+export async function stuck(page, id, turnLine) {
+  const shown = await page.locator(turnLine).innerText().catch((e) => `unreadable: ${e}`);
+  const server = await page.evaluate(async (game) => {
+    const token = JSON.parse(localStorage.getItem('keltis.session') ?? '{}').access_token;
+    const r = await fetch(`/api/v1/games/${game}`, { headers: { authorization: `Bearer ${token}` } });
+    const g = await r.json();
+    return { http: r.status, status: g.status, version: g.version, yourSeat: g.your_seat, toAct: g.state?.to_act, legal: g.state?.legal_decisions?.length };
+  }, id).catch((e) => `unreadable: ${e}`);
+  return { shown, server };
 }
 
 /** Opens `url` in a new context of the same player (their session, an empty cache) with

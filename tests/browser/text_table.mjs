@@ -5,7 +5,7 @@
 // finds nothing serious at the end.
 // Usage: node text_table.mjs <server base URL> <name> [variant]. Prints one JSON line.
 import { createRequire } from 'node:module';
-import { DESKTOP, createGame, launch, register, watchOutside } from './lib.mjs';
+import { DESKTOP, createGame, launch, register, stuck, watchOutside } from './lib.mjs';
 
 const require = createRequire(import.meta.url);
 const [base, name, only] = process.argv.slice(2);
@@ -73,20 +73,26 @@ async function playAtTheTextTable(page, variant) {
     tabs++;
   }
   const report = { variant, id, firstLink, tabs, moves: 0, ids: [], headings: [] };
+  let waits = 0;
   for (let step = 0; step < 3000; step++) {
     const turn = await page.locator('#text-turn').innerText();
     if (turn === 'Game over') break;
     const options = await page.locator('#command-choices option').evaluateAll((os) => os.map((o) => o.value));
     if (turn !== 'Your turn' || !options.length) {
+      // A page that waits this long (60 looks of 2 s) for a bot that moves at once is stuck.
+      if (++waits > 60) throw new Error(`the text table stopped: ${JSON.stringify(await stuck(page, id, '#text-turn'))}`);
       // Waited for in the page: a look from here costs round trips through the browser.
       await page.waitForFunction(() => document.querySelector('#text-turn')?.textContent === 'Game over'
         || (document.querySelector('#text-turn')?.textContent === 'Your turn' && document.querySelector('#command-choices option')),
       null, { polling: 50, timeout: 2000 }).catch(() => null);
       continue;
     }
+    waits = 0;
     // The completion's first letter by key, the rest as one input (what choosing a completion
-    // does): a key's events for each letter were a third of a game's time in the browser.
-    const words = options[step % options.length];
+    // does): a key's events for each letter were a third of a game's time in the browser. A draw
+    // is from the deck: Keltis Card ends when the deck runs out (C9), which draws from the piles
+    // by both players put off for as long as they go on (bounded by this player alone).
+    const words = options.find((o) => o === 'draw from the deck') ?? options[step % options.length];
     await page.keyboard.press('ControlOrMeta+a');
     await page.keyboard.type(words.slice(0, 1));
     await page.keyboard.insertText(words.slice(1));

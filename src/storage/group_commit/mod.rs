@@ -9,7 +9,9 @@
 //! work succeeded waits for its batch's commit, and if that commit fails, every writer of the batch
 //! gets the error, as if each had committed alone and failed. A writer whose work failed left
 //! nothing of itself in the batch: its savepoint was rolled back, or (a move's append, which needs
-//! none) it failed before writing; one that failed having written fails its batch.
+//! none) it failed before writing; one that failed having written fails its batch. It too is
+//! answered once its batch has settled: its refusal may rest on what the batch's earlier writers
+//! wrote, which a retry must be able to read.
 //!
 //! With `--sqlite-synchronous full-outside-lock` the sync to disk is made outside the turn (issue
 //! 50). At `synchronous = FULL` SQLite syncs the log inside the commit, while the write lock is
@@ -219,9 +221,20 @@ impl Committer {
         }
         drop(holding);
         drop(turn);
-        let value = outcome?;
-        self.wait_for(batch)?;
-        Ok(value)
+        match outcome {
+            Ok(value) => {
+                self.wait_for(batch)?;
+                Ok(value)
+            }
+            // A refusal may rest on what the batch's earlier writers wrote (a stale append's
+            // version, a taken name), which readers see only once it commits: answered before,
+            // a retry would read the old row and meet the same write again (fifty resigns in a
+            // row lost that way while bots moved). Whatever the batch's fate, this one failed.
+            Err(e) => {
+                let _ = self.wait_for(batch);
+                Err(e)
+            }
+        }
     }
 
     /// Commit the open batch, `batch`, and make it durable; the turn is this writer's.

@@ -336,3 +336,68 @@ fn an_unguarded_writer_whose_failure_ended_the_transaction_fails_its_batch() {
         .expect("a write after the failed batch");
     assert!(has_user(&db, "later"));
 }
+
+/// A writer refused on what an earlier writer of its batch wrote (here a row it finds, as a stale
+/// append finds the version moved on) is answered only once that batch has committed: what it
+/// reads next holds that write. Answered before, a retry on what readers see met the same
+/// uncommitted write again and again while writers kept the batch open (a resign lost fifty
+/// tries so while bots moved). `behind` keeps the batch open after the refused writer, and closes
+/// it once that writer was answered or, as it should be, after a second without an answer.
+#[test]
+fn a_refused_writer_is_answered_once_its_batch_has_committed() {
+    use std::sync::atomic::Ordering;
+    use std::sync::mpsc::channel;
+    let file = ScratchFile::new("refused-writer-waits", "waits.db");
+    let db = Database::open(file.path(), 4).expect("a database");
+    let committer = db.sqlite_writes.clone().expect("SQLite has a committer");
+    let queued = || {
+        while committer.queued.load(Ordering::SeqCst) == 0 {
+            std::thread::yield_now();
+        }
+    };
+    std::thread::scope(|scope| {
+        let db = &db;
+        let (ahead_started, ahead_working) = channel();
+        let (refused_working, refused_started) = channel();
+        let (answered, refusal_answered) = channel();
+        let ahead = scope.spawn(move || {
+            db.write(|c| {
+                insert_user(c, "ahead", "!", false, 0)?;
+                ahead_started.send(()).expect("the test listens");
+                queued();
+                Ok::<_, StorageError>(())
+            })
+        });
+        ahead_working.recv().expect("the writer ahead started");
+        let refused = scope.spawn(move || {
+            let outcome = db.write_atomic(|c| {
+                refused_working.send(()).expect("the test listens");
+                queued();
+                match user_by_name(c, "ahead")? {
+                    Some(_) => Err(StorageError::Conflict),
+                    None => Ok(()),
+                }
+            });
+            let seen = has_user(db, "ahead");
+            let _ = answered.send(());
+            (outcome, seen)
+        });
+        refused_started.recv().expect("the refused writer started");
+        let behind = db.write(|c| {
+            let _ = refusal_answered.recv_timeout(std::time::Duration::from_secs(1));
+            insert_user(c, "behind", "!", false, 0)
+        });
+        let (outcome, seen) = refused.join().expect("the refused writer");
+        assert!(
+            matches!(outcome, Err(StorageError::Conflict)),
+            "{outcome:?}"
+        );
+        assert!(
+            seen,
+            "answered before the write it was refused on was committed"
+        );
+        assert!(ahead.join().expect("the writer ahead").is_ok());
+        assert!(behind.is_ok(), "{behind:?}");
+    });
+    assert_eq!(db.write_turn_stats().expect("a turn").batches, 1);
+}

@@ -80,6 +80,7 @@ async function playAtTheTextTable(page, variant) {
     const options = await page.locator('#command-choices option').evaluateAll((os) => os.map((o) => o.value));
     if (turn !== 'Your turn' || !options.length) {
       // A page that waits this long (60 looks of 2 s) for a bot that moves at once is stuck.
+      // (`waits` counts the looks since the last move, refused completions too.)
       if (++waits > 60) throw new Error(`the text table stopped: ${JSON.stringify(await stuck(page, id, '#text-turn'))}`);
       // Waited for in the page: a look from here costs round trips through the browser.
       await page.waitForFunction(() => document.querySelector('#text-turn')?.textContent === 'Game over'
@@ -87,19 +88,24 @@ async function playAtTheTextTable(page, variant) {
       null, { polling: 50, timeout: 2000 }).catch(() => null);
       continue;
     }
-    waits = 0;
     // The completion's first letter by key, the rest as one input (what choosing a completion
-    // does): a key's events for each letter were a third of a game's time in the browser. A draw
-    // is from the deck: Keltis Card ends when the deck runs out (C9), which draws from the piles
-    // by both players put off for as long as they go on (bounded by this player alone).
-    const words = options.find((o) => o === 'draw from the deck') ?? options[step % options.length];
+    // does): a key's events for each letter were a third of a game's time in the browser.
+    const words = options[step % options.length];
     await page.keyboard.press('ControlOrMeta+a');
     await page.keyboard.type(words.slice(0, 1));
     await page.keyboard.insertText(words.slice(1));
     await page.keyboard.press('Enter');
     const done = await page.waitForFunction(() => document.querySelector('#command')?.value === '', null, { timeout: 3000 })
       .then(() => true, () => false);
-    if (!done) continue;
+    if (!done) {
+      // Every completion refused, look after look: the table is stuck on choices it no longer has.
+      if (++waits > 60) {
+        const answer = await page.locator('#command-answer').innerText().catch(() => '');
+        throw new Error(`the text table refuses its own completions: ${JSON.stringify({ words, answer, ...await stuck(page, id, '#text-turn') })}`);
+      }
+      continue;
+    }
+    waits = 0;
     report.moves++;
     const read = performance.now();
     const tree = await page.locator('body').ariaSnapshot();

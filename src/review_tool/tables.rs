@@ -78,6 +78,8 @@ pub struct BotRow {
     pub below_the_other: Option<f64>,
     /// The pairing's games left out because they never ended ([`super::MOST_DECISIONS`]).
     pub never_ended: u64,
+    /// The pairing's games reviewed.
+    pub games: u64,
 }
 
 fn interval(values: &[f64]) -> (f64, f64) {
@@ -107,6 +109,7 @@ pub(super) fn rows(weaker_bot: &str, stronger_bot: &str, lines: &[GameLine]) -> 
             .map(|s| s.figures)
             .collect()
     };
+    let games = lines.len() as u64 - never_ended;
     let row = |bot: &str, seats: &[SeatFigures], below: Option<f64>| {
         let of = |f: fn(&SeatFigures) -> f64| interval(&seats.iter().map(f).collect::<Vec<_>>());
         BotRow {
@@ -124,12 +127,12 @@ pub(super) fn rows(weaker_bot: &str, stronger_bot: &str, lines: &[GameLine]) -> 
                 / seats.len().max(1) as f64,
             below_the_other: below,
             never_ended,
+            games,
         }
     };
     if weaker_bot == stronger_bot {
         return vec![row(weaker_bot, &of_bot(weaker_bot), None)];
     }
-    let games = lines.len() as u64 - never_ended;
     vec![
         row(
             weaker_bot,
@@ -252,6 +255,81 @@ pub fn table(variant: Variant, players: u8, games: u64, rows: &[BotRow]) -> Stri
             r.never_ended,
         );
     }
+    out + &targets(rows)
+}
+
+/// The games a pairing the issue asks for.
+pub const GAMES_ASKED: u64 = 200;
+
+/// Which of the issue's targets each pairing of `rows` meets: the weaker bot's accuracy below the
+/// stronger's in at least 95% of games (random against greedy; 70%, greedy against strong), a gap
+/// of at least 25 points between random and greedy, points lost a decision ordered with 95%
+/// intervals apart; at most one blunder a game by the strong bot against itself; the judge's own
+/// choices winning at least half their games against the strong bot.
+pub fn targets(rows: &[BotRow]) -> String {
+    let met = |ok: bool| if ok { "met" } else { "**not met**" };
+    let mut out = format!("\nTargets (issue 66, over {GAMES_ASKED} games a pairing):\n");
+    let mut i = 0;
+    while i < rows.len() {
+        let weaker = &rows[i];
+        let stronger = rows.get(i + 1).filter(|r| r.pairing == weaker.pairing);
+        i += if stronger.is_some() { 2 } else { 1 };
+        let mut said = Vec::new();
+        match (weaker.bot.as_str(), stronger) {
+            ("strong", None) => said.push(format!(
+                "{:.2} blunders a game (at most 1): {}",
+                weaker.blunders_per_game.0,
+                met(weaker.blunders_per_game.0 <= 1.0)
+            )),
+            ("strong", Some(judge)) if judge.bot == "judge" => said.push(format!(
+                "the judge won {:.0}% of its games (at least half): {}",
+                judge.won * 100.0,
+                met(judge.won >= 0.5)
+            )),
+            (_, Some(stronger)) => {
+                let least = if weaker.bot == "random" { 0.95 } else { 0.70 };
+                let below = weaker.below_the_other.unwrap_or(0.0);
+                said.push(format!(
+                    "{}'s accuracy below {}'s in {:.1}% of games (at least {:.0}%): {}",
+                    weaker.bot,
+                    stronger.bot,
+                    below * 100.0,
+                    least * 100.0,
+                    met(below >= least)
+                ));
+                if weaker.bot == "random" {
+                    let gap = stronger.accuracy.0 - weaker.accuracy.0;
+                    said.push(format!(
+                        "a gap of {gap:.1} points (at least 25): {}",
+                        met(gap >= 25.0)
+                    ));
+                }
+                let (w, s) = (
+                    weaker.points_lost_per_decision,
+                    stronger.points_lost_per_decision,
+                );
+                said.push(format!(
+                    "points lost a decision {:.2} ± {:.2} against {:.2} ± {:.2}, apart: {}",
+                    w.0,
+                    w.1,
+                    s.0,
+                    s.1,
+                    met(w.0 - w.1 > s.0 + s.1)
+                ));
+            }
+            _ => continue,
+        }
+        let short = match weaker.games {
+            n if n >= GAMES_ASKED => String::new(),
+            n => format!(", {} short", GAMES_ASKED - n),
+        };
+        out += &format!(
+            "- {}, {} games{short}: {}\n",
+            weaker.pairing,
+            weaker.games,
+            said.join("; ")
+        );
+    }
     out
 }
 
@@ -317,6 +395,10 @@ mod tests {
             table.starts_with("neue-wege with 2 players, 4 games a pairing"),
             "{table}"
         );
+        assert!(
+            table.contains("- random v greedy, 4 games, 196 short: random's accuracy below greedy's in 75.0% of games (at least 95%): **not met**"),
+            "{table}"
+        );
         let keltis = Pooled {
             variant: Variant::Keltis,
             ..of
@@ -341,5 +423,75 @@ mod tests {
         );
         stronger.strong = Some("rollout:32i".into());
         assert!(pool(&[stronger], of).is_ok());
+    }
+
+    /// Given a pairing of each kind, the targets say which are met: each figure against its
+    /// target, and the games short of 200.
+    #[test]
+    fn targets_say_which_are_met() {
+        let row = |pairing: &str, bot: &str, accuracy: f64, lost: (f64, f64)| BotRow {
+            pairing: pairing.into(),
+            bot: bot.into(),
+            seats: 200,
+            accuracy: (accuracy, 2.0),
+            judged_per_game: (100.0, 2.0),
+            points_lost_per_game: (100.0, 5.0),
+            points_lost_per_decision: lost,
+            marks_per_game: (1.0, 0.2),
+            blunders_per_game: (0.5, 0.1),
+            final_margin: (0.0, 2.0),
+            won: 0.5,
+            below_the_other: None,
+            never_ended: 0,
+            games: 200,
+        };
+        let rows = [
+            BotRow {
+                below_the_other: Some(0.955),
+                ..row("random v greedy", "random", 5.0, (1.44, 0.05))
+            },
+            row("random v greedy", "greedy", 34.0, (1.11, 0.05)),
+            BotRow {
+                below_the_other: Some(0.69),
+                games: 130,
+                ..row("greedy v strong", "greedy", 31.0, (1.12, 0.07))
+            },
+            row("greedy v strong", "strong", 57.0, (0.90, 0.06)),
+            row("strong v strong", "strong", 56.0, (0.85, 0.1)),
+            BotRow {
+                won: 0.42,
+                games: 50,
+                ..row("strong v judge", "strong", 75.0, (0.7, 0.1))
+            },
+            BotRow {
+                won: 0.42,
+                games: 50,
+                ..row("strong v judge", "judge", 87.0, (0.4, 0.1))
+            },
+        ];
+        let said = targets(&rows);
+        let lines: Vec<&str> = said.lines().skip(2).collect();
+        assert_eq!(lines.len(), 4, "{said}");
+        assert_eq!(
+            lines[0],
+            "- random v greedy, 200 games: random's accuracy below greedy's in 95.5% of games \
+             (at least 95%): met; a gap of 29.0 points (at least 25): met; points lost a decision \
+             1.44 ± 0.05 against 1.11 ± 0.05, apart: met"
+        );
+        assert_eq!(
+            lines[1],
+            "- greedy v strong, 130 games, 70 short: greedy's accuracy below strong's in 69.0% of \
+             games (at least 70%): **not met**; points lost a decision 1.12 ± 0.07 against \
+             0.90 ± 0.06, apart: met"
+        );
+        assert_eq!(
+            lines[2],
+            "- strong v strong, 200 games: 0.50 blunders a game (at most 1): met"
+        );
+        assert_eq!(
+            lines[3],
+            "- strong v judge, 50 games, 150 short: the judge won 42% of its games (at least \
+             half): **not met**"
+        );
     }
 }

@@ -276,11 +276,15 @@ pub fn targets(rows: &[BotRow]) -> String {
         i += if stronger.is_some() { 2 } else { 1 };
         let mut said = Vec::new();
         match (weaker.bot.as_str(), stronger) {
-            ("strong", None) => said.push(format!(
-                "{:.2} blunders a game (at most 1): {}",
-                weaker.blunders_per_game.0,
-                met(weaker.blunders_per_game.0 <= 1.0)
-            )),
+            ("strong", None) => {
+                // The row is a seat's; the target a game's, both seats together.
+                let seats_a_game = weaker.seats as f64 / weaker.games.max(1) as f64;
+                let blunders = weaker.blunders_per_game.0 * seats_a_game;
+                said.push(format!(
+                    "{blunders:.2} blunders a game, every seat's together (at most 1): {}",
+                    met(blunders <= 1.0)
+                ))
+            }
             ("strong", Some(judge)) if judge.bot == "judge" => said.push(format!(
                 "the judge won {:.0}% of its games (at least half): {}",
                 judge.won * 100.0,

@@ -122,7 +122,10 @@ fn targets_say_which_are_met() {
             ..row("greedy v strong", "greedy", 31.0, (1.12, 0.07))
         },
         row("greedy v strong", "strong", 57.0, (0.90, 0.06)),
-        row("strong v strong", "strong", 56.0, (0.85, 0.1)),
+        BotRow {
+            seats: 400,
+            ..row("strong v strong", "strong", 56.0, (0.85, 0.1))
+        },
         BotRow {
             won: 0.42,
             games: 50,
@@ -151,7 +154,7 @@ fn targets_say_which_are_met() {
     );
     assert_eq!(
         lines[2],
-        "- strong v strong, 200 games: 0.50 blunders a game (at most 1): met"
+        "- strong v strong, 200 games: 1.00 blunders a game, every seat's together (at most 1): met"
     );
     assert_eq!(
         lines[3],

@@ -251,7 +251,6 @@ fn an_unguarded_writer_after_another(
     Database,
     ScratchFile,
 ) {
-    use std::sync::atomic::Ordering;
     let file = ScratchFile::new(test, "unguarded.db");
     let db = Database::open(file.path(), 4).expect("a database");
     let committer = db.sqlite_writes.clone().expect("SQLite has a committer");
@@ -264,9 +263,7 @@ fn an_unguarded_writer_after_another(
                 start.send(()).expect("the writer behind listens");
                 // Its work done, it waits for the writer behind to queue, so that it leaves the
                 // batch open to it (no time involved: the queue is counted).
-                while committer.queued.load(Ordering::SeqCst) == 0 {
-                    std::thread::yield_now();
-                }
+                until_queued(&committer);
                 Ok::<_, StorageError>(())
             })
         });
@@ -275,6 +272,14 @@ fn an_unguarded_writer_after_another(
         (ahead.join().expect("the writer ahead"), behind)
     });
     (ahead, behind, db, file)
+}
+
+/// Wait until a writer has queued for the turn: one whose work is done then leaves its batch open
+/// to it.
+fn until_queued(committer: &super::Committer) {
+    while committer.queued.load(std::sync::atomic::Ordering::SeqCst) == 0 {
+        std::thread::yield_now();
+    }
 }
 
 fn has_user(db: &Database, name: &str) -> bool {
@@ -345,16 +350,11 @@ fn an_unguarded_writer_whose_failure_ended_the_transaction_fails_its_batch() {
 /// it once that writer was answered or, as it should be, after a second without an answer.
 #[test]
 fn a_refused_writer_is_answered_once_its_batch_has_committed() {
-    use std::sync::atomic::Ordering;
     use std::sync::mpsc::channel;
     let file = ScratchFile::new("refused-writer-waits", "waits.db");
     let db = Database::open(file.path(), 4).expect("a database");
     let committer = db.sqlite_writes.clone().expect("SQLite has a committer");
-    let queued = || {
-        while committer.queued.load(Ordering::SeqCst) == 0 {
-            std::thread::yield_now();
-        }
-    };
+    let queued = || until_queued(&committer);
     std::thread::scope(|scope| {
         let db = &db;
         let (ahead_started, ahead_working) = channel();

@@ -217,6 +217,10 @@ pub enum Command {
         /// line says its own; a line that does not is taken to be of these).
         #[arg(long, num_args = 1..)]
         pool: Vec<PathBuf>,
+        /// The judge's revision the --pool games must be of (a line without one is of the
+        /// first): the current one unless given.
+        #[arg(long, default_value_t = keltis::review::JUDGE_REVISION)]
+        judge_revision: u32,
         /// The pairings --calibrate plays, by name (all unless given).
         #[arg(long, value_delimiter = ',', value_parser = ["random-greedy", "greedy-strong", "strong-strong", "strong-judge"])]
         pairings: Vec<String>,

@@ -267,6 +267,7 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             pairings,
             stability,
             pool,
+            judge_revision,
         } => {
             use keltis::review_tool::{
                 calibrate, greedy_game, print_reviews, read_records, tables,
@@ -289,6 +290,7 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
                     judge: effort.judge,
                     samples: effort.samples,
                     strong,
+                    judge_revision,
                 };
                 println!("{}", tables::pool(&games, of)?);
                 return Ok(());

@@ -3,7 +3,7 @@
 //! play-outs start paths as players do.
 
 use super::judge::{choice_margins, samples, ChoiceMargins, HYBRID_BEST, HYBRID_STAND_INS};
-use super::marks::mean_and_spread;
+use super::marks::{half_mean, mean_and_spread};
 use super::play_out::{due_start, greedy_starting_paths, greedy_starting_paths_then, NextTurn};
 use super::*;
 use crate::engine::bots::rollout;
@@ -91,7 +91,8 @@ fn rng() -> SeedRng {
 
 /// Each valued choice's figures are its greedy play-outs' on the samples, or, for a choice other
 /// than the best, those of the same play-outs with the best choice played at the seat's next
-/// turn, where their mean is the higher ([`judge`]'s credit for a delay).
+/// turn, half by half: on each half where the other half's mean is the higher ([`judge`]'s credit
+/// for a delay, cross-fitted).
 fn assert_play_out_values(values: &ChoiceMargins, view: &View, legal: &[Decision], seat: u8) {
     let sampled = samples(view, SAMPLES, &mut rng()).unwrap();
     let mut scratch = Vec::new();
@@ -117,7 +118,7 @@ fn assert_play_out_values(values: &ChoiceMargins, view: &View, legal: &[Decision
         .collect();
     let means: Vec<f64> = plain.iter().map(|m| mean_and_spread(m).0).collect();
     let best = (0..means.len()).fold(0, |b, i| if means[i] > means[b] { i } else { b });
-    let mut credited_choices = 0;
+    let mut credited_halves = 0;
     for (j, &c) in values.choices.iter().enumerate() {
         let mut expected = plain[j].clone();
         if j != best {
@@ -131,9 +132,14 @@ fn assert_play_out_values(values: &ChoiceMargins, view: &View, legal: &[Decision
                     rollout::lead(&g, seat)
                 })
                 .collect();
-            if mean_and_spread(&late).0 > means[j] {
-                expected = late;
-                credited_choices += 1;
+            // Each half takes the delay where the other half's means favour it.
+            for parity in [0, 1] {
+                if half_mean(&late, 1 - parity) > half_mean(&plain[j], 1 - parity) {
+                    for k in (parity..late.len()).step_by(2) {
+                        expected[k] = late[k];
+                    }
+                    credited_halves += 1;
+                }
             }
         }
         assert_eq!(values.margins[j], expected, "choice {c}");
@@ -141,8 +147,8 @@ fn assert_play_out_values(values: &ChoiceMargins, view: &View, legal: &[Decision
         assert_eq!(values.wins[j], wins, "choice {c}");
     }
     eprintln!(
-        "{credited_choices} of {} choices credited",
-        values.choices.len()
+        "{credited_halves} of {} choices' halves credited",
+        2 * values.choices.len()
     );
 }
 

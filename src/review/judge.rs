@@ -20,6 +20,7 @@ use crate::engine::setup::SeedRng;
 use crate::engine::view::View;
 
 use super::endgame::{Solver, Worth};
+use super::marks::half_mean;
 use super::play_out::{NextTurn, PlayOut};
 
 /// A decision with at most this many cards in the draw pile (or in Keltis Card's final plays) is
@@ -237,8 +238,10 @@ fn look_closer(
 /// ([`super::play_out::greedy_starting_paths_then`]), by the means over every sample: a choice
 /// that puts the best off is charged the delay, not what the play-outs lose by never playing
 /// it. A sample searched exactly keeps the search's value (the search plays the best choice
-/// where it is best). Which of the two counts is chosen on all the samples: where both are
-/// close, the better of two noisy means, a little in the played choice's favour.
+/// where it is best). Which of the two counts for a half of the samples is chosen on the other
+/// half's means (cross-fitting, as [`super::marks::held_out_loss`] picks the best): chosen on
+/// all of them, the better of two noisy means would lift each choice by its own noise, on the
+/// very samples that then value it.
 fn credit_delays(
     seat: u8,
     games: &[Game],
@@ -246,7 +249,7 @@ fn credit_delays(
     values: &mut ChoiceMargins,
     solved: &[bool],
 ) -> Result<(), SampleError> {
-    let (means, best) = values.means_and_best();
+    let (_, best) = values.means_and_best();
     let best_choice = legal[values.choices[best]];
     let mut play = PlayOut::new(Judge::Hybrid);
     for (j, &choice) in values.choices.iter().enumerate() {
@@ -266,9 +269,16 @@ fn credit_delays(
             margins.push(m);
             wins.push(w);
         }
-        if super::marks::mean_and_spread(&margins).0 > means[j] {
-            values.margins[j] = margins;
-            values.wins[j] = wins;
+        // Both halves chosen before either is changed: each on the other's own values.
+        let late_on =
+            [0, 1].map(|half| half_mean(&margins, half) > half_mean(&values.margins[j], half));
+        for (parity, other) in [(0, 1), (1, 0)] {
+            if late_on[other] {
+                for k in (parity..margins.len()).step_by(2) {
+                    values.margins[j][k] = margins[k];
+                    values.wins[j][k] = wins[k];
+                }
+            }
         }
     }
     Ok(())

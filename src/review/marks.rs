@@ -67,22 +67,25 @@ pub fn clearly_worse(best: &[f64], played: &[f64]) -> bool {
 /// samples picks its best, which the other half values against `played` (cross-fitting); the
 /// two are averaged. Negative where the played choice did better on the held-out half.
 pub fn held_out_loss(margins: &[Vec<f64>], played: usize) -> f64 {
-    let half = |m: &[f64], parity: usize| -> f64 {
-        let picked: Vec<f64> = m.iter().skip(parity).step_by(2).copied().collect();
-        mean_and_spread(&picked).0
-    };
     let mut total = 0.0;
     for (pick, value) in [(0, 1), (1, 0)] {
         let best = (0..margins.len()).fold(played, |b, i| {
-            if half(&margins[i], pick) > half(&margins[b], pick) {
+            if half_mean(&margins[i], pick) > half_mean(&margins[b], pick) {
                 i
             } else {
                 b
             }
         });
-        total += half(&margins[best], value) - half(&margins[played], value);
+        total += half_mean(&margins[best], value) - half_mean(&margins[played], value);
     }
     total / 2.0
+}
+
+/// The mean of every second sample from `parity` (0 or 1) on: one half of the samples, as
+/// cross-fitting splits them.
+pub fn half_mean(values: &[f64], parity: usize) -> f64 {
+    let half: Vec<f64> = values.iter().skip(parity).step_by(2).copied().collect();
+    mean_and_spread(&half).0
 }
 
 /// A decision's winning chances: after the played choice, after the best, the chance given away

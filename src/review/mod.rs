@@ -38,6 +38,11 @@ pub use marks::Mark;
 pub const SAMPLES: usize = 100;
 pub const EXACT_NODES: u32 = 5_000;
 
+/// The judge's revision: raised by every change that moves any figure a review gives, so that
+/// calibration games judged before (docs/calibration/, which say theirs) are never pooled with
+/// games judged after. 1: until the credit for a delay was cross-fitted (December 2026).
+pub const JUDGE_REVISION: u32 = 2;
+
 /// The effort the server reviews a game of `variant` between `players` with: the hybrid judge
 /// with two players in every variant and in Keltis with three, the quick judge elsewhere. There
 /// the hybrid one tells greedy play from strong play and random from greedy, with points lost a

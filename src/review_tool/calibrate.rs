@@ -122,6 +122,7 @@ pub fn calibrate_pairing(
             judge: Some(effort.judge),
             samples: Some(effort.samples),
             strong: pairing.strong_bot().map(BotKind::name),
+            judge_revision: crate::review::JUDGE_REVISION,
             never_ended: false,
             seats: Vec::new(),
             weaker_below: None,

@@ -9,6 +9,10 @@ use crate::review::Judge;
 
 use super::ReviewToolError;
 
+fn first_revision() -> u32 {
+    1
+}
+
 /// What one seat's review said (each game's, on the progress lines).
 #[derive(Clone, Copy, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct SeatFigures {
@@ -47,6 +51,10 @@ pub struct GameLine {
     /// The strong bot (`rollout:32i`), where the pairing seats it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub strong: Option<String>,
+    /// The judge's revision ([`crate::review::JUDGE_REVISION`]); lines without one were
+    /// judged by the first.
+    #[serde(default = "first_revision")]
+    pub judge_revision: u32,
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub never_ended: bool,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -147,8 +155,8 @@ pub(super) fn rows(weaker_bot: &str, stronger_bot: &str, lines: &[GameLine]) -> 
 /// variant, player count, judge and strong bot: runs on other seeds, on other machines or
 /// sessions, pooled into the 200 games a pairing the issue asks. A game given twice (the same
 /// pairing, seed and seats) counts once; a game of another variant, player count, judge,
-/// samples or strong bot is refused (`assume` stands for what a line does not say: lines written
-/// before they said it).
+/// samples, strong bot or judge's revision is refused (`assume` stands for what a line does not
+/// say: lines written before they said it; a line without a revision is of the first).
 pub fn pool(lines: &[GameLine], assume: Pooled) -> Result<String, ReviewToolError> {
     let mut by_pairing: Vec<(String, Vec<GameLine>)> = Vec::new();
     let mut seen = std::collections::HashSet::new();
@@ -163,6 +171,7 @@ pub fn pool(lines: &[GameLine], assume: Pooled) -> Result<String, ReviewToolErro
                     .ok_or_else(|| ReviewToolError::Pool(format!("{name:?} is not a bot")))?,
                 None => assume.strong,
             },
+            judge_revision: line.judge_revision,
         };
         if of_line != assume {
             return Err(ReviewToolError::Pool(format!(
@@ -212,15 +221,17 @@ pub struct Pooled {
     pub judge: Judge,
     pub samples: usize,
     pub strong: BotKind,
+    pub judge_revision: u32,
 }
 
 impl Pooled {
     fn name(&self) -> String {
         format!(
-            "{} with {} players by the {} judge on {} samples (strong: {})",
+            "{} with {} players by the {} judge (revision {}) on {} samples (strong: {})",
             self.variant.name(),
             self.players,
             format!("{:?}", self.judge).to_lowercase(),
+            self.judge_revision,
             self.samples,
             self.strong.name()
         )

@@ -4,8 +4,8 @@ use super::*;
 
 /// Given the lines of two runs (one game in both, one line from before lines named their
 /// variant) and a seed of theirs played by a third run with the seats the other way round,
-/// when pooled, then each game counts once and the table is theirs; a game of another variant
-/// is refused.
+/// when pooled, then each game counts once and the table is theirs; a game of another variant,
+/// strong bot or revision of the judge is refused.
 #[test]
 fn pooled_runs_count_each_game_once() {
     let game = |seed: u64, weak: f64, strong: f64, named: bool| {
@@ -46,6 +46,8 @@ fn pooled_runs_count_each_game_once() {
         judge: Judge::Hybrid,
         samples: 100,
         strong: BotKind::parse("rollout:32i").unwrap(),
+        // Lines that do not name the judge's revision are of the first.
+        judge_revision: 1,
     };
     let table = pool(&lines, of).unwrap();
     let random_row = table.lines().nth(4).unwrap();
@@ -87,7 +89,18 @@ fn pooled_runs_count_each_game_once() {
         "{refused:?}"
     );
     stronger.strong = Some("rollout:32i".into());
-    assert!(pool(&[stronger], of).is_ok());
+    assert!(pool(std::slice::from_ref(&stronger), of).is_ok());
+    // A game judged by a later revision of the judge: refused among the first's, pooled alone.
+    stronger.judge_revision = 2;
+    assert!(matches!(
+        pool(&[lines[0].clone(), stronger.clone()], of),
+        Err(ReviewToolError::Pool(_))
+    ));
+    let second = Pooled {
+        judge_revision: 2,
+        ..of
+    };
+    assert!(pool(&[stronger], second).is_ok());
 }
 
 /// Given a pairing of each kind, the targets say which are met: each figure against its

@@ -235,7 +235,7 @@ fn look_closer(
 
 /// The hybrid judge's choices other than the best (by their means), each valued the better of
 /// its play-outs and the same with the best choice played at the seat's next turn
-/// ([`super::play_out::greedy_starting_paths_then`]), by the means over every sample: a choice
+/// ([`super::play_out::greedy_starting_paths_then`]), half by half (below): a choice
 /// that puts the best off is charged the delay, not what the play-outs lose by never playing
 /// it. A sample searched exactly keeps the search's value (the search plays the best choice
 /// where it is best). Which of the two counts for a half of the samples is chosen on the other

@@ -9,10 +9,6 @@ use crate::review::Judge;
 
 use super::ReviewToolError;
 
-fn first_revision() -> u32 {
-    1
-}
-
 /// What one seat's review said (each game's, on the progress lines).
 #[derive(Clone, Copy, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct SeatFigures {
@@ -62,6 +58,11 @@ pub struct GameLine {
     /// The weaker bot's accuracy (the mean of its seats') below the stronger's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub weaker_below: Option<bool>,
+}
+
+/// What a line without a revision was judged by: lines were first written before they said it.
+fn first_revision() -> u32 {
+    1
 }
 
 /// Figures of one bot in one pairing: each a mean with the half-width of its 95% interval.

@@ -201,7 +201,7 @@ pub enum Command {
         /// Instead: --games games of each pairing (random v greedy, greedy v strong, strong v
         /// strong, strong v the judge playing its own best choices), reviewed, and a table of
         /// what the reviews said of each player (on standard error as it grows: each game's
-        /// figures as a JSON line, each pairing's table).
+        /// figures and each seat's seconds spent deciding as a JSON line, each pairing's table).
         #[arg(long)]
         calibrate: bool,
         /// The strong bot of --calibrate (and of --pool).

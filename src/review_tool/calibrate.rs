@@ -131,11 +131,13 @@ pub fn calibrate_pairing(
         match mixed_game_within(&kinds, variant, line.seed, most_decisions) {
             Err(ReviewToolError::NeverEnded) => line.never_ended = true,
             played => {
-                let review = crate::review::review(&played?, effort, line.seed)?;
+                let played = played?;
+                let review = crate::review::review(&played.record, effort, line.seed)?;
                 line.seats = (0..players)
                     .map(|seat| Seat {
                         bot: sides[usize::from(seat)].0.to_string(),
                         figures: figures(&review, seat),
+                        seconds: Some(played.seconds_deciding[usize::from(seat)]),
                     })
                     .collect();
                 let accuracy = |weak: bool| -> Vec<f64> {
@@ -226,7 +228,7 @@ mod tests {
             random_row.starts_with("| random v greedy | random | 0 |"),
             "{table}"
         );
-        assert!(random_row.ends_with("| 2 |"), "{table}");
+        assert!(random_row.ends_with("| 2 |  |"), "{table}");
         assert_eq!(lines.len(), 2, "a progress line a game: {lines:?}");
         assert!(
             lines.iter().all(|l| l.contains(r#""never_ended":true"#)),
@@ -256,6 +258,13 @@ mod tests {
         assert_eq!(bots, ["random", "greedy"], "{game}");
         assert!(
             game["seats"][0]["figures"]["accuracy"].is_number(),
+            "{game}"
+        );
+        // And the seconds each seat's bot spent deciding, for the judge's equal time.
+        assert!(
+            (0..2).all(|s| game["seats"][s]["seconds"]
+                .as_f64()
+                .is_some_and(|t| t >= 0.0)),
             "{game}"
         );
     }

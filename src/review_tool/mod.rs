@@ -78,16 +78,23 @@ pub fn mixed_game(
     variant: Variant,
     seed: u64,
 ) -> Result<Record, ReviewToolError> {
-    mixed_game_within(seats, variant, seed, MOST_DECISIONS)
+    Ok(mixed_game_within(seats, variant, seed, MOST_DECISIONS)?.record)
 }
 
-/// [`mixed_game`], stopped as never ending after `most_decisions`.
+/// A game played, and the seconds each seat's player spent deciding in it (of one core, as the
+/// tool runs): what "at equal time" is measured by.
+pub struct PlayedGame {
+    pub record: Record,
+    pub seconds_deciding: Vec<f64>,
+}
+
+/// [`mixed_game`], timed, stopped as never ending after `most_decisions`.
 pub fn mixed_game_within(
     seats: &[Player],
     variant: Variant,
     seed: u64,
     most_decisions: usize,
-) -> Result<Record, ReviewToolError> {
+) -> Result<PlayedGame, ReviewToolError> {
     let players = seats.len() as u8;
     let setup = Setup::deal(variant, players, seed)?;
     let mut game = Game::from_setup(&setup)?;
@@ -100,8 +107,10 @@ pub fn mixed_game_within(
             Player::Judge(_) => None,
         })
         .collect();
+    let mut seconds_deciding = vec![0.0; seats.len()];
     while let Some(seat) = game.to_act() {
         let bot_error = |e: &dyn std::fmt::Display| ReviewToolError::Bot(e.to_string());
+        let started = Instant::now();
         let view = game.view(Some(seat));
         let d = match (&mut bots[usize::from(seat)], seats[usize::from(seat)]) {
             (Some(bot), _) => bot.decide(&view).map_err(|e| bot_error(&e))?,
@@ -111,13 +120,17 @@ pub fn mixed_game_within(
             }
             (None, Player::Bot(_)) => return Err(ReviewToolError::Bot("no bot".into())),
         };
+        seconds_deciding[usize::from(seat)] += started.elapsed().as_secs_f64();
         game.apply(seat, d).map_err(|e| bot_error(&e))?;
         record.push(&game, seat, d);
         if record.decisions.len() >= most_decisions {
             return Err(ReviewToolError::NeverEnded);
         }
     }
-    Ok(record)
+    Ok(PlayedGame {
+        record,
+        seconds_deciding,
+    })
 }
 
 /// The records in `input`, one JSON record per line (blank lines skipped).

@@ -26,6 +26,10 @@ pub struct SeatFigures {
 pub struct Seat {
     pub bot: String,
     pub figures: SeatFigures,
+    /// Seconds its player spent deciding in the game, on one core (lines written before they
+    /// said it lack it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seconds: Option<f64>,
 }
 
 /// One calibration game, as its progress line gives it: what was played and judged, and each
@@ -82,6 +86,8 @@ pub struct BotRow {
     pub final_margin: (f64, f64),
     /// The share of its seats that won.
     pub won: f64,
+    /// Seconds spent deciding in a game, of the seats that say it (none where none do).
+    pub seconds_per_game: Option<(f64, f64)>,
     /// The share of the reviewed games in which this bot's accuracy was below the other's (the
     /// weaker's row only).
     pub below_the_other: Option<f64>,
@@ -110,17 +116,19 @@ pub(super) fn rows(weaker_bot: &str, stronger_bot: &str, lines: &[GameLine]) -> 
         .clone()
         .filter(|l| l.weaker_below == Some(true))
         .count();
-    let of_bot = |bot: &str| -> Vec<SeatFigures> {
+    let of_bot = |bot: &str| -> Vec<&Seat> {
         reviewed
             .clone()
             .flat_map(|l| &l.seats)
             .filter(|s| s.bot == bot)
-            .map(|s| s.figures)
             .collect()
     };
     let games = lines.len() as u64 - never_ended;
-    let row = |bot: &str, seats: &[SeatFigures], below: Option<f64>| {
-        let of = |f: fn(&SeatFigures) -> f64| interval(&seats.iter().map(f).collect::<Vec<_>>());
+    let row = |bot: &str, seats: &[&Seat], below: Option<f64>| {
+        let of = |f: fn(&SeatFigures) -> f64| {
+            interval(&seats.iter().map(|s| f(&s.figures)).collect::<Vec<_>>())
+        };
+        let seconds: Vec<f64> = seats.iter().filter_map(|s| s.seconds).collect();
         BotRow {
             pairing: name.clone(),
             bot: bot.to_string(),
@@ -132,8 +140,12 @@ pub(super) fn rows(weaker_bot: &str, stronger_bot: &str, lines: &[GameLine]) -> 
             marks_per_game: of(|f| f.marks),
             blunders_per_game: of(|f| f.blunders),
             final_margin: of(|f| f.final_margin),
-            won: seats.iter().filter(|f| f.final_margin > 0.0).count() as f64
+            won: seats
+                .iter()
+                .filter(|s| s.figures.final_margin > 0.0)
+                .count() as f64
                 / seats.len().max(1) as f64,
+            seconds_per_game: (!seconds.is_empty()).then(|| interval(&seconds)),
             below_the_other: below,
             never_ended,
             games,
@@ -244,13 +256,13 @@ pub fn table(variant: Variant, players: u8, games: u64, rows: &[BotRow]) -> Stri
     let pm = |(m, h): (f64, f64)| format!("{m:.2} ± {h:.2}");
     let mut out = format!(
         "{} with {players} players, {games} games a pairing\n\n\
-         | pairing | bot | seats | accuracy | judged / game | points lost / game | points lost / decision | mistakes + blunders / game | blunders / game | final margin | won | accuracy below the other's | games never ended (left out) |\n\
-         |---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
+         | pairing | bot | seats | accuracy | judged / game | points lost / game | points lost / decision | mistakes + blunders / game | blunders / game | final margin | won | accuracy below the other's | games never ended (left out) | seconds deciding / game |\n\
+         |---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
         variant.name()
     );
     for r in rows {
         out += &format!(
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.0}% | {} | {} |\n",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.0}% | {} | {} | {} |\n",
             r.pairing,
             r.bot,
             r.seats,
@@ -265,9 +277,41 @@ pub fn table(variant: Variant, players: u8, games: u64, rows: &[BotRow]) -> Stri
             r.below_the_other
                 .map_or(String::new(), |b| format!("{:.0}%", b * 100.0)),
             r.never_ended,
+            r.seconds_per_game.map_or(String::new(), pm),
         );
     }
     out + &targets(rows)
+}
+
+/// How much longer than the strong bot the judge may decide and still play "at equal time": the
+/// two are timed in the same runs, so a few per cent is noise, not an edge.
+const EQUAL_TIME: f64 = 1.1;
+
+/// The judge's own choices win at least half their games against the strong bot at equal time:
+/// the judge deciding no longer than [`EQUAL_TIME`] times the strong bot, as timed in the games
+/// themselves (a judge given more time than its opponent proves nothing; games timed before the
+/// lines said it cannot show it).
+fn judge_target(strong: &BotRow, judge: &BotRow) -> String {
+    let won = judge.won >= 0.5;
+    let (time, equal) = match (judge.seconds_per_game, strong.seconds_per_game) {
+        (Some((j, _)), Some((s, _))) => (
+            format!(
+                "deciding {j:.1} s a game against the strong bot's {s:.1} s (at most {:.0}% of its)",
+                EQUAL_TIME * 100.0
+            ),
+            j <= s * EQUAL_TIME,
+        ),
+        _ => ("its time deciding not recorded".to_string(), false),
+    };
+    let verdict = match (won, equal) {
+        (true, true) => "met",
+        (false, true) => "**not met**",
+        (_, false) => "**not met** (not shown at equal time)",
+    };
+    format!(
+        "the judge won {:.0}% of its games (at least half), {time}: {verdict}",
+        judge.won * 100.0
+    )
 }
 
 /// The games a pairing the issue asks for.
@@ -297,11 +341,9 @@ pub fn targets(rows: &[BotRow]) -> String {
                     met(blunders <= 1.0)
                 ))
             }
-            ("strong", Some(judge)) if judge.bot == "judge" => said.push(format!(
-                "the judge won {:.0}% of its games (at least half): {}",
-                judge.won * 100.0,
-                met(judge.won >= 0.5)
-            )),
+            ("strong", Some(judge)) if judge.bot == "judge" => {
+                said.push(judge_target(weaker, judge))
+            }
             (_, Some(stronger)) => {
                 let least = if weaker.bot == "random" { 0.95 } else { 0.70 };
                 let below = weaker.below_the_other.unwrap_or(0.0);

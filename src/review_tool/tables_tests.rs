@@ -22,6 +22,9 @@ fn pooled_runs_count_each_game_once() {
             line["players"] = 2.into();
             line["judge"] = "hybrid".into();
             line["samples"] = 100.into();
+            // And, later still, the seconds each seat's bot spent deciding.
+            line["seats"][0]["seconds"] = 1.0.into();
+            line["seats"][1]["seconds"] = 3.0.into();
         }
         line.to_string()
     };
@@ -52,12 +55,13 @@ fn pooled_runs_count_each_game_once() {
     let table = pool(&lines, of).unwrap();
     let random_row = table.lines().nth(4).unwrap();
     // Seeds 1, 2 and 3 once each, and seed 3's other game: the random seats' accuracy 25 on
-    // average, below in 3 of 4.
+    // average, below in 3 of 4; the seconds of the three seats that say them (seed 2's line,
+    // kept from the first run, does not).
     assert!(
         random_row.starts_with("| random v greedy | random | 4 | 25.00 ± "),
         "{table}"
     );
-    assert!(random_row.ends_with("| 75% | 0 |"), "{table}");
+    assert!(random_row.ends_with("| 75% | 0 | 1.00 ± 0.00 |"), "{table}");
     assert!(
         table.starts_with("neue-wege with 2 players, 4 games a pairing"),
         "{table}"
@@ -119,6 +123,7 @@ fn targets_say_which_are_met() {
         blunders_per_game: (0.5, 0.1),
         final_margin: (0.0, 2.0),
         won: 0.5,
+        seconds_per_game: None,
         below_the_other: None,
         never_ended: 0,
         games: 200,
@@ -172,6 +177,35 @@ fn targets_say_which_are_met() {
     assert_eq!(
         lines[3],
         "- strong v judge, 50 games, 150 short: the judge won 42% of its games (at least \
-         half): **not met**"
+         half), its time deciding not recorded: **not met** (not shown at equal time)"
     );
+    // Timed: the judge's wins count only where it decided no longer than the strong bot (a
+    // tenth more is noise).
+    let timed = |won: f64, judge_seconds: f64| {
+        let strong = BotRow {
+            won: 1.0 - won,
+            games: 200,
+            seconds_per_game: Some((8.0, 0.5)),
+            ..row("strong v judge", "strong", 75.0, (0.7, 0.1))
+        };
+        let judge = BotRow {
+            won,
+            games: 200,
+            seconds_per_game: Some((judge_seconds, 0.5)),
+            ..row("strong v judge", "judge", 87.0, (0.4, 0.1))
+        };
+        targets(&[strong, judge])
+            .lines()
+            .nth(2)
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(
+        timed(0.55, 8.7),
+        "- strong v judge, 200 games: the judge won 55% of its games (at least half), deciding \
+         8.7 s a game against the strong bot's 8.0 s (at most 110% of its): met"
+    );
+    assert!(timed(0.55, 8.9)
+        .ends_with("s (at most 110% of its): **not met** (not shown at equal time)"));
+    assert!(timed(0.45, 7.0).ends_with("s (at most 110% of its): **not met**"));
 }

@@ -89,8 +89,14 @@ fn a_finished_game_is_reviewed_on_request(db: Db) {
         done["review"],
         serde_json::to_value(&expected).expect("json")
     );
-    // Keltis Card is judged by the hybrid judge, and the review says so.
+    // Keltis Card is judged by the hybrid judge, and the review says so, and by which revision.
     assert_eq!(done["review"]["judge"], "hybrid", "{}", done["review"]);
+    assert_eq!(
+        done["review"]["judge_revision"],
+        keltis::review::JUDGE_REVISION,
+        "{}",
+        done["review"]
+    );
     let decisions = done["review"]["decisions"].as_array().expect("decisions");
     assert!(!decisions.is_empty());
     for d in decisions {

@@ -155,6 +155,12 @@ pub struct Review {
     #[serde(default = "judge_of_older_reviews")]
     #[schema(required = true)]
     pub judge: Judge,
+    /// The judge's revision, raised by every change that moves a figure a review gives: two
+    /// reviews of one game by two revisions differ a little. Reviews kept from before the field
+    /// was named read 1, which stands for every judge before revisions were counted.
+    #[serde(default = "revision_of_older_reviews")]
+    #[schema(required = true, minimum = 1)]
+    pub judge_revision: u32,
     pub seed: u64,
     pub decisions: Vec<JudgedDecision>,
     pub draws: Vec<DrawLuck>,
@@ -164,6 +170,11 @@ pub struct Review {
 /// See [`Review::judge`].
 fn judge_of_older_reviews() -> Judge {
     Judge::Quick
+}
+
+/// See [`Review::judge_revision`].
+fn revision_of_older_reviews() -> u32 {
+    1
 }
 
 /// Reviews a finished game. The same record, effort and seed give the same review.
@@ -214,6 +225,7 @@ pub fn review(record: &Record, effort: Effort, seed: u64) -> Result<Review, Revi
         players,
         samples: effort.samples,
         judge: effort.judge,
+        judge_revision: JUDGE_REVISION,
         seed,
         decisions,
         draws,

@@ -335,21 +335,30 @@ fn a_whole_game_is_reviewed_in_every_variant() {
     }
 }
 
-/// A review stored before reviews named their judge was the quick judge's: read so, and a
-/// review names its judge as `keltis review` and the API write it.
+/// A review stored before reviews named their judge was the quick judge's, and one stored
+/// before they named its revision the first revision's: read so; a review names both as
+/// `keltis review` and the API write it.
 #[test]
-fn a_review_kept_without_its_judge_was_the_quick_judges() {
+fn a_review_kept_without_its_judge_was_the_quick_judges_first_revision() {
     let reviewed = review(&greedy_game(Variant::KeltisCard, 2, 4), LIGHT, 1).unwrap();
     let mut stored = serde_json::to_value(&reviewed).unwrap();
     assert_eq!(stored["judge"], "quick");
+    assert_eq!(stored["judge_revision"], JUDGE_REVISION);
     let hybrid = Review {
         judge: Judge::Hybrid,
         ..reviewed.clone()
     };
     assert_eq!(serde_json::to_value(&hybrid).unwrap()["judge"], "hybrid");
     stored.as_object_mut().unwrap().remove("judge");
+    stored.as_object_mut().unwrap().remove("judge_revision");
     let read: Review = serde_json::from_value(stored).unwrap();
-    assert_eq!(read, reviewed);
+    assert_eq!(
+        read,
+        Review {
+            judge_revision: 1,
+            ..reviewed
+        }
+    );
 }
 
 /// Issue 48: the strong bot (`bot-strong`'s kind, on a small fixed budget) playing itself makes

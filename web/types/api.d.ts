@@ -4491,6 +4491,13 @@ export interface components {
              *     was named were all made by the quick judge.
              */
             judge: components["schemas"]["Judge"];
+            /**
+             * Format: int32
+             * @description The judge's revision, raised by every change that moves a figure a review gives: two
+             *     reviews of one game by two revisions differ a little. Reviews kept from before the field
+             *     was named read 1, which stands for every judge before revisions were counted.
+             */
+            judge_revision: number;
             /** Format: int32 */
             players: number;
             /** @description Games sampled per decision. */

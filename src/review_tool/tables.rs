@@ -321,7 +321,8 @@ pub const GAMES_ASKED: u64 = 200;
 /// stronger's in at least 95% of games (random against greedy; 70%, greedy against strong), a gap
 /// of at least 25 points between random and greedy, points lost a decision ordered with 95%
 /// intervals apart; at most one blunder a game by the strong bot against itself; the judge's own
-/// choices winning at least half their games against the strong bot.
+/// choices winning at least half their games against the strong bot at equal time
+/// ([`judge_target`]).
 pub fn targets(rows: &[BotRow]) -> String {
     let met = |ok: bool| if ok { "met" } else { "**not met**" };
     let mut out = format!("\nTargets (issue 66, over {GAMES_ASKED} games a pairing):\n");

@@ -158,7 +158,7 @@ pub struct Review {
     /// The judge's revision, raised by every change that moves a figure a review gives: two
     /// reviews of one game by two revisions differ a little. Reviews kept from before the field
     /// was named read 1, which stands for every judge before revisions were counted.
-    #[serde(default = "revision_of_older_reviews")]
+    #[serde(default = "first_judge_revision")]
     #[schema(required = true, minimum = 1)]
     pub judge_revision: u32,
     pub seed: u64,
@@ -172,8 +172,9 @@ fn judge_of_older_reviews() -> Judge {
     Judge::Quick
 }
 
-/// See [`Review::judge_revision`].
-fn revision_of_older_reviews() -> u32 {
+/// The revision of whatever judged a review or a calibration game that does not say its own:
+/// both were first kept before they said it ([`Review::judge_revision`]).
+pub fn first_judge_revision() -> u32 {
     1
 }
 

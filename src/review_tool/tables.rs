@@ -53,7 +53,7 @@ pub struct GameLine {
     pub strong: Option<String>,
     /// The judge's revision ([`crate::review::JUDGE_REVISION`]); lines without one were
     /// judged by the first.
-    #[serde(default = "first_revision")]
+    #[serde(default = "crate::review::first_judge_revision")]
     pub judge_revision: u32,
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub never_ended: bool,
@@ -62,11 +62,6 @@ pub struct GameLine {
     /// The weaker bot's accuracy (the mean of its seats') below the stronger's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub weaker_below: Option<bool>,
-}
-
-/// What a line without a revision was judged by: lines were first written before they said it.
-fn first_revision() -> u32 {
-    1
 }
 
 /// Figures of one bot in one pairing: each a mean with the half-width of its 95% interval.

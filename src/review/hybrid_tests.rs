@@ -2,7 +2,9 @@
 //! it gives is its greedy play-outs', on the samples the quick screen used, and that those
 //! play-outs start paths as players do.
 
-use super::judge::{choice_margins, samples, ChoiceMargins, HYBRID_BEST, HYBRID_STAND_INS};
+use super::judge::{
+    candidate_margins, choice_margins, samples, ChoiceMargins, HYBRID_BEST, HYBRID_STAND_INS,
+};
 use super::marks::{half_mean, mean_and_spread};
 use super::play_out::{due_start, greedy_starting_paths, greedy_starting_paths_then, NextTurn};
 use super::*;
@@ -26,22 +28,7 @@ fn effort(judge: Judge) -> Effort {
 /// greedy play-out (the value that play-out gives that sample after that choice, exactly).
 #[test]
 fn the_second_look_values_the_best_the_kept_and_stand_ins_by_greedy_play_outs() {
-    let mut checked = 0;
-    for (variant, players) in [
-        (Variant::Keltis, 2),
-        (Variant::NeueWege, 3),
-        (Variant::KeltisCard, 2),
-    ] {
-        let record = crate::review_tool::greedy_game(variant, players, 5).unwrap();
-        let Some(game) = (10..record.decisions.len() / 2)
-            .map(|i| record.replay_to(i).unwrap())
-            .find(|g| g.legal_decisions().len() > HYBRID_BEST + HYBRID_STAND_INS + 2)
-        else {
-            continue;
-        };
-        let seat = game.to_act().unwrap();
-        let view = game.view(Some(seat));
-        let legal = view.resolved_legal_decisions().unwrap();
+    for (variant, view, legal, seat) in decisions_with_many_choices() {
         let quick = choice_margins(&view, &legal, None, effort(Judge::Quick), &mut rng()).unwrap();
         let means: Vec<f64> = quick.margins.iter().map(|m| mean_and_spread(m).0).collect();
         let worst = (0..means.len())
@@ -79,9 +66,51 @@ fn the_second_look_values_the_best_the_kept_and_stand_ins_by_greedy_play_outs() 
         distinct.dedup();
         assert_eq!(distinct.len(), hybrid.choices.len());
         assert_play_out_values(&hybrid, &view, &legal, seat);
-        checked += 1;
     }
-    assert_eq!(checked, 3, "a variant had no decision with enough choices");
+}
+
+/// Given the same decisions, when the judge values them for a player choosing (the calibration's
+/// judge as a player), then it values the same best four as a review, by the same greedy
+/// play-outs and credit for a delay, and no stand-ins: they are never chosen.
+#[test]
+fn a_player_values_the_reviews_best_four_alone() {
+    for (variant, view, legal, seat) in &decisions_with_many_choices() {
+        let effort = effort(Judge::Hybrid);
+        let review = choice_margins(view, legal, None, effort, &mut rng()).unwrap();
+        let player = candidate_margins(view, legal, effort, &mut rng()).unwrap();
+        assert_eq!(player.stand_ins, 0, "{variant}");
+        assert_eq!(player.choices, review.choices[..HYBRID_BEST], "{variant}");
+        assert_play_out_values(&player, view, legal, *seat);
+    }
+}
+
+/// A decision with many choices, the end far off, from a game between greedy bots of each of
+/// three settings: its variant, its player's view and choices, and its seat.
+fn decisions_with_many_choices() -> Vec<(Variant, View, Vec<Decision>, u8)> {
+    let settings = [
+        (Variant::Keltis, 2),
+        (Variant::NeueWege, 3),
+        (Variant::KeltisCard, 2),
+    ];
+    let busy: Vec<_> = settings
+        .into_iter()
+        .filter_map(|(variant, players)| {
+            let record = crate::review_tool::greedy_game(variant, players, 5).unwrap();
+            let game = (10..record.decisions.len() / 2)
+                .map(|i| record.replay_to(i).unwrap())
+                .find(|g| g.legal_decisions().len() > HYBRID_BEST + HYBRID_STAND_INS + 2)?;
+            let seat = game.to_act().unwrap();
+            let view = game.view(Some(seat));
+            let legal = view.resolved_legal_decisions().unwrap();
+            Some((variant, view, legal, seat))
+        })
+        .collect();
+    assert_eq!(
+        busy.len(),
+        3,
+        "a variant had no decision with enough choices"
+    );
+    busy
 }
 
 /// The judge draws its samples first: the same stream gives the same samples here.

@@ -179,6 +179,30 @@ pub fn choice_margins(
     effort: Effort,
     rng: &mut SeedRng,
 ) -> Result<ChoiceMargins, SampleError> {
+    valued(view, legal, keep, HYBRID_STAND_INS, effort, rng)
+}
+
+/// [`choice_margins`] for a player choosing, not a review: the hybrid judge's second look values
+/// its best few alone, without the stand-ins (they measure random play, never to be chosen), so
+/// the same choice is found with about a third fewer greedy play-outs.
+pub fn candidate_margins(
+    view: &View,
+    legal: &[Decision],
+    effort: Effort,
+    rng: &mut SeedRng,
+) -> Result<ChoiceMargins, SampleError> {
+    valued(view, legal, None, 0, effort, rng)
+}
+
+/// See [`choice_margins`]; `stand_ins`: how many the hybrid judge's second look draws.
+fn valued(
+    view: &View,
+    legal: &[Decision],
+    keep: Option<usize>,
+    stand_ins: usize,
+    effort: Effort,
+    rng: &mut SeedRng,
+) -> Result<ChoiceMargins, SampleError> {
     let (seat, games, search) = sampled(view, effort, rng)?;
     let screened = effort.judge == Judge::Hybrid && legal.len() > HYBRID_BEST;
     let first = if screened { Judge::Quick } else { effort.judge };
@@ -188,7 +212,8 @@ pub fn choice_margins(
         return Ok(values);
     }
     let mut values = if screened {
-        look_closer(seat, &games, legal, keep, &values, &solved, rng)?
+        let look = SecondLook { keep, stand_ins };
+        look_closer(seat, &games, legal, look, &values, &solved, rng)?
     } else {
         values
     };
@@ -202,12 +227,12 @@ fn look_closer(
     seat: u8,
     games: &[Game],
     legal: &[Decision],
-    keep: Option<usize>,
+    look: SecondLook,
     values: &ChoiceMargins,
     solved: &[bool],
     rng: &mut SeedRng,
 ) -> Result<ChoiceMargins, SampleError> {
-    let (chosen, stand_ins) = second_look(&values.margins, keep, rng);
+    let (chosen, stand_ins) = second_look(&values.margins, look, rng);
     let picked: Vec<Decision> = chosen.iter().map(|&i| legal[i]).collect();
     let mut again = ChoiceMargins {
         margins: vec![Vec::with_capacity(games.len()); chosen.len()],
@@ -297,13 +322,18 @@ fn played(game: &mut Game, seat: u8, choice: Decision) -> Result<(), SampleError
         .map_err(|_| SampleError("a legal choice was refused in a sample"))
 }
 
-/// The hybrid judge's second look: the [`HYBRID_BEST`] choices with the best means, `keep`, then
-/// [`HYBRID_STAND_INS`] of the rest drawn at random; and how many those are.
-fn second_look(
-    margins: &[Vec<f64>],
+/// Which choices the hybrid judge's second look values besides its best few.
+#[derive(Clone, Copy)]
+struct SecondLook {
+    /// One that must be among them (the played one, in a review).
     keep: Option<usize>,
-    rng: &mut SeedRng,
-) -> (Vec<usize>, usize) {
+    /// How many of the rest to draw at random.
+    stand_ins: usize,
+}
+
+/// The hybrid judge's second look: the [`HYBRID_BEST`] choices with the best means, `look.keep`,
+/// then `look.stand_ins` of the rest drawn at random; and how many those are.
+fn second_look(margins: &[Vec<f64>], look: SecondLook, rng: &mut SeedRng) -> (Vec<usize>, usize) {
     let means: Vec<f64> = margins
         .iter()
         .map(|m| super::marks::mean_and_spread(m).0)
@@ -312,13 +342,13 @@ fn second_look(
     order.sort_by(|&a, &b| means[b].total_cmp(&means[a]));
     let mut rest = order.split_off(HYBRID_BEST.min(order.len()));
     let mut chosen = order;
-    if let Some(k) = keep.filter(|k| rest.contains(k)) {
+    if let Some(k) = look.keep.filter(|k| rest.contains(k)) {
         rest.retain(|&i| i != k);
         chosen.push(k);
     }
     // Ascending, so that the draw below depends on the seed alone.
     rest.sort_unstable();
-    let stand_ins = HYBRID_STAND_INS.min(rest.len());
+    let stand_ins = look.stand_ins.min(rest.len());
     for _ in 0..stand_ins {
         let at = rng.below(rest.len() as u64) as usize;
         chosen.push(rest.swap_remove(at));

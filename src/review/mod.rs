@@ -358,11 +358,9 @@ pub fn best_choice(
     if legal.len() == 1 {
         return Ok(first);
     }
-    let mut values = judge::choice_margins(view, &legal, None, effort, rng)?;
-    // The hybrid judge's stand-ins are there to measure random play, not to be chosen: the quick
-    // screen found them worse than the best four, and the best of many looks better than it is.
-    let candidates = values.choices.len() - values.stand_ins;
-    values.margins.truncate(candidates);
+    // Without the hybrid judge's stand-ins: they measure random play, not to be chosen (the quick
+    // screen found them worse than the best four, and the best of many looks better than it is).
+    let values = judge::candidate_margins(view, &legal, effort, rng)?;
     Ok(legal[values.choices[values.means_and_best().1]])
 }
 

@@ -205,7 +205,9 @@ try {
       text: await page.locator('#judgement').innerText(),
     };
   }
-  await page.click('button[data-step="last"]');
+  // (The next mistake may be the game's last decision: then the page is at the end already.)
+  const last = page.locator('button[data-step="last"]');
+  if (await last.isEnabled()) await last.click();
   await page.waitForSelector('#result');
 
   // The player's profile, from their name in the result; then the leaderboards.

@@ -179,7 +179,11 @@ pub fn choice_margins(
     effort: Effort,
     rng: &mut SeedRng,
 ) -> Result<ChoiceMargins, SampleError> {
-    valued(view, legal, keep, HYBRID_STAND_INS, effort, rng)
+    let look = SecondLook {
+        keep,
+        stand_ins: HYBRID_STAND_INS,
+    };
+    valued(view, legal, look, effort, rng)
 }
 
 /// [`choice_margins`] for a player choosing, not a review: the hybrid judge's second look values
@@ -191,15 +195,18 @@ pub fn candidate_margins(
     effort: Effort,
     rng: &mut SeedRng,
 ) -> Result<ChoiceMargins, SampleError> {
-    valued(view, legal, None, 0, effort, rng)
+    let look = SecondLook {
+        keep: None,
+        stand_ins: 0,
+    };
+    valued(view, legal, look, effort, rng)
 }
 
-/// See [`choice_margins`]; `stand_ins`: how many the hybrid judge's second look draws.
+/// See [`choice_margins`]; `look`: what the hybrid judge's second look values besides its best.
 fn valued(
     view: &View,
     legal: &[Decision],
-    keep: Option<usize>,
-    stand_ins: usize,
+    look: SecondLook,
     effort: Effort,
     rng: &mut SeedRng,
 ) -> Result<ChoiceMargins, SampleError> {
@@ -212,7 +219,6 @@ fn valued(
         return Ok(values);
     }
     let mut values = if screened {
-        let look = SecondLook { keep, stand_ins };
         look_closer(seat, &games, legal, look, &values, &solved, rng)?
     } else {
         values

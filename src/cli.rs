@@ -221,6 +221,10 @@ pub enum Command {
         /// first): the current one unless given.
         #[arg(long, default_value_t = keltis::review::JUDGE_REVISION)]
         judge_revision: u32,
+        /// The strong bot's revision the --pool games that seat it must be of (a line without
+        /// one is of the first): the current one unless given.
+        #[arg(long, default_value_t = keltis::engine::bots::STRONG_REVISION)]
+        strong_revision: u32,
         /// The pairings --calibrate plays, by name (all unless given).
         #[arg(long, value_delimiter = ',', value_parser = ["random-greedy", "greedy-strong", "strong-strong", "strong-judge"])]
         pairings: Vec<String>,

@@ -268,6 +268,7 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             stability,
             pool,
             judge_revision,
+            strong_revision,
         } => {
             use keltis::review_tool::{
                 calibrate, greedy_game, print_reviews, read_records, tables,
@@ -291,6 +292,7 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
                     samples: effort.samples,
                     strong,
                     judge_revision,
+                    strong_revision,
                 };
                 println!("{}", tables::pool(&games, of)?);
                 return Ok(());

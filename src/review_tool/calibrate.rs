@@ -123,6 +123,9 @@ pub fn calibrate_pairing(
             samples: Some(effort.samples),
             strong: pairing.strong_bot().map(BotKind::name),
             judge_revision: crate::review::JUDGE_REVISION,
+            strong_revision: pairing
+                .strong_bot()
+                .map(|_| crate::engine::bots::STRONG_REVISION),
             never_ended: false,
             seats: Vec::new(),
             weaker_below: None,

@@ -55,6 +55,10 @@ pub struct GameLine {
     /// judged by the first.
     #[serde(default = "crate::review::first_judge_revision")]
     pub judge_revision: u32,
+    /// The strong bot's revision ([`crate::engine::bots::STRONG_REVISION`]), where the pairing
+    /// seats it; such a line without one was played by the first.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub strong_revision: Option<u32>,
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub never_ended: bool,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -163,7 +167,7 @@ pub(super) fn rows(weaker_bot: &str, stronger_bot: &str, lines: &[GameLine]) -> 
 /// variant, player count, judge and strong bot: runs on other seeds, on other machines or
 /// sessions, pooled into the 200 games a pairing the issue asks. A game given twice (the same
 /// pairing, seed and seats) counts once; a game of another variant, player count, judge,
-/// samples, strong bot or judge's revision is refused (`assume` stands for what a line does not
+/// samples, strong bot or revision of the judge or of the strong bot is refused (`assume` stands for what a line does not
 /// say: lines written before they said it; a line without a revision is of the first).
 pub fn pool(lines: &[GameLine], assume: Pooled) -> Result<String, ReviewToolError> {
     let mut by_pairing: Vec<(String, Vec<GameLine>)> = Vec::new();
@@ -180,6 +184,11 @@ pub fn pool(lines: &[GameLine], assume: Pooled) -> Result<String, ReviewToolErro
                 None => assume.strong,
             },
             judge_revision: line.judge_revision,
+            strong_revision: if line.strong.is_some() || line.pairing.contains("strong") {
+                line.strong_revision.unwrap_or(1)
+            } else {
+                assume.strong_revision
+            },
         };
         if of_line != assume {
             return Err(ReviewToolError::Pool(format!(
@@ -230,18 +239,20 @@ pub struct Pooled {
     pub samples: usize,
     pub strong: BotKind,
     pub judge_revision: u32,
+    pub strong_revision: u32,
 }
 
 impl Pooled {
     fn name(&self) -> String {
         format!(
-            "{} with {} players by the {} judge (revision {}) on {} samples (strong: {})",
+            "{} with {} players by the {} judge (revision {}) on {} samples (strong: {}, revision {})",
             self.variant.name(),
             self.players,
             format!("{:?}", self.judge).to_lowercase(),
             self.judge_revision,
             self.samples,
-            self.strong.name()
+            self.strong.name(),
+            self.strong_revision
         )
     }
 }

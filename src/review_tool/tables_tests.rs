@@ -5,7 +5,7 @@ use super::*;
 /// Given the lines of two runs (one game in both, one line from before lines named their
 /// variant) and a seed of theirs played by a third run with the seats the other way round,
 /// when pooled, then each game counts once and the table is theirs; a game of another variant,
-/// strong bot or revision of the judge is refused.
+/// strong bot or revision of the judge or of the strong bot is refused.
 #[test]
 fn pooled_runs_count_each_game_once() {
     let game = |seed: u64, weak: f64, strong: f64, named: bool| {
@@ -49,8 +49,9 @@ fn pooled_runs_count_each_game_once() {
         judge: Judge::Hybrid,
         samples: 100,
         strong: BotKind::parse("rollout:32i").unwrap(),
-        // Lines that do not name the judge's revision are of the first.
+        // Lines that do not name the judge's revision are of the first; so of the strong bot's.
         judge_revision: 1,
+        strong_revision: 1,
     };
     let table = pool(&lines, of).unwrap();
     let random_row = table.lines().nth(4).unwrap();
@@ -94,6 +95,18 @@ fn pooled_runs_count_each_game_once() {
     );
     stronger.strong = Some("rollout:32i".into());
     assert!(pool(std::slice::from_ref(&stronger), of).is_ok());
+    // Played by a later revision of the strong bot: refused among the first's, pooled alone.
+    let mut revised = stronger.clone();
+    revised.strong_revision = Some(2);
+    let refused = pool(&[stronger.clone(), revised.clone()], of);
+    assert!(matches!(refused, Err(ReviewToolError::Pool(_))));
+    let revised_of = Pooled {
+        strong_revision: 2,
+        ..of
+    };
+    assert!(pool(&[revised], revised_of).is_ok());
+    // A pairing without the strong bot is of any of its revisions.
+    assert!(pool(&lines[..1], revised_of).is_ok());
     // A game judged by a later revision of the judge: refused among the first's, pooled alone.
     stronger.judge_revision = 2;
     assert!(matches!(

@@ -101,6 +101,11 @@ fn root_candidates(
     ranked
 }
 
+/// How the strong bot (`rollout`, and `mcts`) chooses, by revision: raised by every change that
+/// can change its choices, so that calibration games of one are never pooled with another's.
+/// 1: greedy's best four searched; 2: and every decision that ends the game (2026-12-06).
+pub const STRONG_REVISION: u32 = 2;
+
 /// The kinds of bot, by name: `random`, `greedy`, `planner`, `mcts` (10 ms), `mcts:50ms`,
 /// `mcts:2000i`, `rollout` (100 ms), `rollout:50ms`, `rollout:20i`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

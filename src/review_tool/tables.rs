@@ -167,8 +167,9 @@ pub(super) fn rows(weaker_bot: &str, stronger_bot: &str, lines: &[GameLine]) -> 
 /// variant, player count, judge and strong bot: runs on other seeds, on other machines or
 /// sessions, pooled into the 200 games a pairing the issue asks. A game given twice (the same
 /// pairing, seed and seats) counts once; a game of another variant, player count, judge,
-/// samples, strong bot or revision of the judge or of the strong bot is refused (`assume` stands for what a line does not
-/// say: lines written before they said it; a line without a revision is of the first).
+/// samples, strong bot or revision of the judge or of the strong bot is refused (`assume`
+/// stands for what a line does not say: lines written before they said it; a line without a
+/// revision is of the first).
 pub fn pool(lines: &[GameLine], assume: Pooled) -> Result<String, ReviewToolError> {
     let mut by_pairing: Vec<(String, Vec<GameLine>)> = Vec::new();
     let mut seen = std::collections::HashSet::new();

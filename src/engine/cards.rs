@@ -81,6 +81,18 @@ const RANKS: u8 = 12;
 #[serde(into = "CardJson", try_from = "CardJson")]
 pub struct Card(u8);
 
+/// At most `N` cards, held inline, not on the heap: a game's hands, discard piles and rows, which
+/// the bots and the review copy thousands of times a decision (one copy of the whole, not a
+/// dozen separate ones).
+pub type InlineCards<const N: usize> = tinyvec::ArrayVec<[Card; N]>;
+
+/// Green 0: only what fills the unused places of a row's inline storage (`rows::Row`).
+impl Default for Card {
+    fn default() -> Card {
+        Card(0)
+    }
+}
+
 impl Card {
     pub fn number(color: Color, value: u8) -> Card {
         debug_assert!(value <= 10);

@@ -6,12 +6,12 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use super::board::{Board, SpaceIdx, TileKind};
-use super::cards::{Card, Color};
+use super::cards::{Card, Color, InlineCards};
 use super::error::SetupError;
-use super::rows::Row;
+use super::rows::{Row, ROW_CAPACITY};
 use super::scoring::{EndReason, Retirement};
 use super::setup::Setup;
-use super::{Variant, HAND_SIZE};
+use super::{Variant, HAND_CAPACITY, HAND_SIZE};
 
 /// Where a pawn stands: a space index, or Start.
 pub type Position = u8;
@@ -74,17 +74,17 @@ pub struct Game {
     pub(super) board: Option<Arc<Board>>,
 
     /// Each seat's hand, kept sorted.
-    pub(super) hands: Vec<Vec<Card>>,
+    pub(super) hands: Vec<InlineCards<HAND_CAPACITY>>,
     /// Cards each seat drew from a discard pile and has not played since, kept sorted: everyone
     /// saw them drawn (K8), so everyone knows they are in that hand. (Empty in snapshots written
     /// before it was kept: known then as unknown.)
     #[serde(default)]
-    pub(super) known_in_hand: Vec<Vec<Card>>,
+    pub(super) known_in_hand: Vec<InlineCards<HAND_CAPACITY>>,
     /// The draw pile; the last card is the top.
     pub(super) draw_pile: Vec<Card>,
     pub(super) removed: Vec<Card>,
     /// Discard piles by colour index (gray only in Keltis Card); the last card is the top.
-    pub(super) piles: [Vec<Card>; PILES],
+    pub(super) piles: [InlineCards<ROW_CAPACITY>; PILES],
     /// Each seat's rows (paths) by colour index.
     pub(super) rows: Vec<[Row; PILES]>,
 
@@ -153,7 +153,7 @@ impl Clone for Game {
             known_in_hand: known_in_hand.clone(),
             draw_pile: draw_pile.clone(),
             removed: removed.clone(),
-            piles: piles.clone(),
+            piles: *piles,
             rows: rows.clone(),
             pawns: pawns.clone(),
             tiles: tiles.clone(),
@@ -198,12 +198,21 @@ impl Clone for Game {
         } = source;
         self.variant.clone_from(variant);
         self.players.clone_from(players);
-        self.board.clone_from(board);
+        // The same layout nearly always: no reference count moved back and forth.
+        if !self
+            .board
+            .as_ref()
+            .zip(board.as_ref())
+            .is_some_and(|(a, b)| Arc::ptr_eq(a, b))
+        {
+            self.board.clone_from(board);
+        }
         self.hands.clone_from(hands);
         self.known_in_hand.clone_from(known_in_hand);
         self.draw_pile.clone_from(draw_pile);
         self.removed.clone_from(removed);
-        self.piles.clone_from(piles);
+        // Copied whole: an inline vector's own `clone_from` goes card by card.
+        self.piles = *piles;
         self.rows.clone_from(rows);
         self.pawns.clone_from(pawns);
         self.tiles.clone_from(tiles);
@@ -309,12 +318,13 @@ impl Game {
                 .hands
                 .iter()
                 .map(|h| {
-                    let mut h = h.clone();
+                    // HAND_SIZE cards each, checked above.
+                    let mut h: InlineCards<HAND_CAPACITY> = h.iter().copied().collect();
                     h.sort();
                     h
                 })
                 .collect(),
-            known_in_hand: vec![Vec::new(); seats],
+            known_in_hand: vec![InlineCards::default(); seats],
             draw_pile: setup.draw_pile.iter().rev().copied().collect(),
             removed: setup.removed.clone(),
             piles: Default::default(),
@@ -466,7 +476,7 @@ impl Game {
     pub(super) fn known_drawn(&mut self, seat: u8, card: Card) {
         let seats = self.players as usize;
         if self.known_in_hand.len() < seats {
-            self.known_in_hand.resize(seats, Vec::new());
+            self.known_in_hand.resize(seats, InlineCards::default());
         }
         let known = &mut self.known_in_hand[seat as usize];
         let i = known.binary_search(&card).unwrap_or_else(|i| i);
@@ -477,7 +487,7 @@ impl Game {
     pub fn known_in_hand(&self, seat: u8) -> &[Card] {
         self.known_in_hand
             .get(seat as usize)
-            .map_or(&[], Vec::as_slice)
+            .map_or(&[], |known| known.as_slice())
     }
 
     pub(super) fn put_in_hand(&mut self, seat: u8, card: Card) {

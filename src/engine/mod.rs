@@ -50,6 +50,8 @@ pub const RULESET_VERSION: u32 = 1;
 
 /// Cards in hand between turns (K3, K6, C1).
 pub const HAND_SIZE: usize = 8;
+/// Room kept for a hand's cards (`cards::InlineCards`): twice what a hand ever holds.
+pub const HAND_CAPACITY: usize = 2 * HAND_SIZE;
 
 /// The three games.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]

@@ -162,7 +162,7 @@ impl Game {
             .iter()
             .map(|&color| PileView {
                 color,
-                cards: self.piles[color.index()].clone(),
+                cards: self.piles[color.index()].to_vec(),
                 discarded_this_turn: self.discarded_this_turn[color.index()],
             })
             .collect();
@@ -260,7 +260,7 @@ impl Game {
             players: self.players,
             ruleset_version: RULESET_VERSION,
             seat,
-            hand: seat.map_or_else(Vec::new, |s| self.hands[s as usize].clone()),
+            hand: seat.map_or_else(Vec::new, |s| self.hands[s as usize].to_vec()),
             draw_pile_size: self.draw_pile.len(),
             discard_piles,
             seats,

@@ -225,11 +225,11 @@ mod tests {
             if old == card {
                 continue;
             }
-            let holders: Vec<&mut Vec<Card>> = game
+            let holders: Vec<&mut [Card]> = game
                 .hands
                 .iter_mut()
-                .chain(std::iter::once(&mut game.draw_pile))
-                .chain(std::iter::once(&mut game.removed))
+                .map(|hand| hand.as_mut_slice())
+                .chain([game.draw_pile.as_mut_slice(), game.removed.as_mut_slice()])
                 .collect();
             let mut placed = false;
             for holder in holders {

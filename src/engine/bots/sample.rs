@@ -4,13 +4,13 @@
 //! of the other hands, the draw pile and the removed cards, in the sizes the view shows.
 
 use crate::engine::board::Slot;
-use crate::engine::cards::{board_game_deck, card_game_deck, Card, Color};
+use crate::engine::cards::{board_game_deck, card_game_deck, Card, Color, InlineCards};
 use crate::engine::game::{Game, Phase, PILES, PLAIN_STONE, START};
-use crate::engine::rows::Row;
+use crate::engine::rows::{Row, ROW_CAPACITY};
 use crate::engine::scoring::EndReason;
 use crate::engine::setup::SeedRng;
 use crate::engine::view::View;
-use crate::engine::Variant;
+use crate::engine::{Variant, HAND_CAPACITY};
 
 /// Why a view cannot be turned into a game (it was not made by this engine, or is a
 /// spectator's).
@@ -40,12 +40,12 @@ pub fn sample_game(view: &View, rng: &mut SeedRng) -> Result<Game, SampleError> 
         unseen.remove(i);
         Ok(())
     };
-    let mut piles: [Vec<Card>; PILES] = Default::default();
+    let mut piles: [InlineCards<ROW_CAPACITY>; PILES] = Default::default();
     for pile in &view.discard_piles {
         for c in &pile.cards {
             remove(c)?;
         }
-        piles[pile.color.index()] = pile.cards.clone();
+        piles[pile.color.index()] = inline(&pile.cards)?;
     }
     let mut rows: Vec<[Row; PILES]> = vec![Default::default(); players as usize];
     for s in &view.seats {
@@ -70,17 +70,19 @@ pub fn sample_game(view: &View, rng: &mut SeedRng) -> Result<Game, SampleError> 
     let mut hands = Vec::with_capacity(players as usize);
     let mut known_in_hand = Vec::with_capacity(players as usize);
     for s in &view.seats {
-        let mut hand: Vec<Card> = if s.seat == seat {
-            own_hand.clone()
+        let mut hand: InlineCards<HAND_CAPACITY> = if s.seat == seat {
+            inline(own_hand)?
         } else {
             let unknown = s.hand_size.saturating_sub(s.known_in_hand.len());
-            s.known_in_hand
+            let dealt: Vec<Card> = s
+                .known_in_hand
                 .iter()
                 .copied()
                 .chain(cards.by_ref().take(unknown))
-                .collect()
+                .collect();
+            inline(&dealt)?
         };
-        known_in_hand.push(s.known_in_hand.clone());
+        known_in_hand.push(inline(&s.known_in_hand)?);
         if hand.len() != s.hand_size {
             return Err(SampleError("hand sizes do not add up"));
         }
@@ -166,6 +168,11 @@ pub fn sample_game(view: &View, rng: &mut SeedRng) -> Result<Game, SampleError> 
         end,
         retired: view.seats.iter().map(|s| s.retired).collect(),
     })
+}
+
+/// `cards` held inline; more than there is room for is not a game's.
+fn inline<const N: usize>(cards: &[Card]) -> Result<InlineCards<N>, SampleError> {
+    InlineCards::try_from(cards).map_err(|_| SampleError("more cards than a hand or pile holds"))
 }
 
 #[cfg(test)]

@@ -86,7 +86,7 @@ pub struct Card(u8);
 /// dozen separate ones).
 pub type InlineCards<const N: usize> = tinyvec::ArrayVec<[Card; N]>;
 
-/// Green 0: only what fills the unused places of a row's inline storage (`rows::Row`).
+/// Green 0: only what fills the unused places of inline storage ([`InlineCards`]).
 impl Default for Card {
     fn default() -> Card {
         Card(0)

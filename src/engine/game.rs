@@ -199,20 +199,14 @@ impl Clone for Game {
         self.variant.clone_from(variant);
         self.players.clone_from(players);
         // The same layout nearly always: no reference count moved back and forth.
-        if !self
-            .board
-            .as_ref()
-            .zip(board.as_ref())
-            .is_some_and(|(a, b)| Arc::ptr_eq(a, b))
-        {
+        if self.board.as_ref().map(Arc::as_ptr) != board.as_ref().map(Arc::as_ptr) {
             self.board.clone_from(board);
         }
         self.hands.clone_from(hands);
         self.known_in_hand.clone_from(known_in_hand);
         self.draw_pile.clone_from(draw_pile);
         self.removed.clone_from(removed);
-        // Copied whole: an inline vector's own `clone_from` goes card by card.
-        self.piles = *piles;
+        self.piles = *piles; // Whole: an inline vector's own `clone_from` goes card by card.
         self.rows.clone_from(rows);
         self.pawns.clone_from(pawns);
         self.tiles.clone_from(tiles);

@@ -87,9 +87,11 @@ impl SqliteSync {
 pub const CONNECTION_TIMEOUT: Duration = Duration::from_secs(1);
 
 /// How long a start waits for its first connection, and for the one it migrates on. Only one is
-/// waited for at a time: the pool opens the rest in the background (waiting for all of them within the second above failed starts on a
-/// busy machine, where PostgreSQL forks slowly).
-pub const START_TIMEOUT: Duration = Duration::from_secs(10);
+/// waited for at a time: the pool opens the rest in the background (waiting for all of them
+/// within the second above failed starts on a busy machine, where PostgreSQL forks slowly). Ten
+/// seconds once failed too, in CI, while the tests copied databases side by side: a start has
+/// nothing to answer meanwhile, so it waits half a minute.
+pub const START_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// A pooled connection, and when it last answered.
 pub struct Pooled {

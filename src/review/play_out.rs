@@ -2,7 +2,10 @@
 //! two rules a player would follow on top), the strong bot's greedy play-outs, or the hybrid
 //! judge's greedy play-outs that start paths as players do.
 
-use crate::engine::bots::heuristic::{potential, potential_by_own_turns};
+use crate::engine::bots::greedy::Valuation;
+use crate::engine::bots::heuristic::{
+    potential, potential_by_own_turns, potential_by_own_turns_after_discards,
+};
 use crate::engine::bots::mcts::rollout_choice;
 use crate::engine::bots::rollout;
 use crate::engine::cards::{Card, Color};
@@ -107,6 +110,12 @@ impl PlayOut {
     }
 }
 
+/// The hybrid judge's valuation of a position: pawns by the seat's own turns left.
+const BY_OWN_TURNS: Valuation = Valuation {
+    of: potential_by_own_turns,
+    after_discards: Some(potential_by_own_turns_after_discards),
+};
+
 /// The strong bot's play-out (greedy for every seat, to `horizon` decisions), with two changes a
 /// player would make: where a seat can start a path with a run of more than [`START_COMPANY`]
 /// cards of its colour in hand, it does ([`due_start`]; greedy chooses the pawn), and pawns are
@@ -116,7 +125,7 @@ impl PlayOut {
 /// would never be started, and charged a player who started it a turn later the path's whole
 /// worth, at every decision (docs/performance.md, "The hybrid judge").
 pub(super) fn greedy_starting_paths(game: &mut Game, horizon: usize, legal: &mut Vec<Decision>) {
-    rollout::play_out_by(game, horizon, legal, potential_by_own_turns, keep_due_start);
+    rollout::play_out_by(game, horizon, legal, BY_OWN_TURNS, keep_due_start);
 }
 
 /// A choice a seat plays at its next turn, if it may then: the judge's best choice, played a turn
@@ -173,7 +182,7 @@ pub(super) fn greedy_starting_paths_then(
         }
         keep_due_start(game, actor, legal);
     };
-    rollout::play_out_by(game, horizon, legal, potential_by_own_turns, narrow);
+    rollout::play_out_by(game, horizon, legal, BY_OWN_TURNS, narrow);
 }
 
 /// Where a start is due ([`due_start`]) and may be laid, the lays of that card only.

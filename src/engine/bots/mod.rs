@@ -64,8 +64,11 @@ impl Budget {
 /// games' by greedy's heuristic.
 fn planning_value(variant: Variant) -> greedy::Valuation {
     match variant {
-        Variant::KeltisCard => card_plan::plan_value,
-        Variant::Keltis | Variant::NeueWege => heuristic::potential,
+        Variant::KeltisCard => greedy::Valuation {
+            of: card_plan::plan_value,
+            after_discards: None,
+        },
+        Variant::Keltis | Variant::NeueWege => greedy::POTENTIAL,
     }
 }
 
@@ -204,7 +207,7 @@ impl Bot {
                     .collect::<Result<Vec<_>, _>>()?;
                 let value = match self.kind {
                     BotKind::Planner => planning_value(view.variant),
-                    _ => heuristic::potential,
+                    _ => greedy::POTENTIAL,
                 };
                 greedy::rank_by(&samples, seat, &legal, value)[0]
             }
@@ -364,5 +367,56 @@ mod tests {
         assert!(legal.contains(&d));
         let (_, stats) = rollout::search(&view, &legal, Budget::Millis(5), &mut rng);
         assert!(stats.samples > 0);
+    }
+
+    /// A discard's worth read without playing it (greedy's tries read it so) is, to the bit, the
+    /// worth after playing it, by greedy's valuation and by the hybrid judge's, at every discard
+    /// open in the play phase of games between greedy bots of every variant.
+    #[test]
+    fn a_discards_worth_read_without_playing_it_is_the_worth_after_it() {
+        use crate::engine::decision::DecisionOf;
+        use crate::engine::game::Phase;
+        use heuristic::{
+            potential, potential_after_discards, potential_by_own_turns,
+            potential_by_own_turns_after_discards,
+        };
+        let mut compared = 0;
+        for (variant, players) in [
+            (Variant::Keltis, 2),
+            (Variant::Keltis, 4),
+            (Variant::NeueWege, 3),
+            (Variant::KeltisCard, 2),
+        ] {
+            let mut game = Game::new(variant, players, 7).unwrap();
+            let mut bot = Bot::new(BotKind::Greedy, 7);
+            while let Some(seat) = game.to_act() {
+                for d in game.legal_decisions() {
+                    let DecisionOf::Discard { card } = d else {
+                        continue;
+                    };
+                    if game.phase() != Phase::Play {
+                        continue;
+                    }
+                    let mut after = game.clone();
+                    after.apply(seat, d).unwrap();
+                    assert_eq!(
+                        potential_after_discards(&game, seat).worth(card).to_bits(),
+                        potential(&after, seat).to_bits(),
+                        "{variant:?}: discarding {card}"
+                    );
+                    assert_eq!(
+                        potential_by_own_turns_after_discards(&game, seat)
+                            .worth(card)
+                            .to_bits(),
+                        potential_by_own_turns(&after, seat).to_bits(),
+                        "{variant:?}: discarding {card}"
+                    );
+                    compared += 1;
+                }
+                let d = bot.decide(&game.view(Some(seat))).unwrap();
+                game.apply(seat, d).unwrap();
+            }
+        }
+        assert!(compared > 1_000, "{compared}");
     }
 }

@@ -8,8 +8,7 @@
 
 use std::time::Instant;
 
-use super::greedy::Valuation;
-use super::heuristic::potential;
+use super::greedy::{Valuation, POTENTIAL};
 use super::sample::sample_game;
 use super::Budget;
 use crate::engine::decision::Decision;
@@ -47,7 +46,7 @@ pub fn horizon(variant: Variant) -> usize {
 /// than greedy's heuristic, 89% against 84%).
 pub fn lead(game: &Game, seat: u8) -> f64 {
     let value = super::planning_value(game.variant);
-    let worth: Vec<f64> = (0..game.players).map(|s| value(game, s)).collect();
+    let worth: Vec<f64> = (0..game.players).map(|s| (value.of)(game, s)).collect();
     let best_other = worth
         .iter()
         .enumerate()
@@ -59,7 +58,7 @@ pub fn lead(game: &Game, seat: u8) -> f64 {
 
 /// Play `game` on as the greedy bot would, for every seat, to the end or `horizon` decisions.
 pub fn play_out(game: &mut Game, horizon: usize, legal: &mut Vec<Decision>) {
-    play_out_by(game, horizon, legal, potential, |_, _, _| {});
+    play_out_by(game, horizon, legal, POTENTIAL, |_, _, _| {});
 }
 
 /// [`play_out`], with another valuation of the positions, and `narrow` leaving out choices

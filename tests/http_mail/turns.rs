@@ -230,8 +230,9 @@ fn no_email_names_a_card_its_reader_could_not_see(db: Db) {
         .collect();
     let id = s.started_with(json!({"variant": "keltis", "players": 2}), &players);
     let your_turns = |address: &str| received_with_subject(&sink, address, "Your turn");
+    // Up to 30 s of real time for delivery (5 s ran out once in CI, on PostgreSQL under load).
     let wait_for_turns = |address: &str, n: usize| {
-        for _ in 0..200 {
+        for _ in 0..1200 {
             let got = your_turns(address);
             if got.len() >= n {
                 return got;

@@ -111,9 +111,10 @@ impl SmtpSink {
             .collect()
     }
 
-    /// Wait (real time, briefly) until `address` has received `n` messages; they.
+    /// Wait (real time, up to 30 s: a loaded machine delivers slowly) until `address` has
+    /// received `n` messages; they.
     pub fn wait_for(&self, address: &str, n: usize) -> Vec<Value> {
-        for _ in 0..200 {
+        for _ in 0..600 {
             let got = self.to(address);
             if got.len() >= n {
                 return got;

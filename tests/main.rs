@@ -58,6 +58,7 @@ mod http_two_factor;
 mod http_typed_moves;
 mod http_vacation;
 mod http_webhooks;
+mod load_tool;
 mod open_files;
 mod openapi_spec;
 mod outside_bots;

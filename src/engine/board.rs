@@ -128,11 +128,25 @@ pub struct Board {
     pub tiles: Vec<(TileKind, u8)>,
     /// Wish stones on each pile space at the start (X2).
     pub pile_stones: u8,
+    /// By space: the value of the space reached 0 to [`MOST_AHEAD`] steps on, each step to the
+    /// first successor (a space without one is the last). Derived from `spaces`: the bots value
+    /// every pawn a few steps ahead at every step of every play-out, where walking the board
+    /// chased a successor list a step (some 4% of a two-player Keltis review).
+    value_ahead: Vec<[i8; MOST_AHEAD + 1]>,
 }
+
+/// How many steps ahead [`Board::value_ahead`] looks at most.
+pub const MOST_AHEAD: usize = 3;
 
 impl Board {
     pub fn space(&self, idx: SpaceIdx) -> &Space {
         &self.spaces[idx as usize]
+    }
+
+    /// The value of the space `steps` on from `idx` by first successors (at most
+    /// [`MOST_AHEAD`]; fewer where the path ends first).
+    pub fn value_ahead(&self, idx: SpaceIdx, steps: usize) -> i8 {
+        self.value_ahead[idx as usize][steps.min(MOST_AHEAD)]
     }
 
     pub fn index_of(&self, id: &str) -> Option<SpaceIdx> {
@@ -439,9 +453,22 @@ impl LayoutFile {
             (None, false) => 0,
         };
 
+        let value_ahead = (0..spaces.len())
+            .map(|mut at| {
+                std::array::from_fn(|steps| {
+                    if steps > 0 {
+                        if let Some(&next) = spaces[at].next.first() {
+                            at = next as usize;
+                        }
+                    }
+                    spaces[at].value
+                })
+            })
+            .collect();
         Ok(Board {
             id: self.id,
             spaces,
+            value_ahead,
             start_next,
             tiles,
             pile_stones,

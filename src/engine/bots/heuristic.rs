@@ -1,7 +1,7 @@
 //! How good a position looks for a seat: the score it has, plus what its pawns, rows and hand
 //! promise. Used by the greedy bot to rank decisions and by the search to judge a cut-off.
 
-use crate::engine::board::Board;
+use crate::engine::board::{Board, MOST_AHEAD};
 use crate::engine::cards::{Card, Color};
 use crate::engine::game::{Game, BIG_PAWN, PILES, PLAIN_STONE, START};
 use crate::engine::rows::{Direction, Row};
@@ -175,19 +175,12 @@ fn board_worth(game: &Game, seat: u8, board: &Board, lookahead: Lookahead) -> f6
         Lookahead::Greedy => game.draw_pile.len() / (8 * players),
         Lookahead::OwnTurns => game.draw_pile.len() / players / 4,
     }
-    .min(3) as u8;
+    .min(MOST_AHEAD);
     for (p, &pos) in game.pawns[s].iter().enumerate() {
         if pos == START {
             continue;
         }
-        let mut at = pos;
-        for _ in 0..ahead {
-            match board.space(at).next.first() {
-                Some(&n) => at = n,
-                None => break,
-            }
-        }
-        let value = board.space(at).value as f64;
+        let value = board.value_ahead(pos, ahead) as f64;
         worth += if p as u8 == BIG_PAWN {
             2.0 * value
         } else {

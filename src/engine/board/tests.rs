@@ -194,3 +194,31 @@ fn layout_whose_space_leads_to_more_than_five_is_rejected() {
     });
     assert!(Board::from_json(&five).is_ok());
 }
+
+/// The values ahead the bots read from a table are the board walked by first successors, on both
+/// boards (Neue Wege's spaces lead on to more than one), stopping at a path's end.
+#[test]
+fn values_ahead_are_the_board_walked_by_first_successors() {
+    for board in [Board::keltis(), Board::neue_wege()] {
+        for idx in 0..board.spaces.len() as SpaceIdx {
+            let mut at = idx;
+            for steps in 0..=MOST_AHEAD {
+                assert_eq!(
+                    board.value_ahead(idx, steps),
+                    board.space(at).value,
+                    "{} from {}, {steps} steps",
+                    board.id,
+                    board.space(idx).id
+                );
+                if let Some(&next) = board.space(at).next.first() {
+                    at = next;
+                }
+            }
+            // Past the most it looks ahead: as far as it looks.
+            assert_eq!(
+                board.value_ahead(idx, MOST_AHEAD + 2),
+                board.value_ahead(idx, MOST_AHEAD)
+            );
+        }
+    }
+}

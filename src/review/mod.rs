@@ -52,7 +52,8 @@ pub const JUDGE_REVISION: u32 = 2;
 /// delay"; Keltis Card 8 to 14 s, "Keltis Card by the hybrid judge"; Neue Wege 32 to 45 s, "Neue
 /// Wege by the hybrid judge"; a quarter less each since, "The hybrid judge's play-outs a quarter
 /// quicker"). With four players it orders random below greedy but not yet far
-/// enough, at some 150 s a game; Neue Wege with three and four players was not measured with it.
+/// enough, at some 150 s a game (66 s since the play-outs were made quicker: docs/performance.md,
+/// thirteenth session); Neue Wege with three and four players was not measured with it.
 pub fn server_effort(variant: Variant, players: u8) -> Effort {
     let judge = match (variant, players) {
         (Variant::Keltis, 2 | 3) | (Variant::NeueWege, 2) | (Variant::KeltisCard, _) => {

@@ -34,14 +34,20 @@ export function commandLine(id, table) {
   const answer = h('div', { id: 'command-answer', 'aria-live': 'polite', role: 'status' });
   /** The version whose choices are listed. */
   let listed = -1;
+  /** Choices asked for so far: only the latest answer is listed. */
+  let asked = 0;
 
   /** The turn's choices in words, as completions (once per version). */
   const refresh = async () => {
     const g = table.game();
     if (!g || g.your_seat == null || !g.state || g.version === listed) return;
     listed = g.version;
+    const mine = ++asked;
     /** @type {Schemas['TurnInWords']} */
     const turn = await call('GET', `/games/${id}/choices?language=${language()}`);
+    // Answers can come back out of order: an older version's, arriving last, left the list on
+    // choices the turn no longer had, and nothing asked again until the next version.
+    if (mine !== asked) return;
     choices.replaceChildren(...turn.choices.map((c) => h('option', { value: c.words }, [`${c.number}`])));
   };
 

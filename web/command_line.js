@@ -44,7 +44,14 @@ export function commandLine(id, table) {
     listed = g.version;
     const mine = ++asked;
     /** @type {Schemas['TurnInWords']} */
-    const turn = await call('GET', `/games/${id}/choices?language=${language()}`);
+    let turn;
+    try {
+      turn = await call('GET', `/games/${id}/choices?language=${language()}`);
+    } catch (e) {
+      // Not listed after all: the page's next redraw asks again (it waited for the next version).
+      if (mine === asked) listed = -1;
+      throw e;
+    }
     // Answers can come back out of order: an older version's, arriving last, left the list on
     // choices the turn no longer had, and nothing asked again until the next version.
     if (mine !== asked) return;

@@ -144,6 +144,53 @@ fn the_loop_from_an_email_link_to_the_next_game() {
 /// or accessible name shows an internal id; the hand stays on one line and the dock under a
 /// quarter of the screen; the discard piles show above the dock when they may be drawn from;
 /// the seats' rows have the screen's width.
+/// The command line's completions are the turn's own when the server's answers misbehave: a
+/// failed answer is asked again at the page's next redraw, and an older turn's answer arriving
+/// after the newer one's does not replace it (the race behind a CI failure of
+/// `keltis_card_at_the_text_table_by_keyboard`, pinned here by holding one answer back).
+#[test]
+#[cfg_attr(
+    not(browser_tests),
+    ignore = "browser: set KELTIS_BROWSER_TESTS=1 with chromium and `npm ci` in tests/browser"
+)]
+fn the_text_tables_completions_survive_a_failed_and_a_late_answer() {
+    let s = support::spawn(Db::Sqlite, |_| {}).expect("SQLite server");
+    let anna = s.register("anna");
+    let bert = s.register("bert");
+    let pair = [anna.clone(), bert.clone()];
+    let game = s.started_game("keltis-card", &pair);
+    // Anna's turn, from its start: she lays or discards a card first.
+    if s.game(game, &anna)["state"]["to_act"] != 0 {
+        s.finish_turn(game, &pair);
+    }
+    assert_eq!(s.game(game, &anna)["state"]["to_act"], 0, "anna's turn");
+    let report = browser(
+        "crossed_choices.mjs",
+        &[&s.base, "anna", "correct horse", &game.to_string()],
+    );
+    assert_eq!(report["first"], true, "{report}");
+    assert_eq!(report["retried"], true, "asked again: {report}");
+    assert_eq!(report["latestListed"], true, "{report}");
+    let latest = report["latest"].as_array().cloned().unwrap_or_default();
+    assert!(!latest.is_empty(), "{report}");
+    assert_ne!(
+        report["stale"], report["latest"],
+        "the answers differ: {report}"
+    );
+    assert_eq!(report["listed"], json!(latest), "still the draws: {report}");
+    // The draws are what the server offers now.
+    let now = s.get(
+        &format!("/api/v1/games/{game}/choices?language=en"),
+        Some(&anna.token),
+    );
+    let offered: Vec<Value> = now.json()["choices"]
+        .as_array()
+        .map(|c| c.iter().map(|c| c["words"].clone()).collect())
+        .unwrap_or_default();
+    assert_eq!(json!(offered), json!(latest), "{}", now.text);
+    assert_eq!(report["outside"], json!([]), "{report}");
+}
+
 #[test]
 #[cfg_attr(
     not(browser_tests),

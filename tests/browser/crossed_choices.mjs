@@ -6,7 +6,7 @@
 // answer for the turn before arrives. The list must stay on the draws (the CI failure of
 // keltis_card_at_the_text_table_by_keyboard: the older answer, listed last, left it stale).
 // Usage: node crossed_choices.mjs <base> <name> <password> <game id>. Prints one JSON line.
-import { DESKTOP, launch, watchOutside } from './lib.mjs';
+import { DESKTOP, launch, logIn, watchOutside } from './lib.mjs';
 
 const [base, name, password, gameId] = process.argv.slice(2);
 const browser = await launch();
@@ -27,11 +27,7 @@ const until = async (ready, ms = 5000) => {
 try {
   const page = await (await browser.newContext({ viewport: DESKTOP })).newPage();
   watchOutside(page, base, outside);
-  await page.goto(`${base}/games/${gameId}`);
-  await page.waitForSelector('#name');
-  await page.fill('#name', name);
-  await page.fill('#password', password);
-  await page.getByRole('button', { name: 'Log in' }).click();
+  await logIn(page, `${base}/games/${gameId}`, name, password);
   await page.waitForSelector('#command');
   report.first = await until(async () => (await listed(page)).length > 0);
 

@@ -48,6 +48,16 @@ export async function register(page, base, name) {
   await page.waitForSelector('#variant');
 }
 
+/** Logs in as `name` at `url` (the lobby, or a link that asks for a session first); the caller
+ * waits for the page it expects. */
+export async function logIn(page, url, name, password = 'correct horse') {
+  await page.goto(url);
+  await page.waitForSelector('#name');
+  await page.fill('#name', name);
+  await page.fill('#password', password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+}
+
 /** Creates a game in the lobby; returns its id once the game page shows. */
 export async function createGame(page, { variant, players = '2', bot = '', timeControl = 'none' }) {
   await page.selectOption('#variant', variant);

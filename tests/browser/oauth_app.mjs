@@ -5,7 +5,7 @@
 // decision through the API (cross-origin, with preflights).
 // Usage: node oauth_app.mjs <base> <name> <game id>. Prints one JSON line.
 import http from 'node:http';
-import { DESKTOP, launch } from './lib.mjs';
+import { DESKTOP, launch, logIn } from './lib.mjs';
 
 const [base, name, gameId] = process.argv.slice(2);
 
@@ -63,10 +63,7 @@ try {
   tab.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
   tab.on('pageerror', (e) => errors.push(String(e)));
   // Signed in to Keltis first, as a player would be.
-  await tab.goto(`${base}/`);
-  await tab.fill('#name', name);
-  await tab.fill('#password', 'correct horse');
-  await tab.getByRole('button', { name: 'Log in' }).click();
+  await logIn(tab, `${base}/`, name);
   await tab.waitForSelector('#variant');
 
   await tab.goto(`${origin}/`);

@@ -2,7 +2,7 @@
 // player opens the API docs, authorizes the oauth2 scheme (the consent screen opens in a popup and
 // is allowed there), then "Try it out" on getMe answers with the player's name and the scope.
 // Usage: node swagger_authorize.mjs <base> <name>. Prints one JSON line.
-import { DESKTOP, launch } from './lib.mjs';
+import { DESKTOP, launch, logIn } from './lib.mjs';
 
 const [base, name] = process.argv.slice(2);
 const browser = await launch();
@@ -11,10 +11,7 @@ try {
   const context = await browser.newContext({ viewport: DESKTOP });
   const tab = await context.newPage();
   tab.on('pageerror', (e) => errors.push(String(e)));
-  await tab.goto(`${base}/`);
-  await tab.fill('#name', name);
-  await tab.fill('#password', 'correct horse');
-  await tab.getByRole('button', { name: 'Log in' }).click();
+  await logIn(tab, `${base}/`, name);
   await tab.waitForSelector('#variant');
 
   await tab.goto(`${base}/docs/`);

@@ -4,7 +4,7 @@
 // when); then follows the first's name from the chat to the profile, follows and blocks them
 // there, and invites a followed player from the lobby.
 // Usage: node table_talk.mjs <base> <name A> <name B> <game id> <moderator>. Prints one JSON line.
-import { DESKTOP, PHONE, launch } from './lib.mjs';
+import { DESKTOP, PHONE, launch, logIn } from './lib.mjs';
 
 const [base, nameA, nameB, gameId, moderatorName] = process.argv.slice(2);
 const browser = await launch();
@@ -13,10 +13,7 @@ const errors = [];
 async function seated(options, name, path = `/games/${gameId}`) {
   const page = await (await browser.newContext(options)).newPage();
   page.on('pageerror', (e) => errors.push(String(e)));
-  await page.goto(`${base}/`);
-  await page.fill('#name', name);
-  await page.fill('#password', 'correct horse');
-  await page.getByRole('button', { name: 'Log in' }).click();
+  await logIn(page, `${base}/`, name);
   await page.waitForSelector('#variant');
   await page.goto(`${base}${path}`);
   if (path.startsWith('/games/')) await page.waitForSelector('#chat-text');

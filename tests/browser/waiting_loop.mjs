@@ -5,7 +5,7 @@
 // line leaves the next turn as a plan ("plan: 1 then deck"), which the opponent's move plays.
 // Usage: node waiting_loop.mjs <base> <name> <password> <game id> <opponent token> <other game id>
 // Prints one JSON line.
-import { DESKTOP, act, launch, watchOutside } from './lib.mjs';
+import { DESKTOP, act, launch, logIn, watchOutside } from './lib.mjs';
 
 const [base, name, password, gameId, opponentToken, otherId] = process.argv.slice(2);
 const browser = await launch();
@@ -48,11 +48,7 @@ try {
   const page = await (await browser.newContext({ viewport: DESKTOP })).newPage();
   watchOutside(page, base, outside);
   // The email's link, without a session: log in, then the game.
-  await page.goto(`${base}/games/${gameId}`);
-  await page.waitForSelector('#name');
-  await page.fill('#name', name);
-  await page.fill('#password', password);
-  await page.getByRole('button', { name: 'Log in' }).click();
+  await logIn(page, `${base}/games/${gameId}`, name, password);
   await page.waitForSelector('#turn');
   const deepLink = { url: page.url(), heading: await page.locator('h1').innerText(), turn: await page.locator('#turn').innerText() };
 

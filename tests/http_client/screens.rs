@@ -139,11 +139,6 @@ fn the_loop_from_an_email_link_to_the_next_game() {
     );
 }
 
-/// On a phone (360 x 740 and 412 x 915), every variant: during a turn the page is never wider
-/// than the screen, the hand and the choices are in view without scrolling, and no visible text
-/// or accessible name shows an internal id; the hand stays on one line and the dock under a
-/// quarter of the screen; the discard piles show above the dock when they may be drawn from;
-/// the seats' rows have the screen's width.
 /// The command line's completions are the turn's own when the server's answers misbehave: a
 /// failed answer is asked again at the page's next redraw, and an older turn's answer arriving
 /// after the newer one's does not replace it (the race behind a CI failure of
@@ -191,6 +186,11 @@ fn the_text_tables_completions_survive_a_failed_and_a_late_answer() {
     assert_eq!(report["outside"], json!([]), "{report}");
 }
 
+/// On a phone (360 x 740 and 412 x 915), every variant: during a turn the page is never wider
+/// than the screen, the hand and the choices are in view without scrolling, and no visible text
+/// or accessible name shows an internal id; the hand stays on one line and the dock under a
+/// quarter of the screen; the discard piles show above the dock when they may be drawn from;
+/// the seats' rows have the screen's width.
 #[test]
 #[cfg_attr(
     not(browser_tests),

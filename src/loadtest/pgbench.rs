@@ -18,6 +18,7 @@ pub struct PgbenchReport {
     /// pgbench's threads (`-j`): as many as the cores the load tool may use, at most one per
     /// client, so that pgbench's side is not what limits it.
     pub threads: usize,
+    /// The counted run's length: the one asked for, or longer where a run completed nothing.
     pub seconds: u64,
     /// Committed move-shaped transactions per second (pgbench's tps, connections excluded).
     pub transactions_per_second: f64,
@@ -96,31 +97,34 @@ pub fn run(
     )?;
     let script = std::env::temp_dir().join(format!("keltis-pgbench-{}.sql", std::process::id()));
     std::fs::write(&script, MOVE).map_err(|e| LoadError::Tool(e.to_string()))?;
-    let mark = database::mark(url, database_pid);
-    let client_cpu = cpu::of_waited_children();
-    let measured = run_tool(
-        Command::new("pgbench")
-            .args(["-n", "-j", &threads.to_string(), "-c", &clients.to_string()])
-            .args(["-T", &seconds.max(1).to_string(), "-f"])
-            .arg(&script)
-            .arg(url),
-    );
-    let client_cpu = client_cpu
-        .zip(cpu::of_waited_children())
-        .map(|(a, b)| b - a);
+    // A run that completes no transaction (its connections took the whole time on a loaded
+    // machine) is no measurement: run again for twice as long, a few times at most.
+    let mut seconds = seconds.max(1);
+    let mut tries = 0;
+    let measured = loop {
+        tries += 1;
+        let measured = measure(url, &script, clients, threads, seconds, database_pid);
+        match measured {
+            Ok(None) if tries < EMPTY_RUN_TRIES => seconds *= 2,
+            Ok(None) => {
+                break Err(LoadError::Tool(format!(
+                    "pgbench completed no transaction in {tries} runs, the last of {seconds} s"
+                )))
+            }
+            Ok(Some(counted)) => break Ok(counted),
+            Err(e) => break Err(e),
+        }
+    };
     let _ = std::fs::remove_file(&script);
-    let counted = measured.and_then(|text| {
-        parse_output(&text)
-            .ok_or_else(|| LoadError::Tool(format!("no tps in pgbench's output: {text}")))
-    });
-    let (tps, transactions) = match counted {
-        Ok(counted) => counted,
+    let (counted, client_cpu, mark) = match measured {
+        Ok(measured) => measured,
         Err(e) => {
             // The scratch tables go whatever pgbench did.
             let _ = psql(url, CLEAN_UP);
             return Err(e);
         }
     };
+    let (tps, transactions) = counted;
     let database_per_transaction = database::cost_since(&mark, url, database_pid, transactions);
     psql(url, CLEAN_UP)?;
     Ok(PgbenchReport {
@@ -130,6 +134,53 @@ pub fn run(
         transactions_per_second: tps,
         client_cpu_ms_per_transaction: client_cpu.map(|c| c * 1000.0 / transactions.max(1) as f64),
         database_per_transaction,
+    })
+}
+
+/// How many times a pgbench run that completes nothing is tried, each twice as long as the last.
+const EMPTY_RUN_TRIES: u32 = 3;
+
+/// What one pgbench run measured: its rate and count with pgbench's CPU and the database's mark
+/// from before it, or `None` where it completed no transaction.
+type Measured = ((f64, u64), Option<f64>, database::Mark);
+
+/// One pgbench run of `seconds` on the scratch tables.
+fn measure(
+    url: &str,
+    script: &std::path::Path,
+    clients: usize,
+    threads: usize,
+    seconds: u64,
+    database_pid: Option<u32>,
+) -> Result<Option<Measured>, LoadError> {
+    let mark = database::mark(url, database_pid);
+    let client_cpu = cpu::of_waited_children();
+    let text = run_tool(
+        Command::new("pgbench")
+            .args(["-n", "-j", &threads.to_string(), "-c", &clients.to_string()])
+            .args(["-T", &seconds.to_string(), "-f"])
+            .arg(script)
+            .arg(url),
+    )?;
+    let client_cpu = client_cpu
+        .zip(cpu::of_waited_children())
+        .map(|(a, b)| b - a);
+    match parse_output(&text) {
+        Some((_, 0)) => Ok(None),
+        Some(counted) => Ok(Some((counted, client_cpu, mark))),
+        None if completed_nothing(&text) => Ok(None),
+        None => Err(LoadError::Tool(format!(
+            "no tps in pgbench's output: {text}"
+        ))),
+    }
+}
+
+/// pgbench prints no rate when no transaction completed, only a count of 0.
+fn completed_nothing(text: &str) -> bool {
+    text.lines().any(|l| {
+        l.trim()
+            .strip_prefix("number of transactions actually processed: ")
+            .is_some_and(|rest| rest.starts_with("0/") || rest.trim() == "0")
     })
 }
 
@@ -162,5 +213,19 @@ mod tests {
             tps = 4628.119237 (without initial connection time)\n";
         assert_eq!(super::parse_output(text), Some((4628.119237, 92561)));
         assert_eq!(super::parse_output("tps = 10\n"), None, "a count is needed");
+        assert!(!super::completed_nothing(text));
+    }
+
+    /// pgbench 15's report when no transaction completed in the time (as `-R 0.01 -T 1` makes
+    /// it): no rate at all, so the run is tried again for longer rather than failed.
+    #[test]
+    fn a_run_that_completed_nothing_is_told_apart_from_an_unreadable_one() {
+        let text = "transaction type: move.sql\nnumber of clients: 1\nnumber of threads: 1\n\
+            maximum number of tries: 1\nduration: 1 s\n\
+            number of transactions actually processed: 0\n\
+            number of failed transactions: 0 (NaN%)\n";
+        assert_eq!(super::parse_output(text), None);
+        assert!(super::completed_nothing(text));
+        assert!(!super::completed_nothing("tps = 10\n"));
     }
 }

@@ -140,11 +140,11 @@ pub fn run(
 /// How many times a pgbench run that completes nothing is tried, each twice as long as the last.
 const EMPTY_RUN_TRIES: u32 = 3;
 
-/// What one pgbench run measured: its rate and count with pgbench's CPU and the database's mark
-/// from before it, or `None` where it completed no transaction.
+/// What one pgbench run measured: its rate and count, pgbench's CPU, and the database's mark from
+/// before it.
 type Measured = ((f64, u64), Option<f64>, database::Mark);
 
-/// One pgbench run of `seconds` on the scratch tables.
+/// One pgbench run of `seconds` on the scratch tables; `None` where it completed no transaction.
 fn measure(
     url: &str,
     script: &std::path::Path,

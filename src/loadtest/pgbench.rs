@@ -116,7 +116,7 @@ pub fn run(
         }
     };
     let _ = std::fs::remove_file(&script);
-    let (counted, client_cpu, mark) = match measured {
+    let ((tps, transactions), client_cpu, mark) = match measured {
         Ok(measured) => measured,
         Err(e) => {
             // The scratch tables go whatever pgbench did.
@@ -124,7 +124,6 @@ pub fn run(
             return Err(e);
         }
     };
-    let (tps, transactions) = counted;
     let database_per_transaction = database::cost_since(&mark, url, database_pid, transactions);
     psql(url, CLEAN_UP)?;
     Ok(PgbenchReport {
@@ -165,23 +164,13 @@ fn measure(
     let client_cpu = client_cpu
         .zip(cpu::of_waited_children())
         .map(|(a, b)| b - a);
-    match parse_output(&text) {
-        Some((_, 0)) => Ok(None),
-        Some(counted) => Ok(Some((counted, client_cpu, mark))),
-        None if completed_nothing(&text) => Ok(None),
-        None => Err(LoadError::Tool(format!(
-            "no tps in pgbench's output: {text}"
-        ))),
+    // pgbench prints no rate when no transaction completed, only a count of 0.
+    if processed(&text) == Some(0) {
+        return Ok(None);
     }
-}
-
-/// pgbench prints no rate when no transaction completed, only a count of 0.
-fn completed_nothing(text: &str) -> bool {
-    text.lines().any(|l| {
-        l.trim()
-            .strip_prefix("number of transactions actually processed: ")
-            .is_some_and(|rest| rest.starts_with("0/") || rest.trim() == "0")
-    })
+    let counted = parse_output(&text)
+        .ok_or_else(|| LoadError::Tool(format!("no tps in pgbench's output: {text}")))?;
+    Ok(Some((counted, client_cpu, mark)))
 }
 
 /// pgbench's rate and its count of transactions, from its report.
@@ -192,12 +181,20 @@ fn parse_output(text: &str) -> Option<(f64, u64)> {
             .and_then(|rest| rest.split_whitespace().next())
     };
     let tps = after("tps = ")?.parse().ok()?;
-    let transactions = after("number of transactions actually processed: ")?
-        .split('/')
+    Some((tps, processed(text)?))
+}
+
+/// pgbench's count of transactions processed (`N`, or `N/M` with `-t`), from its report.
+fn processed(text: &str) -> Option<u64> {
+    text.lines()
+        .find_map(|l| {
+            l.trim()
+                .strip_prefix("number of transactions actually processed: ")
+        })?
+        .split(['/', ' '])
         .next()?
         .parse()
-        .ok()?;
-    Some((tps, transactions))
+        .ok()
 }
 
 #[cfg(test)]
@@ -213,7 +210,7 @@ mod tests {
             tps = 4628.119237 (without initial connection time)\n";
         assert_eq!(super::parse_output(text), Some((4628.119237, 92561)));
         assert_eq!(super::parse_output("tps = 10\n"), None, "a count is needed");
-        assert!(!super::completed_nothing(text));
+        assert_eq!(super::processed(text), Some(92561));
     }
 
     /// pgbench 15's report when no transaction completed in the time (as `-R 0.01 -T 1` makes
@@ -225,7 +222,7 @@ mod tests {
             number of transactions actually processed: 0\n\
             number of failed transactions: 0 (NaN%)\n";
         assert_eq!(super::parse_output(text), None);
-        assert!(super::completed_nothing(text));
-        assert!(!super::completed_nothing("tps = 10\n"));
+        assert_eq!(super::processed(text), Some(0));
+        assert_eq!(super::processed("tps = 10\n"), None);
     }
 }

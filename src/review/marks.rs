@@ -173,7 +173,10 @@ pub fn random_loss(margins: &[Vec<f64>], stand_ins: usize, of: usize) -> f64 {
 /// come from the same samples by the same estimate; below 0 is shown as 0. Measured in points, not
 /// winning chances: a player far behind still loses accuracy for poor choices (with chances, every
 /// choice of a decided game lost nothing, and random play was told it played at 94%). Decisions
-/// where the choices differ little weigh little. With nothing at stake, 100.
+/// where the choices differ little weigh little. With nothing at stake, 100. Straight in the
+/// points lost: of the concave curves tried on calibration games (a large loss counted as less),
+/// none told players of known strength apart better in every variant (docs/performance.md, "An
+/// accuracy curve fitted to the data").
 pub fn accuracy(lost: f64, random: f64) -> f64 {
     if random <= 0.0 {
         return 100.0;

@@ -99,7 +99,8 @@ fn two_instances_never_push_twice(db: Db) {
         return;
     }
     let a = server(db);
-    let b = support::second_instance(&a);
+    // Tuned as the first, so that both instances' workers push (to loopback).
+    let b = support::another_instance(&a, super::tune).expect("a second instance");
     let anna = a.register("anna");
     let bert = a.register("bert");
     let pair = [anna.clone(), bert.clone()];

@@ -15,12 +15,14 @@ use support::{Db, TestServer, User};
 
 mod keys;
 
+/// Every instance in these tests may push to a device on loopback.
+pub(super) fn tune(c: &mut keltis::config::Config) {
+    c.push_allow_private = true;
+    c.push_interval_ms = 50;
+}
+
 pub(super) fn server(db: Db) -> TestServer {
-    support::spawn(db, |c| {
-        c.push_allow_private = true;
-        c.push_interval_ms = 50;
-    })
-    .expect("a database for this test")
+    support::spawn(db, tune).expect("a database for this test")
 }
 
 pub(super) fn server_key(s: &TestServer) -> String {

@@ -19,7 +19,7 @@ pub mod sse;
 pub mod webhook;
 
 #[allow(unused_imports)]
-pub use instances::{second_instance, spawn, spawn_at, two_instances};
+pub use instances::{another_instance, second_instance, spawn, spawn_at, two_instances};
 
 use std::time::Duration;
 

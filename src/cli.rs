@@ -183,9 +183,10 @@ pub enum Command {
         games: u64,
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Games sampled per decision.
-        #[arg(long, default_value_t = keltis::review::SAMPLES)]
-        samples: usize,
+        /// Games sampled per decision: unless given, the server's for --variant and --players
+        /// (`review::server_effort`).
+        #[arg(long)]
+        samples: Option<usize>,
         /// How sampled games are played on: `quick` (the search bot's quick policy), `strong`
         /// (the strong bot's play-outs) or `hybrid` (quick for every choice, greedy play-outs
         /// that start paths for the best few). Unless given, the server's for --variant and

@@ -275,7 +275,7 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             };
             let server = keltis::review::server_effort(variant, players);
             let effort = keltis::review::Effort {
-                samples,
+                samples: samples.unwrap_or(server.samples),
                 judge: judge.unwrap_or(server.judge),
                 ..server
             };

@@ -61,8 +61,8 @@ pub enum Judge {
     /// random (standing for the rest in what random play gives away, so that both are measured
     /// on one scale). Every figure a review gives comes from the greedy play-outs (or the exact
     /// search); the quick ones only choose which choices get them. A choice other than the best
-    /// is valued at least as the best played a turn late ([`credit_delays`]). The server's with
-    /// two players in every variant and in Keltis with three ([`super::server_effort`]).
+    /// is valued at least as the best played a turn late ([`credit_delays`]). The server's in
+    /// Keltis and Keltis Card and in two-player Neue Wege ([`super::server_effort`]).
     Hybrid,
 }
 

@@ -37,11 +37,6 @@ pub use marks::Mark;
 /// server's reviews (see docs/performance.md for what they cost).
 pub const SAMPLES: usize = 100;
 pub const EXACT_NODES: u32 = 5_000;
-/// Games sampled per decision in four-player Keltis, where the hybrid judge's play-outs are
-/// four seats long and a game has twice the decisions: 100 cost some 50 to 65 s of one core a
-/// game, 40 some 20 to 25 s, against a budget of 20 s, and ranked random play below greedy's as
-/// often (docs/performance.md, "Four-player Keltis by the hybrid judge").
-pub const FOUR_PLAYER_SAMPLES: usize = 40;
 
 /// The judge's revision: raised by every change that moves any figure a review gives, so that
 /// calibration games judged before (docs/calibration/, which say theirs) are never pooled with
@@ -49,28 +44,24 @@ pub const FOUR_PLAYER_SAMPLES: usize = 40;
 pub const JUDGE_REVISION: u32 = 2;
 
 /// The effort the server reviews a game of `variant` between `players` with: the hybrid judge
-/// in Keltis and Keltis Card and in two-player Neue Wege, the quick judge elsewhere (Neue Wege with
-/// three and four players). There the hybrid one tells greedy play from strong play and random
-/// from greedy, with points lost a decision apart, and its advice holds its own against the
-/// strong bot, where the quick one does not, at five to twelve times its cost (of one core a
-/// game: Keltis 17 to 25 s with two players, 42 to 53 s with three, on the machine of
-/// docs/performance.md's "A missed choice charged as a delay"; Keltis Card 8 to 14 s, "Keltis
-/// Card by the hybrid judge"; Neue Wege 32 to 45 s, "Neue Wege by the hybrid judge"; a quarter
-/// less each since, "The hybrid judge's play-outs a quarter quicker"). In four-player Keltis the
-/// quick judge ranked a player choosing at random above the greedy bot in half the games; the
-/// hybrid one, on [`FOUR_PLAYER_SAMPLES`] samples, below it in every game tried
-/// (docs/performance.md, "Four-player Keltis by the hybrid judge").
+/// in Keltis and Keltis Card and in two-player Neue Wege, the quick judge elsewhere (Neue Wege
+/// with three and four players). With two and three players the hybrid one tells greedy play
+/// from strong play and random from greedy, with points lost a decision apart, and its advice
+/// holds its own against the strong bot, where the quick one does not, at five to twelve times
+/// its cost (of one core a game: Keltis 17 to 25 s with two players, 42 to 53 s with three, on
+/// the machine of docs/performance.md's "A missed choice charged as a delay"; Keltis Card 8 to
+/// 14 s, "Keltis Card by the hybrid judge"; Neue Wege 32 to 45 s, "Neue Wege by the hybrid
+/// judge"; a quarter less each since, "The hybrid judge's play-outs a quarter quicker"). In
+/// four-player Keltis the quick judge ranked a player choosing at random below the greedy bot
+/// in only 35% of games; the hybrid one in 98%, at some 50 s of one core a game (on 40 samples,
+/// half the cost, in 91%: docs/performance.md, "Four-player Keltis by the hybrid judge").
 pub fn server_effort(variant: Variant, players: u8) -> Effort {
     let judge = match (variant, players) {
         (Variant::Keltis | Variant::KeltisCard, _) | (Variant::NeueWege, 2) => Judge::Hybrid,
         _ => Judge::Quick,
     };
-    let samples = match (variant, players) {
-        (Variant::Keltis, 4) => FOUR_PLAYER_SAMPLES,
-        _ => SAMPLES,
-    };
     Effort {
-        samples,
+        samples: SAMPLES,
         exact_nodes: EXACT_NODES,
         judge,
     }

@@ -383,12 +383,10 @@ fn the_strong_bot_against_itself_makes_no_blunders() {
 /// Issue 66: a player who picks uniformly at random is told so. Seeded games of the random bot
 /// against the greedy bot (which wins about 99% of them) in every variant, reviewed at the
 /// server's effort: in each, the random seats' accuracy is below every greedy seat's, and near
-/// the 0 that random choices score (four-player Keltis among them: its quick judge ranked them
-/// the wrong way round in half the games) (the calibration benchmark, docs/performance.md, measures this
+/// the 0 that random choices score (the calibration benchmark, docs/performance.md, measures this
 /// over hundreds of games; this is its seeded sample for every run).
 #[test]
 fn reviews_rank_a_random_player_below_the_greedy_bot() {
-    use crate::review_tool::{mixed_game, Player};
     for (variant, players, seed) in [
         (Variant::KeltisCard, 2, 1),
         (Variant::KeltisCard, 2, 2),
@@ -396,29 +394,43 @@ fn reviews_rank_a_random_player_below_the_greedy_bot() {
         (Variant::Keltis, 2, 2),
         (Variant::NeueWege, 2, 1),
         (Variant::Keltis, 3, 1),
-        (Variant::Keltis, 4, 1),
     ] {
-        let random = |seat: u8| (u64::from(seat) + seed) % 2 == 0;
-        let seats: Vec<Player> = (0..players)
-            .map(|s| {
-                Player::Bot(if random(s) {
-                    BotKind::Random
-                } else {
-                    BotKind::Greedy
-                })
+        random_ranked_below_greedy(variant, players, seed);
+    }
+}
+
+/// [`reviews_rank_a_random_player_below_the_greedy_bot`] with four players in Keltis (a test of
+/// its own: its review is the costliest, and runs beside the others). The quick judge, the
+/// server's there until December 2026, ranked them the wrong way round in most games.
+#[test]
+fn four_player_keltis_reviews_rank_a_random_player_below_the_greedy_bot() {
+    random_ranked_below_greedy(Variant::Keltis, 4, 1);
+}
+
+/// A seeded game of `players` seats, random and greedy by turns, reviewed at the server's effort:
+/// every random seat's accuracy below every greedy seat's, and under 25.
+fn random_ranked_below_greedy(variant: Variant, players: u8, seed: u64) {
+    use crate::review_tool::{mixed_game, Player};
+    let random = |seat: u8| (u64::from(seat) + seed) % 2 == 0;
+    let seats: Vec<Player> = (0..players)
+        .map(|s| {
+            Player::Bot(if random(s) {
+                BotKind::Random
+            } else {
+                BotKind::Greedy
             })
-            .collect();
-        let record = mixed_game(&seats, variant, seed).unwrap();
-        let reviewed = review(&record, server_effort(variant, players), seed).unwrap();
-        let (of_random, of_greedy): (Vec<&PlayerReview>, Vec<&PlayerReview>) =
-            reviewed.summary.iter().partition(|p| random(p.seat));
-        let worst_greedy = of_greedy.iter().map(|p| p.accuracy).fold(100.0, f64::min);
-        for p in &of_random {
-            assert!(
-                p.accuracy < worst_greedy && p.accuracy < 25.0,
-                "{variant} {players}p seed {seed}: random {p:?}, greedy {of_greedy:?}"
-            );
-        }
+        })
+        .collect();
+    let record = mixed_game(&seats, variant, seed).unwrap();
+    let reviewed = review(&record, server_effort(variant, players), seed).unwrap();
+    let (of_random, of_greedy): (Vec<&PlayerReview>, Vec<&PlayerReview>) =
+        reviewed.summary.iter().partition(|p| random(p.seat));
+    let worst_greedy = of_greedy.iter().map(|p| p.accuracy).fold(100.0, f64::min);
+    for p in &of_random {
+        assert!(
+            p.accuracy < worst_greedy && p.accuracy < 25.0,
+            "{variant} {players}p seed {seed}: random {p:?}, greedy {of_greedy:?}"
+        );
     }
 }
 

@@ -411,7 +411,7 @@ fn four_player_keltis_reviews_rank_a_random_player_below_the_greedy_bot() {
 /// every random seat's accuracy below every greedy seat's, and under 25.
 fn random_ranked_below_greedy(variant: Variant, players: u8, seed: u64) {
     use crate::review_tool::{mixed_game, Player};
-    let random = |seat: u8| (u64::from(seat) + seed) % 2 == 0;
+    let random = |seat: u8| (u64::from(seat) + seed).is_multiple_of(2);
     let seats: Vec<Player> = (0..players)
         .map(|s| {
             Player::Bot(if random(s) {

@@ -85,7 +85,7 @@ fn figures(review: &Review, seat: u8) -> SeatFigures {
 }
 
 /// Play and review `games` games of `pairing`; the weaker bot's seats alternate with the
-/// stronger's, and which comes first alternates from game to game. A game still running after
+/// stronger's, and which comes first alternates from game to game ([`weaker_seated`]). A game still running after
 /// `most_decisions` is left out and counted. `progress` sees one JSON line a game
 /// ([`GameLine`]): a long run stopped early keeps what it found, and runs on other seeds pool
 /// exactly.
@@ -102,7 +102,8 @@ pub fn calibrate_pairing(
 ) -> Result<Vec<BotRow>, ReviewToolError> {
     let mut lines = Vec::new();
     for g in 0..games {
-        let weak_at = |seat: u8| (u64::from(seat) + g) % 2 == 0;
+        let game_seed = seed.wrapping_add(g);
+        let weak_at = |seat: u8| weaker_seated(seat, game_seed);
         // Each seat's side: its bot's name and who plays it.
         let sides: Vec<(&str, Player)> = (0..players)
             .map(|s| {
@@ -116,7 +117,7 @@ pub fn calibrate_pairing(
         let kinds: Vec<Player> = sides.iter().map(|side| side.1).collect();
         let mut line = GameLine {
             pairing: pairing.title(),
-            seed: seed.wrapping_add(g),
+            seed: game_seed,
             variant: Some(variant),
             players: Some(players),
             judge: Some(effort.judge),
@@ -157,6 +158,15 @@ pub fn calibrate_pairing(
         lines.push(line);
     }
     Ok(rows(pairing.weaker.0, pairing.stronger.0, &lines))
+}
+
+/// Whether the weaker bot sits at `seat` in the calibration game of `seed`: seat 0 in odd-seeded
+/// games, every other seat from there. Decided by the game's seed alone, not by its place in a
+/// run, so that a seed names one game whichever run played it (runs on other seeds pool, and
+/// judges compared on the same seeds compare the same games). Until December 2026 it was the
+/// place in the run, which agrees for runs started on an odd seed only.
+pub fn weaker_seated(seat: u8, seed: u64) -> bool {
+    !(u64::from(seat) + seed).is_multiple_of(2)
 }
 
 /// The pairings of [`pairings`] that `only` takes (by [`Pairing::name`]), played, reviewed and
@@ -270,5 +280,48 @@ mod tests {
                 .is_some_and(|t| t >= 0.0)),
             "{game}"
         );
+    }
+
+    /// A seed names one game, whichever run plays it: the game of seed 2 played second in a run
+    /// from seed 1 and first in a run from seed 2 seats the same bots and is reviewed the same
+    /// (before, the seats followed the place in the run, and the two were different games).
+    #[test]
+    fn a_seed_names_one_game_whichever_run_plays_it() {
+        let effort = Effort {
+            samples: 2,
+            exact_nodes: 0,
+            judge: Judge::Quick,
+        };
+        let [random_greedy, ..] = pairings(BotKind::Greedy, effort);
+        let games_of = |seed: u64, games: u64| -> Vec<serde_json::Value> {
+            let mut lines = Vec::new();
+            calibrate_pairing(
+                random_greedy,
+                Variant::KeltisCard,
+                2,
+                games,
+                seed,
+                effort,
+                MOST_DECISIONS,
+                &mut |line| lines.push(serde_json::from_str(line).unwrap()),
+            )
+            .unwrap();
+            lines
+        };
+        let (from_one, from_two) = (games_of(1, 2), games_of(2, 1));
+        let seats = |game: &serde_json::Value| -> Vec<(serde_json::Value, serde_json::Value)> {
+            (0..2)
+                .map(|s| {
+                    let seat = &game["seats"][s];
+                    (seat["bot"].clone(), seat["figures"].clone())
+                })
+                .collect()
+        };
+        assert_eq!(from_one[1]["seed"], 2);
+        assert_eq!(from_two[0]["seed"], 2);
+        assert_eq!(seats(&from_one[1]), seats(&from_two[0]));
+        // Seat 0 is the weaker's in odd-seeded games, as in every run begun on an odd seed before.
+        assert_eq!(from_one[0]["seats"][0]["bot"], "random");
+        assert_eq!(from_two[0]["seats"][0]["bot"], "greedy");
     }
 }

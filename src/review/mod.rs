@@ -53,7 +53,7 @@ pub const JUDGE_REVISION: u32 = 2;
 /// 14 s, "Keltis Card by the hybrid judge"; Neue Wege 32 to 45 s, "Neue Wege by the hybrid
 /// judge"; a quarter less each since, "The hybrid judge's play-outs a quarter quicker"). In
 /// four-player Keltis the quick judge ranked a player choosing at random below the greedy bot
-/// in only 39% of games; the hybrid one in 99%, at some 50 s of one core a game (on 40 samples,
+/// in only 38% of games; the hybrid one in 99%, at some 50 s of one core a game (on 40 samples,
 /// half the cost, in 91%: docs/performance.md, "Four-player Keltis by the hybrid judge").
 pub fn server_effort(variant: Variant, players: u8) -> Effort {
     let judge = match (variant, players) {

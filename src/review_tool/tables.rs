@@ -94,6 +94,64 @@ pub struct BotRow {
     pub never_ended: u64,
     /// The pairing's games reviewed.
     pub games: u64,
+    /// What the reviews charged each side against what each side scored (the weaker's row only).
+    pub charges: Option<ChargesAndScores>,
+}
+
+/// Points charged against points scored, paired game by game. A review's charges are what its
+/// players' choices cost, so the weaker side's extra charges should account for the stronger
+/// side's extra points, luck apart (its mean is near 0). Where they do not, the judge's
+/// play-outs leave more on the table after one side's choices than after the other's, and its
+/// points lost a decision compare the positions as much as the players (docs/performance.md,
+/// "A seed names one game"). Each a mean with the half-width of its 95% interval.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct ChargesAndScores {
+    /// Points charged a game to the weaker's seats beyond the stronger's (each side's seats'
+    /// mean).
+    pub charged: (f64, f64),
+    /// Points the stronger's seats scored a game beyond the weaker's.
+    pub scored: (f64, f64),
+    /// `charged` less `scored`, game by game: what the charges do not account for.
+    pub unexplained: (f64, f64),
+}
+
+/// [`ChargesAndScores`] of the reviewed `games` of `weaker` against `stronger`.
+fn charges_and_scores(
+    weaker: &str,
+    stronger: &str,
+    games: &[&GameLine],
+) -> Option<ChargesAndScores> {
+    // A seat's final score less the winner's: its margin where it is behind, 0 for the winner.
+    let behind = |f: &SeatFigures| f.final_margin.min(0.0);
+    let (mut charged, mut scored, mut unexplained) = (Vec::new(), Vec::new(), Vec::new());
+    for line in games {
+        let side = |bot: &str, figure: &dyn Fn(&SeatFigures) -> f64| -> Option<f64> {
+            let of: Vec<f64> = line
+                .seats
+                .iter()
+                .filter(|s| s.bot == bot)
+                .map(|s| figure(&s.figures))
+                .collect();
+            (!of.is_empty()).then(|| of.iter().sum::<f64>() / of.len() as f64)
+        };
+        let lost = |f: &SeatFigures| f.lost;
+        let (Some(weak_lost), Some(strong_lost), Some(weak_score), Some(strong_score)) = (
+            side(weaker, &lost),
+            side(stronger, &lost),
+            side(weaker, &behind),
+            side(stronger, &behind),
+        ) else {
+            continue;
+        };
+        charged.push(weak_lost - strong_lost);
+        scored.push(strong_score - weak_score);
+        unexplained.push(weak_lost - strong_lost - (strong_score - weak_score));
+    }
+    (!charged.is_empty()).then(|| ChargesAndScores {
+        charged: interval(&charged),
+        scored: interval(&scored),
+        unexplained: interval(&unexplained),
+    })
 }
 
 fn interval(values: &[f64]) -> (f64, f64) {
@@ -123,43 +181,47 @@ pub(super) fn rows(weaker_bot: &str, stronger_bot: &str, lines: &[GameLine]) -> 
             .collect()
     };
     let games = lines.len() as u64 - never_ended;
-    let row = |bot: &str, seats: &[&Seat], below: Option<f64>| {
-        let of = |f: fn(&SeatFigures) -> f64| {
-            interval(&seats.iter().map(|s| f(&s.figures)).collect::<Vec<_>>())
+    let row =
+        |bot: &str, seats: &[&Seat], below: Option<f64>, charges: Option<ChargesAndScores>| {
+            let of = |f: fn(&SeatFigures) -> f64| {
+                interval(&seats.iter().map(|s| f(&s.figures)).collect::<Vec<_>>())
+            };
+            let seconds: Vec<f64> = seats.iter().filter_map(|s| s.seconds).collect();
+            BotRow {
+                pairing: name.clone(),
+                bot: bot.to_string(),
+                seats: seats.len(),
+                accuracy: of(|f| f.accuracy),
+                judged_per_game: of(|f| f.judged),
+                points_lost_per_game: of(|f| f.lost),
+                points_lost_per_decision: of(|f| f.lost_per_decision),
+                marks_per_game: of(|f| f.marks),
+                blunders_per_game: of(|f| f.blunders),
+                final_margin: of(|f| f.final_margin),
+                won: seats
+                    .iter()
+                    .filter(|s| s.figures.final_margin > 0.0)
+                    .count() as f64
+                    / seats.len().max(1) as f64,
+                seconds_per_game: (!seconds.is_empty()).then(|| interval(&seconds)),
+                below_the_other: below,
+                never_ended,
+                games,
+                charges,
+            }
         };
-        let seconds: Vec<f64> = seats.iter().filter_map(|s| s.seconds).collect();
-        BotRow {
-            pairing: name.clone(),
-            bot: bot.to_string(),
-            seats: seats.len(),
-            accuracy: of(|f| f.accuracy),
-            judged_per_game: of(|f| f.judged),
-            points_lost_per_game: of(|f| f.lost),
-            points_lost_per_decision: of(|f| f.lost_per_decision),
-            marks_per_game: of(|f| f.marks),
-            blunders_per_game: of(|f| f.blunders),
-            final_margin: of(|f| f.final_margin),
-            won: seats
-                .iter()
-                .filter(|s| s.figures.final_margin > 0.0)
-                .count() as f64
-                / seats.len().max(1) as f64,
-            seconds_per_game: (!seconds.is_empty()).then(|| interval(&seconds)),
-            below_the_other: below,
-            never_ended,
-            games,
-        }
-    };
     if weaker_bot == stronger_bot {
-        return vec![row(weaker_bot, &of_bot(weaker_bot), None)];
+        return vec![row(weaker_bot, &of_bot(weaker_bot), None, None)];
     }
+    let reviewed_games: Vec<&GameLine> = lines.iter().filter(|l| !l.never_ended).collect();
     vec![
         row(
             weaker_bot,
             &of_bot(weaker_bot),
             Some(below as f64 / games.max(1) as f64),
+            charges_and_scores(weaker_bot, stronger_bot, &reviewed_games),
         ),
-        row(stronger_bot, &of_bot(stronger_bot), None),
+        row(stronger_bot, &of_bot(stronger_bot), None, None),
     ]
 }
 
@@ -200,8 +262,9 @@ pub fn pool(lines: &[GameLine], assume: Pooled) -> Result<String, ReviewToolErro
                 assume.name()
             )));
         }
-        // A seed's seats depend on the run that played it (the weaker bot sits first in a run's
-        // first game): the same seed with other seats is another game.
+        // Lines kept from before a seed named one game seat some seeds otherwise (the weaker bot
+        // sat first in a run's first game, `calibrate::weaker_seated`): the same seed with other
+        // seats is another game.
         let seating: Vec<&str> = line.seats.iter().map(|s| s.bot.as_str()).collect();
         if !seen.insert((line.pairing.clone(), line.seed, seating)) {
             continue;
@@ -321,6 +384,25 @@ fn judge_target(strong: &BotRow, judge: &BotRow) -> String {
     )
 }
 
+/// Whether the charges account for the scores: not a target of the issue's, a check of the
+/// review against the results ([`ChargesAndScores`]).
+fn charges_said(weaker: &str, stronger: &str, c: ChargesAndScores) -> String {
+    let pm = |(m, h): (f64, f64)| format!("{m:.1} ± {h:.1}");
+    let (gap, half) = c.unexplained;
+    format!(
+        "{weaker} charged {} points a game more than {stronger}, who scored {} more: {} ({} \
+         unexplained)",
+        pm(c.charged),
+        pm(c.scored),
+        if gap.abs() <= half {
+            "accounted for"
+        } else {
+            "**not accounted for**"
+        },
+        pm(c.unexplained)
+    )
+}
+
 /// The games a pairing the issue asks for.
 pub const GAMES_ASKED: u64 = 200;
 
@@ -382,6 +464,9 @@ pub fn targets(rows: &[BotRow]) -> String {
                     s.1,
                     met(w.0 - w.1 > s.0 + s.1)
                 ));
+                if let Some(c) = weaker.charges {
+                    said.push(charges_said(&weaker.bot, &stronger.bot, c));
+                }
             }
             _ => continue,
         }

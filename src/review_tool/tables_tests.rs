@@ -140,6 +140,7 @@ fn targets_say_which_are_met() {
         below_the_other: None,
         never_ended: 0,
         games: 200,
+        charges: None,
     };
     let rows = [
         BotRow {
@@ -221,4 +222,77 @@ fn targets_say_which_are_met() {
     assert!(timed(0.55, 8.9)
         .ends_with("s (at most 110% of its): **not met** (not shown at equal time)"));
     assert!(timed(0.45, 7.0).ends_with("s (at most 110% of its): **not met**"));
+}
+
+/// Given three three-seat games of random against greedy, when tabled, then the charges against
+/// the scores are the paired means: each side's seats' points lost (means of its seats), and
+/// each side's final score less the winner's (a seat's margin where it is behind, 0 for the
+/// winner), and the target line says the charges do not account for the scores where the
+/// difference's interval leaves out 0.
+#[test]
+fn charges_are_weighed_against_the_scores_game_by_game() {
+    let game = |seed: u64, seats: [(&str, f64, f64); 3]| -> GameLine {
+        let seats: Vec<serde_json::Value> = seats
+            .iter()
+            .map(|&(bot, lost, margin)| {
+                serde_json::json!({"bot": bot, "figures": {"accuracy": 10.0, "judged": 50.0,
+                    "lost": lost, "lost_per_decision": lost / 50.0, "marks": 1.0,
+                    "blunders": 0.0, "final_margin": margin}})
+            })
+            .collect();
+        serde_json::from_value(
+            serde_json::json!({"pairing": "random v greedy", "seed": seed,
+            "seats": seats, "weaker_below": true}),
+        )
+        .unwrap()
+    };
+    let lines = [
+        // Charged 50 - 30 = 20; scored 0 - (-15) = 15.
+        game(
+            1,
+            [
+                ("random", 40.0, -10.0),
+                ("greedy", 30.0, 10.0),
+                ("random", 60.0, -20.0),
+            ],
+        ),
+        // Charged 50 - 20 = 30; scored -2 - (-14) = 12 (the second greedy seat 4 behind).
+        game(
+            2,
+            [
+                ("greedy", 10.0, 4.0),
+                ("random", 50.0, -14.0),
+                ("greedy", 30.0, -4.0),
+            ],
+        ),
+        // Charged 60 - 20 = 40; scored 0 - (-25) = 25.
+        game(
+            3,
+            [
+                ("random", 70.0, -20.0),
+                ("greedy", 20.0, 20.0),
+                ("random", 50.0, -30.0),
+            ],
+        ),
+    ];
+    let tabled = rows("random", "greedy", &lines);
+    let charges = tabled[0].charges.unwrap();
+    assert_eq!(charges.charged, (30.0, 11.32));
+    assert_eq!(charges.scored, (17.33, 7.7));
+    assert_eq!(charges.unexplained, (12.67, 7.7));
+    assert_eq!(tabled[1].charges, None, "the stronger's row says none");
+    let said = targets(&tabled);
+    assert!(
+        said.trim_end().ends_with(
+            "; random charged 30.0 ± 11.3 points a game more than greedy, who scored \
+             17.3 ± 7.7 more: **not accounted for** (12.7 ± 7.7 unexplained)"
+        ),
+        "{said}"
+    );
+    // The first two games alone: 5 and 18 unexplained, an interval about 0.
+    let two = targets(&rows("random", "greedy", &lines[..2]));
+    assert!(
+        two.contains("more: accounted for (11.5 ± 12.7 unexplained)"),
+        "{two}"
+    );
 }

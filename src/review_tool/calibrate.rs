@@ -85,10 +85,10 @@ fn figures(review: &Review, seat: u8) -> SeatFigures {
 }
 
 /// Play and review `games` games of `pairing`; the weaker bot's seats alternate with the
-/// stronger's, and which comes first alternates from game to game ([`weaker_seated`]). A game still running after
-/// `most_decisions` is left out and counted. `progress` sees one JSON line a game
-/// ([`GameLine`]): a long run stopped early keeps what it found, and runs on other seeds pool
-/// exactly.
+/// stronger's, and which comes first alternates from seed to seed ([`weaker_seated`]). A game
+/// still running after `most_decisions` is left out and counted. `progress` sees one JSON line a
+/// game ([`GameLine`]): a long run stopped early keeps what it found, and runs on other seeds
+/// pool exactly.
 #[allow(clippy::too_many_arguments)]
 pub fn calibrate_pairing(
     pairing: Pairing,

@@ -173,7 +173,8 @@ pub enum Command {
         records: Option<PathBuf>,
     },
     /// Review games on one core and print one JSON line per game (its cost, its review): the
-    /// records in --records, or --games games between greedy bots.
+    /// records in --records, --games calibration games of the pairing --pairings names, or
+    /// --games games between greedy bots.
     Review {
         #[arg(long, default_value = "keltis", value_parser = parse_variant)]
         variant: Variant,
@@ -223,10 +224,12 @@ pub enum Command {
         #[arg(long, default_value_t = keltis::review::JUDGE_REVISION)]
         judge_revision: u32,
         /// The strong bot's revision the --pool games that seat it must be of (a line without
-        /// one is of the first): the current one unless given.
-        #[arg(long, default_value_t = keltis::engine::bots::STRONG_REVISION)]
-        strong_revision: u32,
-        /// The pairings --calibrate plays, by name (all unless given).
+        /// one is of the first): the current one for --variant and --players unless given.
+        #[arg(long)]
+        strong_revision: Option<u32>,
+        /// The pairings --calibrate plays, by name (all unless given). Without --calibrate, one
+        /// pairing: its --games calibration games from --seed, each reviewed on its own seed as
+        /// --calibrate reviews it, printed decision by decision (or measured with --stability).
         #[arg(long, value_delimiter = ',', value_parser = ["random-greedy", "greedy-strong", "strong-strong", "strong-judge"])]
         pairings: Vec<String>,
     },

@@ -292,7 +292,8 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
                     samples: effort.samples,
                     strong,
                     judge_revision,
-                    strong_revision,
+                    strong_revision: strong_revision
+                        .unwrap_or_else(|| keltis::engine::bots::strong_revision(variant, players)),
                 };
                 println!("{}", tables::pool(&games, of)?);
                 return Ok(());
@@ -306,18 +307,33 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
                 println!("{table}");
                 return Ok(());
             }
-            let records = match records {
-                Some(path) => read_records(std::io::BufReader::new(File::open(path)?))?,
-                None => (0..games)
-                    .map(|g| greedy_game(variant, players, seed + g))
-                    .collect::<Result<_, _>>()?,
+            // Each record with the seed its review is made on: a calibration game's own (as
+            // `--calibrate` reviewed it), --seed for any other.
+            let records: Vec<(keltis::engine::Record, u64)> = match (records, pairings.as_slice()) {
+                (Some(path), _) => read_records(std::io::BufReader::new(File::open(path)?))?
+                    .into_iter()
+                    .map(|r| (r, seed))
+                    .collect(),
+                (None, [name]) => {
+                    let pairing = calibrate::pairings(strong, effort)
+                        .into_iter()
+                        .find(|p| &p.name() == name)
+                        .ok_or("--pairings names one of the four pairings")?;
+                    (seed..seed + games)
+                        .map(|s| Ok((calibrate::pairing_game(pairing, variant, players, s)?, s)))
+                        .collect::<Result<_, keltis::review_tool::ReviewToolError>>()?
+                }
+                (None, []) => (0..games)
+                    .map(|g| Ok((greedy_game(variant, players, seed + g)?, seed)))
+                    .collect::<Result<_, keltis::review_tool::ReviewToolError>>()?,
+                (None, _) => return Err("without --calibrate, --pairings names one pairing".into()),
             };
             if stability {
-                let found = keltis::review_tool::stability(&records, effort, seed)?;
+                let found = keltis::review_tool::stability(&records, effort)?;
                 println!("{}", serde_json::to_string(&found)?);
                 return Ok(());
             }
-            print_reviews(&records, effort, seed, summary)?;
+            print_reviews(&records, effort, summary)?;
             Ok(())
         }
     }

@@ -6,8 +6,9 @@ use super::judge::{
     candidate_margins, choice_margins, samples, ChoiceMargins, HYBRID_BEST, HYBRID_STAND_INS,
 };
 use super::marks::{half_mean, mean_and_spread};
-use super::play_out::{due_start, greedy_starting_paths, greedy_starting_paths_then, NextTurn};
+use super::play_out::{greedy_starting_paths_then, NextTurn};
 use super::*;
+use crate::engine::bots::paths::{due_start, greedy_starting_paths};
 use crate::engine::bots::rollout;
 use crate::engine::cards::{Card, Color};
 use crate::engine::setup::Setup;

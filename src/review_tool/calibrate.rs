@@ -33,6 +33,20 @@ impl Pairing {
         format!("{} v {}", self.weaker.0, self.stronger.0)
     }
 
+    /// Each seat's side in the game of `seed` (its bot's name and who plays it), seated by
+    /// [`weaker_seated`].
+    pub fn sides(&self, players: u8, seed: u64) -> Vec<(&'static str, Player)> {
+        (0..players)
+            .map(|seat| {
+                if weaker_seated(seat, seed) {
+                    self.weaker
+                } else {
+                    self.stronger
+                }
+            })
+            .collect()
+    }
+
     /// The strong bot, where the pairing seats it.
     fn strong_bot(&self) -> Option<BotKind> {
         [self.weaker, self.stronger]
@@ -104,16 +118,7 @@ pub fn calibrate_pairing(
     for g in 0..games {
         let game_seed = seed.wrapping_add(g);
         let weak_at = |seat: u8| weaker_seated(seat, game_seed);
-        // Each seat's side: its bot's name and who plays it.
-        let sides: Vec<(&str, Player)> = (0..players)
-            .map(|s| {
-                if weak_at(s) {
-                    pairing.weaker
-                } else {
-                    pairing.stronger
-                }
-            })
-            .collect();
+        let sides = pairing.sides(players, game_seed);
         let kinds: Vec<Player> = sides.iter().map(|side| side.1).collect();
         let mut line = GameLine {
             pairing: pairing.title(),
@@ -126,7 +131,7 @@ pub fn calibrate_pairing(
             judge_revision: crate::review::JUDGE_REVISION,
             strong_revision: pairing
                 .strong_bot()
-                .map(|_| crate::engine::bots::STRONG_REVISION),
+                .map(|_| crate::engine::bots::strong_revision(variant, players)),
             never_ended: false,
             seats: Vec::new(),
             weaker_below: None,
@@ -158,6 +163,18 @@ pub fn calibrate_pairing(
         lines.push(line);
     }
     Ok(rows(pairing.weaker.0, pairing.stronger.0, &lines))
+}
+
+/// The calibration game of `pairing` on `seed`, recorded as [`calibrate_pairing`] plays it: to
+/// read its review decision by decision (`keltis review --pairings strong-strong --seed 401`).
+pub fn pairing_game(
+    pairing: Pairing,
+    variant: Variant,
+    players: u8,
+    seed: u64,
+) -> Result<crate::engine::Record, ReviewToolError> {
+    let kinds: Vec<Player> = pairing.sides(players, seed).iter().map(|s| s.1).collect();
+    Ok(mixed_game_within(&kinds, variant, seed, MOST_DECISIONS)?.record)
 }
 
 /// Whether the weaker bot sits at `seat` in the calibration game of `seed`: seat 0 in odd-seeded
@@ -323,5 +340,13 @@ mod tests {
         // Seat 0 is the weaker's in odd-seeded games, as in every run begun on an odd seed before.
         assert_eq!(from_one[0]["seats"][0]["bot"], "random");
         assert_eq!(from_two[0]["seats"][0]["bot"], "greedy");
+        // `pairing_game` plays that game alone; reviewed on its seed it is reviewed the same
+        // (`keltis review --pairings random-greedy --seed 2` reads it decision by decision).
+        let record = pairing_game(random_greedy, Variant::KeltisCard, 2, 2).unwrap();
+        let review = crate::review::review(&record, effort, 2).unwrap();
+        for seat in 0..2u8 {
+            let found = serde_json::to_value(figures(&review, seat)).unwrap();
+            assert_eq!(found, from_two[0]["seats"][usize::from(seat)]["figures"]);
+        }
     }
 }

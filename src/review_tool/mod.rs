@@ -179,7 +179,7 @@ pub fn review_timed(
     })
 }
 
-/// How far reviews repeat themselves: each record reviewed with `seed` and with `seed + 1000`,
+/// How far reviews repeat themselves: each record reviewed with its seed and with that + 1000,
 /// the decisions both marked alike (`keltis review --stability`; issue 66 asks 95%).
 #[derive(Debug, Default, Serialize)]
 pub struct Stability {
@@ -189,13 +189,10 @@ pub struct Stability {
     pub marked: usize,
 }
 
-pub fn stability(
-    records: &[Record],
-    effort: Effort,
-    seed: u64,
-) -> Result<Stability, ReviewToolError> {
+pub fn stability(records: &[(Record, u64)], effort: Effort) -> Result<Stability, ReviewToolError> {
     let mut out = Stability::default();
-    for record in records {
+    for (record, seed) in records {
+        let seed = *seed;
         let first = review(record, effort, seed)?;
         let second = review(record, effort, seed.wrapping_add(1000))?;
         for (a, b) in first.decisions.iter().zip(&second.decisions) {
@@ -207,16 +204,15 @@ pub fn stability(
     Ok(out)
 }
 
-/// What `keltis review` prints: each game's review, one JSON line a game (its figures only with
-/// `summary`).
+/// What `keltis review` prints: each game's review (each record with its seed), one JSON line a
+/// game (its figures only with `summary`).
 pub fn print_reviews(
-    records: &[Record],
+    records: &[(Record, u64)],
     effort: Effort,
-    seed: u64,
     summary: bool,
 ) -> Result<(), ReviewToolError> {
-    for record in records {
-        let mut reviewed = review_timed(record, effort, seed)?;
+    for (record, seed) in records {
+        let mut reviewed = review_timed(record, effort, *seed)?;
         if summary {
             reviewed.review.decisions.clear();
             reviewed.review.draws.clear();

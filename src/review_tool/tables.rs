@@ -55,7 +55,7 @@ pub struct GameLine {
     /// judged by the first.
     #[serde(default = "crate::review::first_judge_revision")]
     pub judge_revision: u32,
-    /// The strong bot's revision ([`crate::engine::bots::STRONG_REVISION`]), where the pairing
+    /// The strong bot's revision ([`crate::engine::bots::strong_revision`]), where the pairing
     /// seats it; such a line without one was played by the first.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub strong_revision: Option<u32>,

@@ -9,12 +9,14 @@
 //!   same as greedy in the board games.
 //! - `mcts`: information-set Monte Carlo tree search within a time or iteration budget.
 //! - `rollout`: the best few decisions by the planning value, each played out by greedy's rules
-//!   on sampled games (the strongest; the server's `bot-strong`).
+//!   on sampled games (the strongest; the server's `bot-strong`); in four-player Keltis greedy's
+//!   rules start paths as players do (`paths`).
 
 pub mod card_plan;
 pub mod greedy;
 pub mod heuristic;
 pub mod mcts;
+pub mod paths;
 pub mod rollout;
 pub mod sample;
 
@@ -88,10 +90,22 @@ fn root_candidates(
     width: usize,
     rng: &mut SeedRng,
 ) -> Vec<Decision> {
+    root_candidates_by(view, seat, legal, width, planning_value(view.variant), rng)
+}
+
+/// [`root_candidates`], ranked by `value` one step ahead.
+fn root_candidates_by(
+    view: &View,
+    seat: u8,
+    legal: &[Decision],
+    width: usize,
+    value: greedy::Valuation,
+    rng: &mut SeedRng,
+) -> Vec<Decision> {
     let games: Vec<_> = (0..2)
         .filter_map(|_| sample::sample_game(view, rng).ok())
         .collect();
-    let mut ranked = greedy::rank_by(&games, seat, legal, planning_value(view.variant));
+    let mut ranked = greedy::rank_by(&games, seat, legal, value);
     let mut rest = ranked.split_off(width.min(ranked.len()));
     if let Some(game) = games.first() {
         let mut after = game.clone();
@@ -108,6 +122,18 @@ fn root_candidates(
 /// can change its choices, so that calibration games of one are never pooled with another's.
 /// 1: greedy's best four searched; 2: and every decision that ends the game (2026-12-06).
 pub const STRONG_REVISION: u32 = 2;
+
+/// The strong bot's revision in games of `variant` with `players` seats: [`STRONG_REVISION`],
+/// and 3 in four-player Keltis, where it starts paths as players do (2026-12-07:
+/// [`rollout::starts_paths`]). A change that moves its choices in some games only raises the
+/// revision of those.
+pub fn strong_revision(variant: Variant, players: u8) -> u32 {
+    if rollout::starts_paths(variant, players) {
+        3
+    } else {
+        STRONG_REVISION
+    }
+}
 
 /// The kinds of bot, by name: `random`, `greedy`, `planner`, `mcts` (10 ms), `mcts:50ms`,
 /// `mcts:2000i`, `rollout` (100 ms), `rollout:50ms`, `rollout:20i`.

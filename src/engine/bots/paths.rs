@@ -19,15 +19,15 @@ pub const BY_OWN_TURNS: Valuation = Valuation {
     after_discards: Some(potential_by_own_turns_after_discards),
 };
 
-/// The strong bot's first play-out (greedy for every seat, to `horizon` decisions), with two changes a
-/// player would make: where a seat can start a path with a run of more than [`START_COMPANY`]
-/// cards of its colour in hand, it does ([`due_start`]; greedy chooses the pawn), and pawns are
-/// valued by the seat's own turns left ([`potential_by_own_turns`]). Greedy alone starts a path
-/// only where its first stones are worth more than a step on a path already started, and with
-/// four players hardly ever: its play-outs valued every choice but starting such a path as if it
-/// would never be started, and charged a player who started it a turn later the path's whole
-/// worth, at every decision (docs/performance.md, "The hybrid judge"). The hybrid judge plays
-/// on so, and the strong bot in four-player Keltis ([`super::rollout`]).
+/// Greedy's play-out (for every seat, to `horizon` decisions), with two changes a player would
+/// make: where a seat can start a path with a run of more than [`START_COMPANY`] cards of its
+/// colour in hand, it does ([`due_start`]; greedy chooses the pawn), and pawns are valued by the
+/// seat's own turns left ([`potential_by_own_turns`]). Greedy alone starts a path only where its
+/// first stones are worth more than a step on a path already started, and with four players hardly
+/// ever: its play-outs valued every choice but starting such a path as if it would never be
+/// started, and charged a player who started it a turn later the path's whole worth, at every
+/// decision (docs/performance.md, "The hybrid judge"). The hybrid judge plays on so, and the strong
+/// bot in four-player Keltis ([`super::rollout`]).
 pub fn greedy_starting_paths(game: &mut Game, horizon: usize, legal: &mut Vec<Decision>) {
     super::rollout::play_out_by(game, horizon, legal, BY_OWN_TURNS, keep_due_start);
 }

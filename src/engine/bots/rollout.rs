@@ -4,7 +4,9 @@
 //! for backgammon): a base policy played forward judges a decision far better than its own
 //! one-step look, and on the same hidden cards the comparison is paired. It beat the tree search
 //! (`mcts`) clearly at the same time per decision: a play-out by greedy's rules is slower than the
-//! tree's quick policy but much closer to how games really go (see docs/performance.md).
+//! tree's quick policy but much closer to how games really go (see docs/performance.md). In
+//! four-player Keltis the play-outs, and the decisions searched, start paths as players do
+//! ([`starts_paths`]).
 
 use std::time::Instant;
 
@@ -191,6 +193,7 @@ pub fn search(
 mod tests {
     use super::*;
     use crate::engine::bots::{strong_revision, Bot, BotKind, STRONG_REVISION};
+    use crate::engine::decision::DecisionOf;
 
     /// Given the positions of four-player Keltis games between greedy bots, when the strong bot
     /// there chooses what to search, then wherever its hand holds a start a player would make
@@ -221,7 +224,7 @@ mod tests {
                     let lays: Vec<Decision> = legal
                         .iter()
                         .copied()
-                        .filter(|d| matches!(*d, crate::engine::decision::DecisionOf::Lay { card: c, .. } if c == card))
+                        .filter(|d| matches!(*d, DecisionOf::Lay { card: c, .. } if c == card))
                         .collect();
                     if !lays.is_empty() {
                         due_starts += 1;

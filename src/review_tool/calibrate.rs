@@ -12,7 +12,7 @@ use crate::review::marks::mean_and_spread;
 use crate::review::{Effort, Review};
 
 use super::tables::{rows, table, BotRow, GameLine, Seat, SeatFigures};
-use super::{mixed_game_within, Player, ReviewToolError, MOST_DECISIONS};
+use super::{mixed_game, mixed_game_within, Player, ReviewToolError, MOST_DECISIONS};
 
 /// A pairing of two players, the weaker first (as far as known); with more than two players the
 /// seats alternate.
@@ -174,7 +174,7 @@ pub fn pairing_game(
     seed: u64,
 ) -> Result<crate::engine::Record, ReviewToolError> {
     let kinds: Vec<Player> = pairing.sides(players, seed).iter().map(|s| s.1).collect();
-    Ok(mixed_game_within(&kinds, variant, seed, MOST_DECISIONS)?.record)
+    mixed_game(&kinds, variant, seed)
 }
 
 /// Whether the weaker bot sits at `seat` in the calibration game of `seed`: seat 0 in odd-seeded

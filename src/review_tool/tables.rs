@@ -181,47 +181,48 @@ pub(super) fn rows(weaker_bot: &str, stronger_bot: &str, lines: &[GameLine]) -> 
             .collect()
     };
     let games = lines.len() as u64 - never_ended;
-    let row =
-        |bot: &str, seats: &[&Seat], below: Option<f64>, charges: Option<ChargesAndScores>| {
-            let of = |f: fn(&SeatFigures) -> f64| {
-                interval(&seats.iter().map(|s| f(&s.figures)).collect::<Vec<_>>())
-            };
-            let seconds: Vec<f64> = seats.iter().filter_map(|s| s.seconds).collect();
-            BotRow {
-                pairing: name.clone(),
-                bot: bot.to_string(),
-                seats: seats.len(),
-                accuracy: of(|f| f.accuracy),
-                judged_per_game: of(|f| f.judged),
-                points_lost_per_game: of(|f| f.lost),
-                points_lost_per_decision: of(|f| f.lost_per_decision),
-                marks_per_game: of(|f| f.marks),
-                blunders_per_game: of(|f| f.blunders),
-                final_margin: of(|f| f.final_margin),
-                won: seats
-                    .iter()
-                    .filter(|s| s.figures.final_margin > 0.0)
-                    .count() as f64
-                    / seats.len().max(1) as f64,
-                seconds_per_game: (!seconds.is_empty()).then(|| interval(&seconds)),
-                below_the_other: below,
-                never_ended,
-                games,
-                charges,
-            }
+    let row = |bot: &str, seats: &[&Seat], below: Option<f64>| {
+        let of = |f: fn(&SeatFigures) -> f64| {
+            interval(&seats.iter().map(|s| f(&s.figures)).collect::<Vec<_>>())
         };
+        let seconds: Vec<f64> = seats.iter().filter_map(|s| s.seconds).collect();
+        BotRow {
+            pairing: name.clone(),
+            bot: bot.to_string(),
+            seats: seats.len(),
+            accuracy: of(|f| f.accuracy),
+            judged_per_game: of(|f| f.judged),
+            points_lost_per_game: of(|f| f.lost),
+            points_lost_per_decision: of(|f| f.lost_per_decision),
+            marks_per_game: of(|f| f.marks),
+            blunders_per_game: of(|f| f.blunders),
+            final_margin: of(|f| f.final_margin),
+            won: seats
+                .iter()
+                .filter(|s| s.figures.final_margin > 0.0)
+                .count() as f64
+                / seats.len().max(1) as f64,
+            seconds_per_game: (!seconds.is_empty()).then(|| interval(&seconds)),
+            below_the_other: below,
+            never_ended,
+            games,
+            charges: None,
+        }
+    };
     if weaker_bot == stronger_bot {
-        return vec![row(weaker_bot, &of_bot(weaker_bot), None, None)];
+        return vec![row(weaker_bot, &of_bot(weaker_bot), None)];
     }
-    let reviewed_games: Vec<&GameLine> = lines.iter().filter(|l| !l.never_ended).collect();
+    let reviewed_games: Vec<&GameLine> = reviewed.clone().collect();
     vec![
-        row(
-            weaker_bot,
-            &of_bot(weaker_bot),
-            Some(below as f64 / games.max(1) as f64),
-            charges_and_scores(weaker_bot, stronger_bot, &reviewed_games),
-        ),
-        row(stronger_bot, &of_bot(stronger_bot), None, None),
+        BotRow {
+            charges: charges_and_scores(weaker_bot, stronger_bot, &reviewed_games),
+            ..row(
+                weaker_bot,
+                &of_bot(weaker_bot),
+                Some(below as f64 / games.max(1) as f64),
+            )
+        },
+        row(stronger_bot, &of_bot(stronger_bot), None),
     ]
 }
 

@@ -20,7 +20,7 @@ use crate::engine::setup::SeedRng;
 use crate::engine::view::View;
 
 use super::endgame::{Solver, Worth};
-use super::marks::half_mean;
+use super::marks::{half_mean, mean_and_spread};
 use super::play_out::{NextTurn, PlayOut};
 
 /// A decision with at most this many cards in the draw pile (or in Keltis Card's final plays) is
@@ -61,7 +61,8 @@ pub enum Judge {
     /// random (standing for the rest in what random play gives away, so that both are measured
     /// on one scale). Every figure a review gives comes from the greedy play-outs (or the exact
     /// search); the quick ones only choose which choices get them. A choice other than the best
-    /// is valued at least as the best played a turn late ([`credit_delays`]). The server's in
+    /// is valued at least as the best played a turn late, and at most as the best
+    /// ([`credit_delays`]). The server's in
     /// Keltis and Keltis Card and in two-player Neue Wege ([`super::server_effort`]).
     Hybrid,
 }
@@ -272,7 +273,8 @@ fn look_closer(
 /// where it is best). Which of the two counts for a half of the samples is chosen on the other
 /// half's means (cross-fitting, as [`super::marks::held_out_loss`] picks the best): chosen on
 /// all of them, the better of two noisy means would lift each choice by its own noise, on the
-/// very samples that then value it.
+/// very samples that then value it. A choice so valued above the best takes the best's values
+/// (below; judge revision 3).
 fn credit_delays(
     seat: u8,
     games: &[Game],
@@ -282,6 +284,7 @@ fn credit_delays(
 ) -> Result<(), SampleError> {
     let (_, best) = values.means_and_best();
     let best_choice = legal[values.choices[best]];
+    let (best_margins, best_wins) = (values.margins[best].clone(), values.wins[best].clone());
     let mut play = PlayOut::new(Judge::Hybrid);
     for (j, &choice) in values.choices.iter().enumerate() {
         if j == best {
@@ -303,14 +306,25 @@ fn credit_delays(
         // Both halves chosen before either is changed: each on the other's own values.
         let late_on =
             [0, 1].map(|half| half_mean(&margins, half) > half_mean(&values.margins[j], half));
+        let (mut credited, mut credited_wins) = (values.margins[j].clone(), values.wins[j].clone());
         for (parity, other) in [(0, 1), (1, 0)] {
             if late_on[other] {
                 for k in (parity..margins.len()).step_by(2) {
-                    values.margins[j][k] = margins[k];
-                    values.wins[j][k] = wins[k];
+                    credited[k] = margins[k];
+                    credited_wins[k] = wins[k];
                 }
             }
         }
+        // Never above the best: played late, the best follows this choice, a plan of two
+        // choices whose second the best's own play-outs never get. Valued above the best, such
+        // a plan (two paths started on two turns, in four-player Keltis) became the best and
+        // charged every other choice for a plan no play-out of the position follows.
+        if mean_and_spread(&credited).0 > mean_and_spread(&best_margins).0 {
+            credited.clone_from(&best_margins);
+            credited_wins.clone_from(&best_wins);
+        }
+        values.margins[j] = credited;
+        values.wins[j] = credited_wins;
     }
     Ok(())
 }

@@ -19,6 +19,8 @@ mod play_out;
 #[cfg(test)]
 mod hybrid_tests;
 #[cfg(test)]
+mod play_out_tests;
+#[cfg(test)]
 mod tests;
 
 use serde::{Deserialize, Serialize};
@@ -40,8 +42,10 @@ pub const EXACT_NODES: u32 = 5_000;
 
 /// The judge's revision: raised by every change that moves any figure a review gives, so that
 /// calibration games judged before (docs/calibration/, which say theirs) are never pooled with
-/// games judged after. 1: until the credit for a delay was cross-fitted (December 2026).
-pub const JUDGE_REVISION: u32 = 2;
+/// games judged after. 1: until the credit for a delay was cross-fitted (December 2026); 2: until
+/// a choice credited for a delay was held to the best's value (`judge::credit_delays`, the
+/// seventh of December 2026: the hybrid judge's figures move, the quick judge's do not).
+pub const JUDGE_REVISION: u32 = 3;
 
 /// The effort the server reviews a game of `variant` between `players` with: the hybrid judge
 /// in Keltis and Keltis Card and in two-player Neue Wege, the quick judge elsewhere (Neue Wege

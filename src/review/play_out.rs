@@ -117,20 +117,66 @@ pub(super) struct NextTurn {
     /// For a draw from a discard pile, the card on top when it was judged best: another card
     /// there later is another choice.
     pub top: Option<Card>,
+    /// Whether the decision starts one of the seat's paths (a lay on an empty row).
+    starts: bool,
 }
 
 impl NextTurn {
-    /// `decision`, judged best in `game`.
+    /// `decision`, judged best in `game` (its seat to act).
     pub(super) fn of(game: &Game, decision: Decision) -> NextTurn {
         let top = match decision {
             DecisionOf::DrawPile { color } => game.pile(color).last().copied(),
             _ => None,
         };
-        NextTurn { decision, top }
+        let starts = match (decision, game.to_act()) {
+            (DecisionOf::Lay { card, path, .. }, Some(seat)) => {
+                game.row(seat, path.unwrap_or(card.color())).is_empty()
+            }
+            _ => false,
+        };
+        NextTurn {
+            decision,
+            top,
+            starts,
+        }
     }
 
-    fn may(&self, game: &Game, legal: &[Decision]) -> bool {
-        NextTurn::of(game, self.decision).top == self.top && legal.contains(&self.decision)
+    /// What the seat plays of `legal` at its next turn: the decision where it may; where it
+    /// started a path with a card no longer in hand (the choice put before it was discarding
+    /// that very card), the start of the same path, with the same pawn, by the card of its
+    /// colour nearest in value. A start put off is not a start given up while the path can
+    /// still be started: valued as given up, each discard of a path's first card was charged
+    /// the whole path's worth, turn after turn (judge revision 3). `None`: neither may be played.
+    fn at(&self, game: &Game, legal: &[Decision]) -> Option<Decision> {
+        let drawn_as_judged = NextTurn::of(game, self.decision).top == self.top;
+        if drawn_as_judged && legal.contains(&self.decision) {
+            return Some(self.decision);
+        }
+        let DecisionOf::Lay {
+            card,
+            pawn,
+            to,
+            path,
+        } = self.decision
+        else {
+            return None;
+        };
+        let value = card.value().filter(|_| self.starts)?;
+        legal
+            .iter()
+            .filter_map(|&d| match d {
+                DecisionOf::Lay {
+                    card: other,
+                    pawn: p,
+                    to: t,
+                    path: q,
+                } if other.color() == card.color() && (p, t, q) == (pawn, to, path) => {
+                    Some((other.value()?.abs_diff(value), d))
+                }
+                _ => None,
+            })
+            .min_by_key(|&(distance, _)| distance)
+            .map(|(_, d)| d)
     }
 }
 
@@ -156,8 +202,8 @@ pub(super) fn greedy_starting_paths_then(
             (2, false) => 3,
             (t, _) => t,
         };
-        if turn == 2 && then.may(game, legal) {
-            legal.retain(|&d| d == then.decision);
+        if let Some(late) = (turn == 2).then(|| then.at(game, legal)).flatten() {
+            legal.retain(|&d| d == late);
             turn = 3;
             return;
         }

@@ -161,7 +161,11 @@ impl NextTurn {
         else {
             return None;
         };
-        let value = card.value().filter(|_| self.starts)?;
+        let color = path.unwrap_or(card.color());
+        let still_empty = game
+            .to_act()
+            .is_some_and(|seat| game.row(seat, color).is_empty());
+        let value = card.value().filter(|_| self.starts && still_empty)?;
         legal
             .iter()
             .filter_map(|&d| match d {

@@ -26,21 +26,7 @@ fn the_best_choice_is_played_at_the_next_turn() {
     let (game, seat) = keltis_with_hand(hand);
     assert_eq!(due_start(&game, seat), None);
     let pink = Card::number(Pink, 10);
-    let lay = game
-        .legal_decisions()
-        .into_iter()
-        .find(|d| matches!(*d, DecisionOf::Lay { card, pawn: Some(0), .. } if card == pink))
-        .unwrap();
-    let then = NextTurn::of(&game, lay);
-    let mut discarded = game.clone();
-    discarded
-        .apply(
-            seat,
-            DecisionOf::Discard {
-                card: Card::number(Green, 5),
-            },
-        )
-        .unwrap();
+    let (then, discarded) = best_lay_and_discard(&game, seat, pink, Card::number(Green, 5));
     // The shortest play-out that lays it, and who played on the way.
     let (played, decisions) = (1..20)
         .find_map(|horizon| {
@@ -79,22 +65,8 @@ fn a_start_put_off_by_discarding_its_card_starts_the_path_with_the_next_nearest(
     ];
     let (game, seat) = keltis_with_hand(hand);
     assert_eq!(due_start(&game, seat), None, "no run of three to start");
-    let lays_pink = |d: &Decision, value: u8| matches!(*d, DecisionOf::Lay { card, pawn: Some(0), .. } if card == Card::number(Pink, value));
-    let lay = game
-        .legal_decisions()
-        .into_iter()
-        .find(|d| lays_pink(d, 10))
-        .unwrap();
-    let then = NextTurn::of(&game, lay);
-    let mut discarded = game.clone();
-    discarded
-        .apply(
-            seat,
-            DecisionOf::Discard {
-                card: Card::number(Pink, 10),
-            },
-        )
-        .unwrap();
+    let pink = Card::number(Pink, 10);
+    let (then, discarded) = best_lay_and_discard(&game, seat, pink, pink);
     let started = (1..20)
         .find_map(|horizon| {
             let mut g = discarded.clone();
@@ -109,6 +81,21 @@ fn a_start_put_off_by_discarding_its_card_starts_the_path_with_the_next_nearest(
         .filter(|&p| before[p] != after[p])
         .collect();
     assert_eq!(moved, [0]);
+}
+
+/// The seat's lay of `card` with the small pawn, judged best and to be played at its next turn,
+/// and the game after the seat discards `discard` instead.
+fn best_lay_and_discard(game: &Game, seat: u8, card: Card, discard: Card) -> (NextTurn, Game) {
+    let lay = game
+        .legal_decisions()
+        .into_iter()
+        .find(|d| matches!(*d, DecisionOf::Lay { card: c, pawn: Some(0), .. } if c == card))
+        .unwrap();
+    let mut discarded = game.clone();
+    discarded
+        .apply(seat, DecisionOf::Discard { card: discard })
+        .unwrap();
+    (NextTurn::of(game, lay), discarded)
 }
 
 /// Cards by colour and value.

@@ -124,10 +124,7 @@ pub(super) struct NextTurn {
 impl NextTurn {
     /// `decision`, judged best in `game` (its seat to act).
     pub(super) fn of(game: &Game, decision: Decision) -> NextTurn {
-        let top = match decision {
-            DecisionOf::DrawPile { color } => game.pile(color).last().copied(),
-            _ => None,
-        };
+        let top = top_drawn(game, decision);
         let starts = match (decision, game.to_act()) {
             (DecisionOf::Lay { card, path, .. }, Some(seat)) => {
                 game.row(seat, path.unwrap_or(card.color())).is_empty()
@@ -148,7 +145,7 @@ impl NextTurn {
     /// still be started: valued as given up, each discard of a path's first card was charged
     /// the whole path's worth, turn after turn (judge revision 3). `None`: neither may be played.
     fn at(&self, game: &Game, legal: &[Decision]) -> Option<Decision> {
-        let drawn_as_judged = NextTurn::of(game, self.decision).top == self.top;
+        let drawn_as_judged = top_drawn(game, self.decision) == self.top;
         if drawn_as_judged && legal.contains(&self.decision) {
             return Some(self.decision);
         }
@@ -181,6 +178,14 @@ impl NextTurn {
             })
             .min_by_key(|&(distance, _)| distance)
             .map(|(_, d)| d)
+    }
+}
+
+/// For a draw from a discard pile, the card on top of it in `game`.
+fn top_drawn(game: &Game, decision: Decision) -> Option<Card> {
+    match decision {
+        DecisionOf::DrawPile { color } => game.pile(color).last().copied(),
+        _ => None,
     }
 }
 

@@ -8,7 +8,7 @@ use super::judge::{
 use super::marks::{half_mean, mean_and_spread};
 use super::play_out::{greedy_starting_paths_then, NextTurn};
 use super::*;
-use crate::engine::bots::paths::greedy_starting_paths;
+use crate::engine::bots::paths::{greedy_starting_paths, StartRule};
 use crate::engine::bots::rollout;
 
 const SAMPLES: usize = 6;
@@ -144,7 +144,7 @@ fn assert_play_out_values(
                 .map(|sample| {
                     let mut g = after(c, sample);
                     let horizon = rollout::horizon(g.variant());
-                    greedy_starting_paths(&mut g, horizon, &mut scratch);
+                    greedy_starting_paths(&mut g, horizon, &mut scratch, StartRule::JUDGE);
                     rollout::lead(&g, seat)
                 })
                 .collect()

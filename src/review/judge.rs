@@ -55,14 +55,14 @@ pub enum Judge {
     /// The search bot's quick policy, to the end: 3.4-10 times cheaper, and weaker.
     Quick,
     /// The quick policy for every choice, then greedy play-outs (the strong bot's, but starting
-    /// paths as players do and valuing pawns by a seat's own turns left:
-    /// `play_out::greedy_starting_paths`), on the same samples, for the [`HYBRID_BEST`] choices
-    /// the quick one valued most, the played one, and [`HYBRID_STAND_INS`] of the others drawn at
-    /// random (standing for the rest in what random play gives away, so that both are measured
-    /// on one scale). Every figure a review gives comes from the greedy play-outs (or the exact
-    /// search); the quick ones only choose which choices get them. A choice other than the best
-    /// is valued at least as the best played a turn late, and at most as the best
-    /// ([`credit_delays`]). The server's in Keltis and Keltis Card and in two-player Neue Wege
+    /// a Keltis path wherever a hand holds two cards of its colour and valuing pawns by a seat's
+    /// own turns left: `engine::bots::paths::greedy_starting_paths` by `StartRule::JUDGE`), on
+    /// the same samples, for the [`HYBRID_BEST`] choices the quick one valued most, the played
+    /// one, and [`HYBRID_STAND_INS`] of the others drawn at random (standing for the rest in
+    /// what random play gives away, so that both are measured on one scale). Every figure a
+    /// review gives comes from the greedy play-outs (or the exact search); the quick ones only
+    /// choose which choices get them. A choice other than the best is valued at least as the
+    /// best played a turn late, and at most as the best ([`credit_delays`]). The server's in Keltis and Keltis Card and in two-player Neue Wege
     /// ([`super::server_effort`]).
     Hybrid,
 }

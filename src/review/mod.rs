@@ -44,8 +44,10 @@ pub const EXACT_NODES: u32 = 5_000;
 /// calibration games judged before (docs/calibration/, which say theirs) are never pooled with
 /// games judged after. 1: until the credit for a delay was cross-fitted (December 2026); 2: until
 /// a choice credited for a delay was held to the best's value (`judge::credit_delays`, the
-/// seventh of December 2026: the hybrid judge's figures move, the quick judge's do not).
-pub const JUDGE_REVISION: u32 = 3;
+/// seventh of December 2026: the hybrid judge's figures move, the quick judge's do not); 3: until
+/// the hybrid judge's play-outs started a Keltis path with any two cards of its colour
+/// (`engine::bots::paths::StartRule::JUDGE`, the eighth of December 2026: Keltis's figures move).
+pub const JUDGE_REVISION: u32 = 4;
 
 /// The effort the server reviews a game of `variant` between `players` with: the hybrid judge
 /// in Keltis and Keltis Card and in two-player Neue Wege, the quick judge elsewhere (Neue Wege

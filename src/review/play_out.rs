@@ -5,7 +5,7 @@
 use crate::engine::bots::heuristic::potential;
 use crate::engine::bots::mcts::rollout_choice;
 use crate::engine::bots::paths::{
-    greedy_starting_paths, keep_due_start, BY_OWN_TURNS, START_COMPANY,
+    greedy_starting_paths, keep_due_start, StartRule, BY_OWN_TURNS, START_COMPANY,
 };
 use crate::engine::bots::rollout;
 use crate::engine::cards::{Card, Color};
@@ -47,7 +47,7 @@ impl PlayOut {
             // that a draw's luck compares like with like).
             Judge::Hybrid => {
                 let horizon = rollout::horizon(game.variant());
-                greedy_starting_paths(game, horizon, &mut self.legal);
+                greedy_starting_paths(game, horizon, &mut self.legal, StartRule::JUDGE);
                 rollout::lead(game, seat)
             }
             Judge::Quick => margin(&self.quick(game, rng), seat),
@@ -216,7 +216,7 @@ pub(super) fn greedy_starting_paths_then(
             turn = 3;
             return;
         }
-        keep_due_start(game, actor, legal);
+        keep_due_start(game, actor, legal, StartRule::JUDGE);
     };
     rollout::play_out_by(game, horizon, legal, BY_OWN_TURNS, narrow);
 }

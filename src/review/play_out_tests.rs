@@ -3,11 +3,11 @@
 
 use super::play_out::{greedy_starting_paths_then, NextTurn};
 use super::*;
-use crate::engine::bots::paths::{due_start, greedy_starting_paths};
+use crate::engine::bots::paths::{due_start, greedy_starting_paths, StartRule};
 use crate::engine::cards::{Card, Color};
 use crate::engine::setup::Setup;
 
-/// Given a hand with a lone pink 10 (no run of any colour to start), when the seat discards and
+/// Given a hand with a lone pink 10 (the play-outs start no path with it), when the seat discards and
 /// the play-out is told the seat's next turn lays the pink 10 with the big pawn, then the seat's
 /// next turn does exactly that, after the other seat has played, and nothing of it before.
 #[test]
@@ -24,7 +24,8 @@ fn the_best_choice_is_played_at_the_next_turn() {
         (Yellow, 0),
     ];
     let (game, seat) = keltis_with_hand(hand);
-    assert_eq!(due_start(&game, seat), None);
+    let due = due_start(&game, seat, StartRule::JUDGE);
+    assert_ne!(due.map(|c| c.color()), Some(Pink), "a lone pink is not due");
     let pink = Card::number(Pink, 10);
     let (then, discarded) = best_lay_and_discard(&game, seat, pink, Card::number(Green, 5));
     // The shortest play-out that lays it, and who played on the way.
@@ -64,9 +65,11 @@ fn a_start_put_off_by_discarding_its_card_starts_the_path_with_the_next_nearest(
         (Yellow, 0),
     ];
     let (game, seat) = keltis_with_hand(hand);
-    assert_eq!(due_start(&game, seat), None, "no run of three to start");
     let pink = Card::number(Pink, 10);
     let (then, discarded) = best_lay_and_discard(&game, seat, pink, pink);
+    // The play-outs' own rule would start pink from the 3, not the 7.
+    let due = due_start(&discarded, seat, StartRule::JUDGE);
+    assert_ne!(due, Some(Card::number(Pink, 7)));
     let started = (1..20)
         .find_map(|horizon| {
             let mut g = discarded.clone();
@@ -128,12 +131,13 @@ fn keltis_with_hand(hand: &[(Color, u8)]) -> (Game, u8) {
     (Game::from_setup(&setup).unwrap(), seat)
 }
 
-/// Given a Keltis hand, when the hybrid judge's play-out comes to lay, then it starts the empty
-/// path a player would (B1: a pawn's first stones score below nothing, so a path is started with
-/// company): the one whose cards make the longest run a row could take, each within two of the
-/// one before, if more than two; from the run's first card; greedy left to choose the pawn.
+/// Given a Keltis hand, when the strong bot's play-out comes to lay, then it starts the empty
+/// path its rule names (`StartRule::STRONG`; B1: a pawn's first stones score below nothing, so a
+/// path is started with company): the one whose cards make the longest run a row could take,
+/// each within two of the one before, if more than two; from the run's first card; greedy left
+/// to choose the pawn.
 #[test]
-fn the_play_outs_start_a_path_with_company() {
+fn the_strong_bots_play_outs_start_a_path_with_a_close_run() {
     use Color::{Blue, Brown, Green, Pink, Yellow};
     let cases: [(Hand, Option<(Color, u8)>); 6] = [
         // Three blue that run from 0 up: start at 0.
@@ -223,10 +227,10 @@ fn the_play_outs_start_a_path_with_company() {
     ];
     for (hand, expected) in cases {
         let (game, seat) = keltis_with_hand(hand);
-        let due = due_start(&game, seat);
+        let due = due_start(&game, seat, StartRule::STRONG);
         assert_eq!(due, expected.map(|(c, v)| Card::number(c, v)), "{hand:?}");
         let mut after = game.clone();
-        greedy_starting_paths(&mut after, 1, &mut Vec::new());
+        greedy_starting_paths(&mut after, 1, &mut Vec::new(), StartRule::STRONG);
         if let Some(card) = due {
             assert_eq!(
                 after.row(seat, card.color()).cards(),
@@ -239,7 +243,82 @@ fn the_play_outs_start_a_path_with_company() {
     for variant in [Variant::NeueWege, Variant::KeltisCard] {
         for seed in 1..=10 {
             let game = Game::from_setup(&Setup::deal(variant, 2, seed).unwrap()).unwrap();
-            assert_eq!(due_start(&game, game.to_act().unwrap()), None, "{variant}");
+            for rule in [StartRule::STRONG, StartRule::JUDGE] {
+                let due = due_start(&game, game.to_act().unwrap(), rule);
+                assert_eq!(due, None, "{variant}");
+            }
         }
+    }
+}
+
+/// Given Keltis hands, when the hybrid judge's play-out comes to lay, then it starts an empty
+/// path wherever the hand holds two cards of its colour (`StartRule::JUDGE`, judge revision 4:
+/// the rule that played best), the one with the most, from the end nearer its own end of the
+/// row; where the strong bot's rule starts none, or another card.
+#[test]
+fn the_judges_play_outs_start_a_path_with_any_two_cards_of_its_colour() {
+    use Color::*;
+    // The hand, the judge's start, the strong bot's.
+    type Case = (Hand, (Color, u8), Option<(Color, u8)>);
+    let cases: [Case; 3] = [
+        // Two of three colours: the first path of them, from its lower end (3 is 5 from 10).
+        (
+            &[
+                (Brown, 0),
+                (Brown, 1),
+                (Blue, 7),
+                (Blue, 8),
+                (Green, 5),
+                (Green, 3),
+                (Yellow, 6),
+                (Pink, 4),
+            ],
+            (Green, 3),
+            None,
+        ),
+        // Four brown far apart: the most cards, from the 0.
+        (
+            &[
+                (Brown, 0),
+                (Brown, 4),
+                (Brown, 7),
+                (Brown, 10),
+                (Green, 5),
+                (Blue, 9),
+                (Yellow, 6),
+                (Pink, 4),
+            ],
+            (Brown, 0),
+            None,
+        ),
+        // Pink 0, 8, 10, 10: all four follow from the 0 (the strong bot's rule: from the 10).
+        (
+            &[
+                (Pink, 0),
+                (Pink, 8),
+                (Pink, 10),
+                (Pink, 10),
+                (Green, 5),
+                (Blue, 9),
+                (Yellow, 6),
+                (Brown, 4),
+            ],
+            (Pink, 0),
+            Some((Pink, 10)),
+        ),
+    ];
+    for (hand, (color, value), strong) in cases {
+        let (game, seat) = keltis_with_hand(hand);
+        let card = Card::number(color, value);
+        assert_eq!(
+            due_start(&game, seat, StartRule::JUDGE),
+            Some(card),
+            "{hand:?}"
+        );
+        let strongs = due_start(&game, seat, StartRule::STRONG);
+        assert_eq!(strongs, strong.map(|(c, v)| Card::number(c, v)), "{hand:?}");
+        let mut after = game.clone();
+        greedy_starting_paths(&mut after, 1, &mut Vec::new(), StartRule::JUDGE);
+        assert_eq!(after.row(seat, color).cards(), [card], "{hand:?}: started");
     }
 }

@@ -114,7 +114,7 @@ fn with_due_start(view: &View, seat: u8, legal: &[Decision], rng: &mut SeedRng) 
     // The hand is the seat's own in every sampled game: one says which start is due.
     if let Ok(game) = sample_game(view, rng) {
         let mut due = legal.to_vec();
-        paths::keep_due_start(&game, seat, &mut due);
+        paths::keep_due_start(&game, seat, &mut due, paths::StartRule::STRONG);
         if due.len() < legal.len() {
             for d in due {
                 if !candidates.contains(&d) {
@@ -171,7 +171,7 @@ pub fn search(
                 continue;
             }
             if paths {
-                paths::greedy_starting_paths(game, horizon, &mut scratch);
+                paths::greedy_starting_paths(game, horizon, &mut scratch, paths::StartRule::STRONG);
             } else {
                 play_out(game, horizon, &mut scratch);
             }
@@ -220,7 +220,7 @@ mod tests {
             while let Some(seat) = game.to_act() {
                 let legal = game.legal_decisions();
                 let view = game.view(Some(seat));
-                if let Some(card) = paths::due_start(&game, seat) {
+                if let Some(card) = paths::due_start(&game, seat, paths::StartRule::STRONG) {
                     let lays: Vec<Decision> = legal
                         .iter()
                         .copied()

@@ -104,6 +104,38 @@ fn best_lay_and_discard(game: &Game, seat: u8, card: Card, discard: Card) -> (Ne
 /// Cards by colour and value.
 type Hand = &'static [(Color, u8)];
 
+/// Hands both rules' tests read (`StartRule::STRONG`'s and `StartRule::JUDGE`'s).
+const TWO_OF_THREE_COLOURS: Hand = &[
+    (Color::Brown, 0),
+    (Color::Brown, 1),
+    (Color::Blue, 7),
+    (Color::Blue, 8),
+    (Color::Green, 5),
+    (Color::Green, 3),
+    (Color::Yellow, 6),
+    (Color::Pink, 4),
+];
+const FOUR_BROWN_APART: Hand = &[
+    (Color::Brown, 0),
+    (Color::Brown, 4),
+    (Color::Brown, 7),
+    (Color::Brown, 10),
+    (Color::Green, 5),
+    (Color::Blue, 9),
+    (Color::Yellow, 6),
+    (Color::Pink, 4),
+];
+const PINK_0_8_10_10: Hand = &[
+    (Color::Pink, 0),
+    (Color::Pink, 8),
+    (Color::Pink, 10),
+    (Color::Pink, 10),
+    (Color::Green, 5),
+    (Color::Blue, 9),
+    (Color::Yellow, 6),
+    (Color::Brown, 4),
+];
+
 /// A Keltis game whose seat to act holds `hand`: each card swapped in from wherever the deal put
 /// it (the draw pile, the removed cards, the other hand).
 fn keltis_with_hand(hand: &[(Color, u8)]) -> (Game, u8) {
@@ -155,19 +187,7 @@ fn the_strong_bots_play_outs_start_a_path_with_a_close_run() {
             Some((Blue, 0)),
         ),
         // Pink 0, 8, 10, 10: from 0 nothing follows; from 10 down, 10 and 8 do.
-        (
-            &[
-                (Pink, 0),
-                (Pink, 8),
-                (Pink, 10),
-                (Pink, 10),
-                (Green, 5),
-                (Blue, 9),
-                (Yellow, 6),
-                (Brown, 4),
-            ],
-            Some((Pink, 10)),
-        ),
+        (PINK_0_8_10_10, Some((Pink, 10))),
         // The longer run wins: four green from 10 down against three yellow from 1 up.
         (
             &[
@@ -183,33 +203,9 @@ fn the_strong_bots_play_outs_start_a_path_with_a_close_run() {
             Some((Green, 10)),
         ),
         // Four brown, but no three in a close run: no start.
-        (
-            &[
-                (Brown, 0),
-                (Brown, 4),
-                (Brown, 7),
-                (Brown, 10),
-                (Green, 5),
-                (Blue, 9),
-                (Yellow, 6),
-                (Pink, 4),
-            ],
-            None,
-        ),
+        (FOUR_BROWN_APART, None),
         // Two of each at most: no start.
-        (
-            &[
-                (Brown, 0),
-                (Brown, 1),
-                (Blue, 7),
-                (Blue, 8),
-                (Green, 5),
-                (Green, 3),
-                (Yellow, 6),
-                (Pink, 4),
-            ],
-            None,
-        ),
+        (TWO_OF_THREE_COLOURS, None),
         // A run as long both ways: from the end nearer its own end of the row (8 is 2 from 10).
         (
             &[
@@ -262,50 +258,11 @@ fn the_judges_play_outs_start_a_path_with_any_two_cards_of_its_colour() {
     type Case = (Hand, (Color, u8), Option<(Color, u8)>);
     let cases: [Case; 3] = [
         // Two of three colours: the first path of them, from its lower end (3 is 5 from 10).
-        (
-            &[
-                (Brown, 0),
-                (Brown, 1),
-                (Blue, 7),
-                (Blue, 8),
-                (Green, 5),
-                (Green, 3),
-                (Yellow, 6),
-                (Pink, 4),
-            ],
-            (Green, 3),
-            None,
-        ),
+        (TWO_OF_THREE_COLOURS, (Green, 3), None),
         // Four brown far apart: the most cards, from the 0.
-        (
-            &[
-                (Brown, 0),
-                (Brown, 4),
-                (Brown, 7),
-                (Brown, 10),
-                (Green, 5),
-                (Blue, 9),
-                (Yellow, 6),
-                (Pink, 4),
-            ],
-            (Brown, 0),
-            None,
-        ),
+        (FOUR_BROWN_APART, (Brown, 0), None),
         // Pink 0, 8, 10, 10: all four follow from the 0 (the strong bot's rule: from the 10).
-        (
-            &[
-                (Pink, 0),
-                (Pink, 8),
-                (Pink, 10),
-                (Pink, 10),
-                (Green, 5),
-                (Blue, 9),
-                (Yellow, 6),
-                (Brown, 4),
-            ],
-            (Pink, 0),
-            Some((Pink, 10)),
-        ),
+        (PINK_0_8_10_10, (Pink, 0), Some((Pink, 10))),
     ];
     for (hand, (color, value), strong) in cases {
         let (game, seat) = keltis_with_hand(hand);

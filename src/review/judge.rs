@@ -62,8 +62,8 @@ pub enum Judge {
     /// what random play gives away, so that both are measured on one scale). Every figure a
     /// review gives comes from the greedy play-outs (or the exact search); the quick ones only
     /// choose which choices get them. A choice other than the best is valued at least as the
-    /// best played a turn late, and at most as the best ([`credit_delays`]). The server's in Keltis and Keltis Card and in two-player Neue Wege
-    /// ([`super::server_effort`]).
+    /// best played a turn late, and at most as the best ([`credit_delays`]). The server's in
+    /// Keltis and Keltis Card and in two-player Neue Wege ([`super::server_effort`]).
     Hybrid,
 }
 

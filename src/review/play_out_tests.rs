@@ -7,9 +7,10 @@ use crate::engine::bots::paths::{due_start, greedy_starting_paths, StartRule};
 use crate::engine::cards::{Card, Color};
 use crate::engine::setup::Setup;
 
-/// Given a hand with a lone pink 10 (the play-outs start no path with it), when the seat discards and
-/// the play-out is told the seat's next turn lays the pink 10 with the big pawn, then the seat's
-/// next turn does exactly that, after the other seat has played, and nothing of it before.
+/// Given a hand with a lone pink 10 (the play-outs start no path with it), when the seat
+/// discards and the play-out is told the seat's next turn lays the pink 10 with the big pawn, then
+/// the seat's next turn does exactly that, after the other seat has played, and nothing of it
+/// before.
 #[test]
 fn the_best_choice_is_played_at_the_next_turn() {
     use Color::*;
@@ -67,7 +68,7 @@ fn a_start_put_off_by_discarding_its_card_starts_the_path_with_the_next_nearest(
     let (game, seat) = keltis_with_hand(hand);
     let pink = Card::number(Pink, 10);
     let (then, discarded) = best_lay_and_discard(&game, seat, pink, pink);
-    // The play-outs' own rule would start pink from the 3, not the 7.
+    // Not the play-outs' own rule: that starts no pink path with the 7.
     let due = due_start(&discarded, seat, StartRule::JUDGE);
     assert_ne!(due, Some(Card::number(Pink, 7)));
     let started = (1..20)

@@ -1,11 +1,11 @@
 //! Starting a path as players do. Greedy's one-step look starts a board path only where its
 //! first stones are worth more than a step on a path already started, and with four players in
-//! Keltis hardly ever: a player holding cards of a path's colour starts that path. When is a
-//! [`StartRule`]: the strong bot in four-player Keltis ([`super::rollout`]) starts one with a close
-//! run of three ([`StartRule::STRONG`]; playing on as greedy alone lost it nearly every game
-//! against the same search playing on so), the hybrid judge's play-outs (`review::play_out`) with
-//! any two cards of its colour ([`StartRule::JUDGE`]: of the rules tried, the one that played
-//! best). See docs/performance.md.
+//! Keltis hardly ever: a player holding cards of a path's colour starts that path. When, a
+//! [`StartRule`] says: the strong bot in four-player Keltis ([`super::rollout`]) starts one with
+//! a close run of three ([`StartRule::STRONG`]; playing on as greedy alone lost it nearly every
+//! game against the same search playing on so), the hybrid judge's play-outs (`review::play_out`)
+//! with any two cards of its colour ([`StartRule::JUDGE`]: of the rules tried, the one that
+//! played best). See docs/performance.md.
 
 use super::greedy::Valuation;
 use super::heuristic::{potential_by_own_turns, potential_by_own_turns_after_discards};
@@ -23,13 +23,13 @@ pub const BY_OWN_TURNS: Valuation = Valuation {
 
 /// Greedy's play-out (for every seat, to `horizon` decisions), with two changes a player would
 /// make: where a seat holds a start due by `rule`, it starts that path ([`due_start`]; greedy
-/// chooses the pawn), and pawns are valued by the
-/// seat's own turns left ([`potential_by_own_turns`]). Greedy alone starts a path only where its
-/// first stones are worth more than a step on a path already started, and with four players hardly
-/// ever: its play-outs valued every choice but starting such a path as if it would never be
-/// started, and charged a player who started it a turn later the path's whole worth, at every
-/// decision (docs/performance.md, "The hybrid judge"). The hybrid judge plays on so, and the strong
-/// bot in four-player Keltis ([`super::rollout`]), each by its own rule.
+/// chooses the pawn), and pawns are valued by the seat's own turns left
+/// ([`potential_by_own_turns`]). Greedy alone starts a path only where its first stones are worth
+/// more than a step on a path already started, and with four players hardly ever: its play-outs
+/// valued every choice but starting such a path as if it would never be started, and charged a
+/// player who started it a turn later the path's whole worth, at every decision
+/// (docs/performance.md, "The hybrid judge"). The hybrid judge plays on so, and the strong bot in
+/// four-player Keltis ([`super::rollout`]), each by its own rule.
 pub fn greedy_starting_paths(
     game: &mut Game,
     horizon: usize,

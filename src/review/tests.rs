@@ -445,7 +445,8 @@ fn random_ranked_below_greedy(variant: Variant, players: u8, seed: u64) {
     let (of_random, of_greedy): (Vec<&PlayerReview>, Vec<&PlayerReview>) =
         reviewed.summary.iter().partition(|p| random(p.seat));
     let mean = |side: &[&PlayerReview]| {
-        side.iter().map(|p| p.accuracy).sum::<f64>() / side.len().max(1) as f64
+        let accuracies: Vec<f64> = side.iter().map(|p| p.accuracy).collect();
+        marks::mean_and_spread(&accuracies).0
     };
     let said =
         format!("{variant} {players}p seed {seed}: random {of_random:?}, greedy {of_greedy:?}");
